@@ -1,0 +1,123 @@
+# snug build: one set of C sources, built natively (static library, tests, sanitizer tests) and to WebAssembly
+# (ES module + the same C tests run under node). `make` builds both libraries; `make test` runs everything.
+
+BUILD      ?= build
+CC         ?= cc
+CORE_SRC   := $(sort $(wildcard core/src/*.c))
+CORE_HDR   := core/include/snug.h $(wildcard core/src/*.h) Makefile
+TEST_SRC   := $(sort $(wildcard tests/c/test_*.c))
+SUPPORT    := $(sort $(wildcard tests/c/support/*.c))
+TEST_NAMES := $(patsubst tests/c/%.c,%,$(TEST_SRC))
+
+WARN       := -Wall -Wextra -Wshadow -Wno-missing-field-initializers
+INCLUDES   := -Icore/include -Icore/src
+NATIVE_OPT ?= -O3 -g
+CFLAGS_N   := -std=c11 $(NATIVE_OPT) $(WARN) $(INCLUDES)
+CFLAGS_SAN := -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+              $(WARN) $(INCLUDES)
+
+# Emscripten: Debian's emcc needs Debian's acorn for its JS optimizer; cglm comes in through a build-folder
+# link so that no other system header can leak into the wasm build.
+EMCC       := NODE_PATH=/usr/share/nodejs emcc
+EMAR       := NODE_PATH=/usr/share/nodejs emar
+WASM_SIMD  ?= -msimd128
+WASM_OPT   ?= -O3
+CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_SIMD) $(WARN) $(INCLUDES) -I$(BUILD)/include
+WASM_LINK  := $(WASM_OPT) $(WASM_SIMD) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
+
+.PHONY: all native wasm test test-c test-native test-asan test-wasm meshes deps clean
+.SECONDARY:
+
+all: native wasm
+
+# ---------------------------------------------------------------- native
+$(BUILD)/native/obj/%.o: core/src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_N) -c $< -o $@
+
+$(BUILD)/native/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/native/obj/%.o,$(CORE_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+native: $(BUILD)/native/libsnug.a
+
+$(BUILD)/asan/obj/%.o: core/src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_SAN) -c $< -o $@
+
+$(BUILD)/asan/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/asan/obj/%.o,$(CORE_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+# ---------------------------------------------------------------- wasm
+$(BUILD)/include/cglm:
+	@mkdir -p $(@D)
+	ln -sfn /usr/include/cglm $@
+
+$(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm
+	@mkdir -p $(@D)
+	$(EMCC) $(CFLAGS_W) -c $< -o $@
+
+$(BUILD)/wasm/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/wasm/obj/%.o,$(CORE_SRC))
+	@rm -f $@
+	$(EMAR) rcs $@ $^
+
+# Every function declared in the public header is exported, so the JS API can never miss one.
+$(BUILD)/wasm/exports.json: core/include/snug.h
+	@mkdir -p $(@D)
+	node tests/tools/exports.mjs $< > $@
+
+$(BUILD)/wasm/snug.mjs: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
+	$(EMCC) $(WASM_LINK) $(BUILD)/wasm/libsnug.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createSnugModule \
+	  -sENVIRONMENT=web,worker -sFILESYSTEM=0 -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm/exports.json \
+	  -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAPF32,HEAPU32,UTF8ToString
+
+wasm: $(BUILD)/wasm/snug.mjs
+
+# ---------------------------------------------------------------- C tests, three ways
+$(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h Makefile $(BUILD)/native/libsnug.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_N) -Itests/c/support $< $(SUPPORT) $(BUILD)/native/libsnug.a -lm -o $@
+
+$(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h Makefile $(BUILD)/asan/libsnug.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_SAN) -Itests/c/support $< $(SUPPORT) $(BUILD)/asan/libsnug.a -lm -o $@
+
+$(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) tests/c/support/*.h Makefile $(BUILD)/wasm/libsnug.a
+	@mkdir -p $(@D)
+	$(EMCC) $(CFLAGS_W) -Itests/c/support $< $(SUPPORT) $(BUILD)/wasm/libsnug.a $(WASM_LINK) \
+	  -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@
+
+NATIVE_TESTS := $(addprefix $(BUILD)/native/tests/,$(TEST_NAMES))
+ASAN_TESTS   := $(addprefix $(BUILD)/asan/tests/,$(TEST_NAMES))
+WASM_TESTS   := $(addprefix $(BUILD)/wasm/tests/,$(addsuffix .cjs,$(TEST_NAMES)))
+
+meshes: $(BUILD)/meshes/.done
+$(BUILD)/meshes/.done: tests/meshes/export.mjs package-lock.json
+	node tests/meshes/export.mjs $(BUILD)/meshes
+	@touch $@
+
+test-native: $(NATIVE_TESTS) meshes
+	sh tests/tools/run_c_tests.sh native $(NATIVE_TESTS)
+test-asan: $(ASAN_TESTS) meshes
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/tools/run_c_tests.sh asan $(ASAN_TESTS)
+test-wasm: $(WASM_TESTS) meshes
+	sh tests/tools/run_c_tests.sh wasm $(WASM_TESTS)
+
+test-c: test-native test-asan test-wasm
+
+# The README's test command: install what is missing, then run every suite.
+test: deps
+	$(MAKE) all
+	$(MAKE) test-c
+	sh tests/tools/summary.sh
+
+# The long runs: ten times the cases of every randomized test.
+test-long: all
+	SNUG_TEST_SCALE=10 $(MAKE) test-native test-wasm
+
+deps:
+	sh tests/tools/deps.sh
+
+clean:
+	rm -rf $(BUILD)

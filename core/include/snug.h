@@ -1,0 +1,279 @@
+/* snug: collision detection and constrained placement.
+ *
+ * The whole public C API. Conventions (Box2D v3 / cglm style):
+ *  - functions are snug_<module>_<verb>; settings structs snug_xxx_def come from snug_default_xxx_def();
+ *  - every fallible call returns a snug_status; snug_ctx_last_error() gives a readable message;
+ *  - objects are opaque integer handles with a generation: a stale or foreign handle is an error, never a crash;
+ *  - a failed call leaves everything as it was;
+ *  - results are written into caller buffers; queries never allocate on their hot path.
+ * Coordinates are float32; a pose maps local to world: world = rotate(q, local) + p. */
+#ifndef SNUG_H
+#define SNUG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SNUG_VERSION_MAJOR 0
+#define SNUG_VERSION_MINOR 1
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Common: status codes, context, pose
+ * ------------------------------------------------------------------------------------------------------------ */
+
+typedef enum snug_status {
+    SNUG_OK = 0,
+    SNUG_ERR_INVALID_ARGUMENT,   /* NULL pointer, bad enum, count out of range */
+    SNUG_ERR_NOT_FINITE,         /* NaN or Inf in coordinates or poses */
+    SNUG_ERR_INDEX_RANGE,        /* triangle index >= vertex count */
+    SNUG_ERR_EMPTY,              /* no vertices or no triangles */
+    SNUG_ERR_STALE_HANDLE,       /* handle destroyed, never created or from another context */
+    SNUG_ERR_OUT_OF_MEMORY,      /* allocator returned NULL; nothing was changed */
+    SNUG_ERR_BLOB_TRUNCATED,     /* serialized blob shorter than its header says */
+    SNUG_ERR_BLOB_FOREIGN,       /* not a snug blob (magic mismatch) */
+    SNUG_ERR_BLOB_VERSION,       /* snug blob of an unsupported format version */
+    SNUG_ERR_BLOB_CORRUPT,       /* checksum or structure check failed */
+    SNUG_ERR_BUFFER_TOO_SMALL,   /* output buffer too small; the required size/count is still reported */
+    SNUG_ERR_NOT_CLOSED,         /* inside/outside asked of a mesh that is not closed */
+    SNUG_ERR_CYCLE,              /* re-parenting would create a cycle */
+    SNUG_STATUS_COUNT
+} snug_status;
+
+/* Allocator hooks; a NULL hook uses malloc/free. Tests inject failing allocators through this. */
+typedef struct snug_ctx_def {
+    void* (*alloc)(size_t size, void* user);
+    void (*free)(void* ptr, void* user);
+    void* user;
+} snug_ctx_def;
+
+typedef struct snug_ctx snug_ctx;
+
+snug_ctx_def snug_default_ctx_def(void);
+/* Returns NULL only when the allocator fails. */
+snug_ctx* snug_ctx_create(const snug_ctx_def* def);
+/* Frees the context and everything it owns (meshes, scenes, scratch). */
+void snug_ctx_destroy(snug_ctx* ctx);
+/* Message of the last failed call on this context ("" after success). */
+const char* snug_ctx_last_error(const snug_ctx* ctx);
+snug_status snug_ctx_last_status(const snug_ctx* ctx);
+const char* snug_status_name(snug_status status);
+/* Bytes currently allocated through the context's allocator (leak checks, memory reports). */
+size_t snug_ctx_allocated_bytes(const snug_ctx* ctx);
+
+/* Rigid transform: unit quaternion q = (x, y, z, w) and translation p. */
+typedef struct snug_pose {
+    float q[4];
+    float p[3];
+} snug_pose;
+
+snug_pose snug_pose_identity(void);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Bounding volumes and hierarchy settings
+ * ------------------------------------------------------------------------------------------------------------ */
+
+typedef enum snug_bv_type {
+    SNUG_BV_SPHERE = 0,
+    SNUG_BV_AABB,
+    SNUG_BV_OBB,
+    SNUG_BV_KDOP14,
+    SNUG_BV_KDOP18,
+    SNUG_BV_KDOP26,
+    SNUG_BV_TYPE_COUNT,
+    SNUG_BV_MIXED = SNUG_BV_TYPE_COUNT /* per node the type with the best quality x test cost */
+} snug_bv_type;
+
+typedef enum snug_splitter {
+    SNUG_SPLIT_MEDIAN = 0,     /* longest centroid axis, object median */
+    SNUG_SPLIT_SAH,            /* binned surface-area heuristic */
+    SNUG_SPLIT_GOTTSCHALK,     /* modified Gottschalk: plane through the mean, across the BV's longest axis */
+    SNUG_SPLIT_ZACHMANN,       /* modified Zachmann: best-balanced axis-aligned cut */
+    SNUG_SPLIT_KCENTER,        /* modified Hochbaum-Shmoys greedy k-center */
+    SNUG_SPLIT_KMEANS,         /* k-means-like heuristic without intermediate optimisation */
+    SNUG_SPLIT_GREEDY,         /* greedy growth with intermediate optimisation */
+    SNUG_SPLIT_BRANCH_BOUND,   /* optimal branch-and-bound; only for nodes up to bb_max_faces */
+    SNUG_SPLITTER_COUNT
+} snug_splitter;
+
+typedef enum snug_measure {
+    SNUG_MEASURE_VOLUME = 0,
+    SNUG_MEASURE_SURFACE,
+    SNUG_MEASURE_DIAMETER,
+    SNUG_MEASURE_HAUSDORFF,    /* directed Hausdorff distance BV -> faces (slow; evaluation and small nodes) */
+    SNUG_MEASURE_COUNT
+} snug_measure;
+
+typedef struct snug_bvh_def {
+    snug_bv_type bv_type;      /* node BV type, or SNUG_BV_MIXED */
+    snug_splitter splitter;
+    int branching;             /* 2..6 fixed; 0 = variable branching up to max_branching */
+    int max_branching;         /* v_max for variable branching (2..6) */
+    float alpha;               /* variable branching: accept a split once quality(children) <= alpha * quality(node) */
+    int small_node;            /* s_min: a node with fewer faces that splits poorly becomes a leaf */
+    int leaf_size;             /* at most this many triangles per leaf (1..255) */
+    int max_depth;             /* 1..64 */
+    snug_measure measure;      /* the quality measure splitters optimise */
+    int sah_bins;              /* binned SAH bin count (4..64) */
+    int bb_max_faces;          /* branch-and-bound only below this face count; larger nodes use greedy */
+    bool bottom_up;            /* build bottom-up by pairwise merging instead of top-down */
+    bool obb_refine;           /* refine covariance OBBs by minimising their surface */
+    bool hausdorff;            /* compute per-node directed Hausdorff bounds (for distance queries) */
+} snug_bvh_def;
+
+snug_bvh_def snug_default_bvh_def(void);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Meshes: validated triangle soups with their hierarchy
+ * ------------------------------------------------------------------------------------------------------------ */
+
+typedef uint32_t snug_mesh;    /* handle; 0 is never valid */
+
+typedef struct snug_mesh_def {
+    const float* positions;        /* 3 floats per vertex */
+    uint32_t vertex_count;
+    const uint32_t* indices;       /* 3 per triangle; NULL means vertices 3i, 3i+1, 3i+2 form triangle i */
+    uint32_t triangle_count;
+    bool weld;                     /* merge vertices closer than weld_tolerance * mesh diagonal */
+    float weld_tolerance;
+    snug_bvh_def bvh;
+} snug_mesh_def;
+
+snug_mesh_def snug_default_mesh_def(void);
+
+typedef struct snug_mesh_info {
+    uint32_t vertex_count;         /* after welding */
+    uint32_t triangle_count;
+    uint32_t degenerate_count;     /* triangles with area below the scale-relative tolerance (kept) */
+    uint32_t edge_count;           /* unique undirected edges */
+    uint32_t boundary_edge_count;  /* edges with one adjacent triangle; 0 with no non-manifold edge = closed */
+    uint32_t nonmanifold_edge_count;
+    uint32_t node_count;
+    uint32_t leaf_count;
+    uint32_t depth;
+    snug_bv_type bv_type;
+    float aabb_min[3], aabb_max[3];
+    float scale;                   /* AABB diagonal: every tolerance is relative to it */
+    float tolerance;               /* absolute tolerance used for this mesh: scale * SNUG_REL_TOLERANCE */
+    bool closed;
+    size_t memory_bytes;
+} snug_mesh_info;
+
+#define SNUG_REL_TOLERANCE 1e-6f
+
+snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh* out);
+snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh);
+snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* out);
+/* Triangle ids (as given at creation) of degenerate triangles; *total is always set. */
+snug_status snug_mesh_get_degenerate(snug_ctx* ctx, snug_mesh mesh, uint32_t* ids, uint32_t capacity, uint32_t* total);
+/* Replace all vertex positions (same count, creation order) and refit the hierarchy bottom-up. */
+snug_status snug_mesh_set_positions(snug_ctx* ctx, snug_mesh mesh, const float* positions, uint32_t vertex_count);
+
+/* Serialize mesh + hierarchy to a versioned, checksummed blob. With buffer NULL only *size is set. */
+snug_status snug_mesh_serialize(snug_ctx* ctx, snug_mesh mesh, void* buffer, size_t capacity, size_t* size);
+/* Load a blob without rebuilding; truncated, corrupted or foreign blobs are rejected. */
+snug_status snug_mesh_deserialize(snug_ctx* ctx, const void* blob, size_t size, snug_mesh* out);
+
+/* Hierarchy quality: per measure the sum over nodes, and the largest per-node directed Hausdorff bound. */
+typedef struct snug_bvh_quality {
+    double volume_sum, surface_sum, diameter_sum;
+    double hausdorff_max;          /* 0 when the tree has no Hausdorff bounds */
+    double sah_cost;               /* surface-area cost relative to the root */
+    uint32_t nodes_per_type[SNUG_BV_TYPE_COUNT];
+} snug_bvh_quality;
+
+snug_status snug_mesh_get_quality(snug_ctx* ctx, snug_mesh mesh, snug_bvh_quality* out);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Static queries on meshes at poses (each mesh with its own pose)
+ * ------------------------------------------------------------------------------------------------------------ */
+
+typedef enum snug_traversal {
+    SNUG_TRAVERSE_SIMULTANEOUS = 0, /* expand both nodes */
+    SNUG_TRAVERSE_ONE_SIDED,        /* expand the node of worse quality */
+    SNUG_TRAVERSE_HYBRID,           /* seed 000 Fig. 4.14 with explicit tie-breaks */
+    SNUG_TRAVERSAL_COUNT
+} snug_traversal;
+
+/* Cost-model counters of seed 000 §3.1, reset by every query. */
+typedef struct snug_query_stats {
+    uint64_t bv_tests[SNUG_BV_TYPE_COUNT][SNUG_BV_TYPE_COUNT];
+    uint64_t primitive_tests;
+    uint64_t nodes_visited;
+} snug_query_stats;
+
+/* Sets the pair-traversal strategy used by this context's mesh-mesh queries. */
+snug_status snug_ctx_set_traversal(snug_ctx* ctx, snug_traversal traversal);
+/* Counters of the last query on this context. */
+const snug_query_stats* snug_ctx_last_stats(const snug_ctx* ctx);
+
+typedef struct snug_tri_pair {
+    uint32_t tri_a, tri_b;        /* triangle ids as given at creation */
+} snug_tri_pair;
+
+/* Do the meshes intersect (touching within tolerance counts)? Early exit; *pair (optional) gets the witness. */
+snug_status snug_query_overlap(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                               const snug_pose* pose_b, bool* hit, snug_tri_pair* pair);
+/* Every intersecting triangle pair; writes min(capacity, total) pairs, *total is always the full count. */
+snug_status snug_query_overlap_all(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                                   const snug_pose* pose_b, snug_tri_pair* pairs, uint32_t capacity, uint32_t* total);
+
+typedef struct snug_distance_result {
+    float distance;               /* 0 when the meshes intersect */
+    float point_a[3], point_b[3]; /* closest points in world space */
+    uint32_t tri_a, tri_b;
+} snug_distance_result;
+
+snug_status snug_query_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                                const snug_pose* pose_b, snug_distance_result* out);
+/* Are the meshes closer than max_distance? Exits early in both directions. */
+snug_status snug_query_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                              const snug_pose* pose_b, float max_distance, bool* within);
+
+typedef struct snug_ray {
+    float origin[3];
+    float dir[3];                 /* need not be unit; t is in units of dir */
+    float tmax;                   /* segment end; INFINITY for a ray */
+} snug_ray;
+
+typedef struct snug_ray_hit {
+    uint32_t tri;                 /* triangle id, or SNUG_NO_HIT */
+    float t;
+    float point[3];               /* world space */
+    float normal[3];              /* unit geometric normal in world space, facing against the ray */
+} snug_ray_hit;
+
+#define SNUG_NO_HIT 0xffffffffu
+
+snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+                               snug_ray_hit* hit);
+snug_status snug_query_raycast_any(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+                                   bool* hit);
+/* All hits sorted by t; *total is always the full count. */
+snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+                                   snug_ray_hit* hits, uint32_t capacity, uint32_t* total);
+/* N rays in flat arrays (origins 3N, dirs 3N, tmax N or NULL for rays); N results. */
+snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float* origins,
+                                     const float* dirs, const float* tmax, uint32_t count, snug_ray_hit* hits);
+
+typedef struct snug_point_result {
+    float distance;
+    float point[3];               /* closest point on the mesh, world space */
+    uint32_t tri;
+} snug_point_result;
+
+/* Closest point on the mesh to a world point, searching within max_distance (INFINITY: everywhere). */
+snug_status snug_query_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
+                                     float max_distance, snug_point_result* out);
+/* Inside/outside of a closed mesh (SNUG_ERR_NOT_CLOSED otherwise). */
+snug_status snug_query_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
+                              bool* inside);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SNUG_H */

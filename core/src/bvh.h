@@ -1,0 +1,58 @@
+/* Bounding-volume hierarchy: one flat node array; children of a node are contiguous; leaves hold ranges of
+ * triangle slots (the mesh stores its triangles in leaf order). Every node carries its AABB (used by rays and
+ * as the AABB BV); trees of other BV types keep their BVs in per-node side arrays indexed by node index. */
+#ifndef SNUG_BVH_H
+#define SNUG_BVH_H
+
+#include "bv.h"
+#include "ctx.h"
+
+typedef struct snug_node {
+    vec3 min;
+    uint32_t first;     /* inner: index of the first child; leaf: first triangle slot */
+    vec3 max;
+    uint32_t info;      /* see SNUG_NODE_* below */
+} snug_node;
+
+#define SNUG_NODE_CHILDREN(info) ((info) & 7u)          /* 0 for a leaf, else 2..6 */
+#define SNUG_NODE_BV_TYPE(info) (((info) >> 3) & 7u)    /* snug_bv_type of this node */
+#define SNUG_NODE_COUNT(info) ((info) >> 8)             /* leaf triangle count */
+#define SNUG_NODE_INFO(children, type, count) ((uint32_t)(children) | ((uint32_t)(type) << 3) | ((uint32_t)(count) << 8))
+
+/* Per-node values for the hybrid traversal (seed 000 §4.3.2): own quality q, worst child quality qe,
+ * expansion cost ce (sum of the children's BV-test costs). */
+typedef struct snug_node_cost {
+    float q, qe, ce;
+} snug_node_cost;
+
+typedef struct snug_bvh {
+    snug_node* nodes;
+    uint32_t node_count;
+    uint32_t leaf_count;
+    uint32_t depth;
+    snug_bv_type type;          /* the tree's type, SNUG_BV_MIXED for mixed trees */
+    snug_sphere* spheres;       /* per node, NULL if no node is a sphere */
+    snug_obb* obbs;             /* per node, NULL if no node is an OBB */
+    snug_kdop* kdops;           /* per node, NULL if no node is a k-DOP */
+    float* hausdorff;           /* per node directed Hausdorff bound BV -> faces, NULL if not computed */
+    snug_node_cost* costs;      /* per node, for the hybrid traversal */
+    snug_bvh_def def;
+} snug_bvh;
+
+/* Check a definition; fills a message on ctx and returns its status when it is out of range. */
+snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* def);
+
+/* Build over triangles (3 vertex indices each) into `out`. perm receives the leaf order: perm[slot] = input
+ * triangle index; the caller reorders its triangles by it. On failure nothing is left allocated. */
+snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,
+                           uint32_t tri_count, snug_bvh* out, uint32_t* perm);
+void snug_bvh_free(snug_ctx* ctx, snug_bvh* bvh);
+/* Recompute every node's BVs bottom-up after vertices moved (topology kept). */
+snug_status snug_bvh_refit(snug_ctx* ctx, snug_bvh* bvh, const float* positions, const uint32_t* tris);
+/* Per-node BV of the node's own type, as a pointer usable with snug_bv_overlap. AABB nodes are copied into
+ * *aabb (the node layout interleaves min/max with other fields). */
+const void* snug_bvh_node_bv(const snug_bvh* bvh, uint32_t node, snug_bv_type* type, snug_aabb* aabb);
+void snug_bvh_measure_quality(const snug_bvh* bvh, snug_bvh_quality* out);
+size_t snug_bvh_memory(const snug_bvh* bvh);
+
+#endif

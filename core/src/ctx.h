@@ -1,0 +1,46 @@
+/* The context: allocator, last error, handle pools, scratch memory and query settings.
+ * Every module reaches memory and error reporting through it; there are no other globals. */
+#ifndef SNUG_CTX_H
+#define SNUG_CTX_H
+
+#include "snug.h"
+#include "handle.h"
+
+/* Growable byte arena for traversal stacks and temporary arrays. Grown between queries (or on first use),
+ * reset per query: the hot path of a query never allocates once the arena is warm. */
+typedef struct snug_scratch {
+    unsigned char* data;
+    size_t size;
+    size_t used;
+} snug_scratch;
+
+struct snug_ctx {
+    snug_ctx_def def;
+    size_t allocated;
+    snug_status last_status;
+    char last_error[256];
+    snug_pool meshes;
+    snug_traversal traversal;
+    snug_query_stats stats;
+    snug_scratch scratch;
+};
+
+void* snug_alloc(snug_ctx* ctx, size_t size);
+void* snug_calloc(snug_ctx* ctx, size_t count, size_t size);
+/* Like realloc; on failure returns NULL and leaves ptr untouched. */
+void* snug_realloc(snug_ctx* ctx, void* ptr, size_t size);
+void snug_free(snug_ctx* ctx, void* ptr);
+
+/* Record a failure with a printf-style message and return status (so callers write `return snug_fail(...)`). */
+snug_status snug_fail(snug_ctx* ctx, snug_status status, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Record success and return SNUG_OK. */
+snug_status snug_succeed(snug_ctx* ctx);
+
+/* Ensure the scratch arena holds at least `bytes`; fails with SNUG_ERR_OUT_OF_MEMORY. Contents are not kept. */
+snug_status snug_scratch_reserve(snug_ctx* ctx, size_t bytes);
+
+#endif

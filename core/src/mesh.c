@@ -1,0 +1,396 @@
+/* Mesh ingest: validation, optional welding, scale-relative tolerances, degenerate triangles (kept and
+ * counted), edge adjacency, and the handle lifecycle. */
+#include "mesh.h"
+
+#include <math.h>
+#include <string.h>
+
+snug_mesh_def snug_default_mesh_def(void) {
+    snug_mesh_def def;
+    memset(&def, 0, sizeof def);
+    def.weld_tolerance = 1e-6f;
+    def.bvh = snug_default_bvh_def();
+    return def;
+}
+
+snug_mesh_data* snug_mesh_lookup(snug_ctx* ctx, snug_mesh handle) {
+    snug_mesh_data* mesh = snug_pool_get(&ctx->meshes, handle);
+    if (!mesh) snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "mesh handle 0x%08x is not a live mesh of this context", handle);
+    return mesh;
+}
+
+void snug_mesh_data_free(snug_ctx* ctx, snug_mesh_data* mesh) {
+    if (!mesh) return;
+    snug_bvh_free(ctx, &mesh->bvh);
+    snug_free(ctx, mesh->positions);
+    snug_free(ctx, mesh->tris);
+    snug_free(ctx, mesh->tri_ids);
+    snug_free(ctx, mesh->degenerate_ids);
+    snug_free(ctx, mesh->edges);
+    snug_free(ctx, mesh->tri_edges);
+    snug_free(ctx, mesh->edge_tris);
+    snug_free(ctx, mesh);
+}
+
+static void bounds_of(const float* positions, uint32_t n, vec3 lo, vec3 hi) {
+    glm_vec3_broadcast(INFINITY, lo);
+    glm_vec3_broadcast(-INFINITY, hi);
+    for (uint32_t i = 0; i < n; i++) {
+        glm_vec3_minv(lo, (float*)positions + 3 * i, lo);
+        glm_vec3_maxv(hi, (float*)positions + 3 * i, hi);
+    }
+}
+
+/* A triangle is degenerate when its smallest altitude is below the mesh tolerance: zero area, repeated
+ * vertices and needles alike. Relative to scale, so a model behaves the same at any size. */
+static bool tri_is_degenerate(const float* a, const float* b, const float* c, float tolerance) {
+    vec3 e0, e1, e2, n;
+    glm_vec3_sub((float*)b, (float*)a, e0);
+    glm_vec3_sub((float*)c, (float*)b, e1);
+    glm_vec3_sub((float*)a, (float*)c, e2);
+    glm_vec3_cross(e0, e1, n);
+    float longest = sqrtf(glm_max(glm_vec3_norm2(e0), glm_max(glm_vec3_norm2(e1), glm_vec3_norm2(e2))));
+    return glm_vec3_norm(n) <= tolerance * longest || longest == 0.0f;
+}
+
+static uint32_t hash_pair(uint32_t a, uint32_t b) {
+    uint64_t k = ((uint64_t)a << 32) | b;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (uint32_t)k;
+}
+
+/* Unique undirected edges via an open-addressing table: O(n), no sort. */
+static snug_status build_adjacency(snug_ctx* ctx, snug_mesh_data* m) {
+    uint32_t max_edges = 3u * m->tri_count;
+    uint32_t cap = 16;
+    while (cap < 2u * max_edges) cap <<= 1;
+    uint32_t* table = snug_alloc(ctx, (size_t)cap * sizeof *table);
+    uint32_t* edges = snug_alloc(ctx, (size_t)max_edges * 2 * sizeof *edges);
+    uint32_t* tri_edges = snug_alloc(ctx, (size_t)max_edges * sizeof *tri_edges);
+    uint32_t* edge_tris = snug_alloc(ctx, (size_t)max_edges * 2 * sizeof *edge_tris);
+    uint32_t* uses = snug_calloc(ctx, max_edges, sizeof *uses);
+    if (!table || !edges || !tri_edges || !edge_tris || !uses) {
+        snug_free(ctx, table);
+        snug_free(ctx, edges);
+        snug_free(ctx, tri_edges);
+        snug_free(ctx, edge_tris);
+        snug_free(ctx, uses);
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "edge adjacency for %u triangles", m->tri_count);
+    }
+    memset(table, 0xff, (size_t)cap * sizeof *table);
+    uint32_t count = 0;
+    for (uint32_t s = 0; s < m->tri_count; s++) {
+        for (int k = 0; k < 3; k++) {
+            uint32_t a = m->tris[3 * s + k], b = m->tris[3 * s + (k + 1) % 3];
+            if (a > b) {
+                uint32_t t = a;
+                a = b;
+                b = t;
+            }
+            uint32_t h = hash_pair(a, b) & (cap - 1);
+            while (table[h] != SNUG_NONE && (edges[2 * table[h]] != a || edges[2 * table[h] + 1] != b))
+                h = (h + 1) & (cap - 1);
+            uint32_t e = table[h];
+            if (e == SNUG_NONE) {
+                e = table[h] = count++;
+                edges[2 * e] = a;
+                edges[2 * e + 1] = b;
+                edge_tris[2 * e] = edge_tris[2 * e + 1] = SNUG_NONE;
+            }
+            if (uses[e] < 2) edge_tris[2 * e + uses[e]] = s;
+            uses[e]++;
+            tri_edges[3 * s + k] = e;
+        }
+    }
+    m->boundary_edge_count = m->nonmanifold_edge_count = 0;
+    for (uint32_t e = 0; e < count; e++) {
+        if (uses[e] == 1) m->boundary_edge_count++;
+        if (uses[e] > 2) m->nonmanifold_edge_count++;
+    }
+    snug_free(ctx, table);
+    snug_free(ctx, uses);
+    /* Shrink to the edges actually found; on failure the larger blocks serve as well. */
+    uint32_t* e2 = snug_realloc(ctx, edges, (size_t)count * 2 * sizeof *edges + 1);
+    uint32_t* et2 = snug_realloc(ctx, edge_tris, (size_t)count * 2 * sizeof *edge_tris + 1);
+    m->edges = e2 ? e2 : edges;
+    m->edge_tris = et2 ? et2 : edge_tris;
+    m->tri_edges = tri_edges;
+    m->edge_count = count;
+    return SNUG_OK;
+}
+
+static snug_status find_degenerates(snug_ctx* ctx, snug_mesh_data* m, uint32_t** ids_out, uint32_t* count_out) {
+    uint32_t count = 0;
+    for (uint32_t s = 0; s < m->tri_count; s++)
+        if (tri_is_degenerate(snug_mesh_vertex(m, s, 0), snug_mesh_vertex(m, s, 1), snug_mesh_vertex(m, s, 2),
+                              m->tolerance))
+            count++;
+    uint32_t* ids = snug_alloc(ctx, (size_t)count * sizeof *ids + 1);
+    if (!ids) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
+    uint32_t k = 0;
+    for (uint32_t s = 0; s < m->tri_count; s++)
+        if (tri_is_degenerate(snug_mesh_vertex(m, s, 0), snug_mesh_vertex(m, s, 1), snug_mesh_vertex(m, s, 2),
+                              m->tolerance))
+            ids[k++] = m->tri_ids[s];
+    /* ascending creation ids: insertion sort is fine, degenerate triangles are few */
+    for (uint32_t i = 1; i < count; i++) {
+        uint32_t v = ids[i], j = i;
+        while (j > 0 && ids[j - 1] > v) {
+            ids[j] = ids[j - 1];
+            j--;
+        }
+        ids[j] = v;
+    }
+    *ids_out = ids;
+    *count_out = count;
+    return SNUG_OK;
+}
+
+static void derive_scale(snug_mesh_data* m) {
+    bounds_of(m->positions, m->vertex_count, m->aabb_min, m->aabb_max);
+    m->scale = glm_vec3_distance(m->aabb_min, m->aabb_max);
+    /* A single point (scale 0) still gets a positive tolerance. */
+    m->tolerance = glm_max(m->scale, 1e-30f) * SNUG_REL_TOLERANCE;
+}
+
+snug_status snug_mesh_derive(snug_ctx* ctx, snug_mesh_data* m) {
+    derive_scale(m);
+    snug_status st = find_degenerates(ctx, m, &m->degenerate_ids, &m->degenerate_count);
+    if (st != SNUG_OK) return st;
+    return build_adjacency(ctx, m);
+}
+
+snug_status snug_mesh_register(snug_ctx* ctx, snug_mesh_data* mesh, snug_mesh* out) {
+    uint32_t handle = snug_pool_add(ctx, &ctx->meshes, mesh);
+    if (!handle) {
+        snug_mesh_data_free(ctx, mesh);
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "no room for another mesh handle");
+    }
+    *out = handle;
+    return snug_succeed(ctx);
+}
+
+static snug_status validate_positions(snug_ctx* ctx, const float* positions, uint32_t count) {
+    for (uint32_t i = 0; i < 3u * count; i++)
+        if (!isfinite(positions[i]))
+            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "vertex %u has a non-finite coordinate (%g)", i / 3,
+                             (double)positions[i]);
+    return SNUG_OK;
+}
+
+/* Merge vertices closer than `radius` with a hash grid of cell size radius; returns the new vertex count.
+ * remap[v] = new index of v. Each vertex joins the first earlier representative within radius. */
+static snug_status weld(snug_ctx* ctx, float* positions, uint32_t n, float radius, uint32_t* remap, uint32_t* n_out) {
+    uint32_t cap = 16;
+    while (cap < 2u * n) cap <<= 1;
+    uint32_t* heads = snug_alloc(ctx, (size_t)cap * sizeof *heads);
+    uint32_t* next = snug_alloc(ctx, (size_t)n * sizeof *next);
+    if (!heads || !next) {
+        snug_free(ctx, heads);
+        snug_free(ctx, next);
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "welding %u vertices", n);
+    }
+    memset(heads, 0xff, (size_t)cap * sizeof *heads);
+    float inv = radius > 0.0f ? 1.0f / radius : 0.0f;
+    float r2 = radius * radius;
+    uint32_t kept = 0;
+    for (uint32_t v = 0; v < n; v++) {
+        const float* p = positions + 3 * v;
+        int32_t cx = (int32_t)floorf(p[0] * inv), cy = (int32_t)floorf(p[1] * inv), cz = (int32_t)floorf(p[2] * inv);
+        uint32_t found = SNUG_NONE;
+        for (int dx = -1; dx <= 1 && found == SNUG_NONE; dx++)
+            for (int dy = -1; dy <= 1 && found == SNUG_NONE; dy++)
+                for (int dz = -1; dz <= 1 && found == SNUG_NONE; dz++) {
+                    uint32_t h = hash_pair((uint32_t)(cx + dx) * 73856093u ^ (uint32_t)(cy + dy), (uint32_t)(cz + dz)) & (cap - 1);
+                    for (uint32_t k = heads[h]; k != SNUG_NONE; k = next[k])
+                        if (glm_vec3_distance2(positions + 3 * k, (float*)p) <= r2) {
+                            found = k;
+                            break;
+                        }
+                }
+        if (found != SNUG_NONE) {
+            remap[v] = found;
+            continue;
+        }
+        /* keep v: it becomes new vertex `kept`; the grid stores new indices (positions compacted in place) */
+        remap[v] = kept;
+        if (kept != v) memcpy(positions + 3 * kept, p, 3 * sizeof(float));
+        uint32_t h = hash_pair((uint32_t)cx * 73856093u ^ (uint32_t)cy, (uint32_t)cz) & (cap - 1);
+        next[kept] = heads[h];
+        heads[h] = kept;
+        kept++;
+    }
+    snug_free(ctx, heads);
+    snug_free(ctx, next);
+    *n_out = kept;
+    return SNUG_OK;
+}
+
+snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh* out) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    if (!def || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_create needs a def and an output handle");
+    if (!def->positions || def->vertex_count == 0 || def->triangle_count == 0)
+        return snug_fail(ctx, SNUG_ERR_EMPTY, "a mesh needs vertices and triangles (%u vertices, %u triangles)",
+                         def->vertex_count, def->triangle_count);
+    if (def->vertex_count > UINT32_MAX / 3u || def->triangle_count > UINT32_MAX / 3u)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "too many vertices or triangles");
+    if (!def->indices && def->vertex_count != 3u * def->triangle_count)
+        return snug_fail(ctx, SNUG_ERR_INDEX_RANGE, "non-indexed mesh: %u vertices cannot form %u triangles",
+                         def->vertex_count, def->triangle_count);
+    if (def->weld && !(def->weld_tolerance >= 0.0f && def->weld_tolerance < 1.0f))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "weld tolerance %g is not in [0, 1)", (double)def->weld_tolerance);
+    snug_status st = validate_positions(ctx, def->positions, def->vertex_count);
+    if (st != SNUG_OK) return st;
+    if (def->indices)
+        for (uint32_t i = 0; i < 3u * def->triangle_count; i++)
+            if (def->indices[i] >= def->vertex_count)
+                return snug_fail(ctx, SNUG_ERR_INDEX_RANGE, "triangle %u uses vertex %u of %u", i / 3, def->indices[i],
+                                 def->vertex_count);
+    if ((st = snug_bvh_def_check(ctx, &def->bvh)) != SNUG_OK) return st;
+
+    snug_mesh_data* m = snug_calloc(ctx, 1, sizeof *m);
+    uint32_t nt = def->triangle_count;
+    uint32_t* input_tris = snug_alloc(ctx, (size_t)nt * 3 * sizeof(uint32_t));
+    uint32_t* perm = snug_alloc(ctx, (size_t)nt * sizeof(uint32_t));
+    if (m) {
+        m->positions = snug_alloc(ctx, (size_t)def->vertex_count * 3 * sizeof(float));
+        m->tris = snug_alloc(ctx, (size_t)nt * 3 * sizeof(uint32_t));
+    }
+    if (!m || !input_tris || !perm || !m->positions || !m->tris) {
+        st = snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "mesh of %u vertices, %u triangles", def->vertex_count, nt);
+        goto fail;
+    }
+    memcpy(m->positions, def->positions, (size_t)def->vertex_count * 3 * sizeof(float));
+    m->vertex_count = def->vertex_count;
+    m->tri_count = nt;
+    for (uint32_t i = 0; i < 3u * nt; i++) input_tris[i] = def->indices ? def->indices[i] : i;
+    derive_scale(m);
+
+    if (def->weld) {
+        uint32_t* remap = snug_alloc(ctx, (size_t)m->vertex_count * sizeof *remap);
+        if (!remap) {
+            st = snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "weld map");
+            goto fail;
+        }
+        st = weld(ctx, m->positions, m->vertex_count, def->weld_tolerance * m->scale, remap, &m->vertex_count);
+        if (st == SNUG_OK)
+            for (uint32_t i = 0; i < 3u * nt; i++) input_tris[i] = remap[input_tris[i]];
+        snug_free(ctx, remap);
+        if (st != SNUG_OK) goto fail;
+    }
+
+    st = snug_bvh_build(ctx, &def->bvh, m->positions, input_tris, nt, &m->bvh, perm);
+    if (st != SNUG_OK) goto fail;
+    for (uint32_t s = 0; s < nt; s++) memcpy(m->tris + 3 * s, input_tris + 3 * perm[s], 3 * sizeof(uint32_t));
+    m->tri_ids = perm;
+    perm = NULL;
+    snug_free(ctx, input_tris);
+    input_tris = NULL;
+    if ((st = snug_mesh_derive(ctx, m)) != SNUG_OK) goto fail;
+    return snug_mesh_register(ctx, m, out);
+
+fail:
+    snug_free(ctx, input_tris);
+    snug_free(ctx, perm);
+    snug_mesh_data_free(ctx, m);
+    return st;
+}
+
+snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    snug_mesh_data* m = snug_pool_remove(&ctx->meshes, mesh);
+    if (!m) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "mesh handle 0x%08x is not a live mesh of this context", mesh);
+    snug_mesh_data_free(ctx, m);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* out) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_get_info needs an output");
+    snug_mesh_data* m = snug_mesh_lookup(ctx, mesh);
+    if (!m) return SNUG_ERR_STALE_HANDLE;
+    memset(out, 0, sizeof *out);
+    out->vertex_count = m->vertex_count;
+    out->triangle_count = m->tri_count;
+    out->degenerate_count = m->degenerate_count;
+    out->edge_count = m->edge_count;
+    out->boundary_edge_count = m->boundary_edge_count;
+    out->nonmanifold_edge_count = m->nonmanifold_edge_count;
+    out->node_count = m->bvh.node_count;
+    out->leaf_count = m->bvh.leaf_count;
+    out->depth = m->bvh.depth;
+    out->bv_type = m->bvh.type;
+    glm_vec3_copy(m->aabb_min, out->aabb_min);
+    glm_vec3_copy(m->aabb_max, out->aabb_max);
+    out->scale = m->scale;
+    out->tolerance = m->tolerance;
+    out->closed = m->boundary_edge_count == 0 && m->nonmanifold_edge_count == 0;
+    out->memory_bytes = sizeof *m + (size_t)m->vertex_count * 12 + (size_t)m->tri_count * (12 + 4 + 12) +
+                        (size_t)m->edge_count * 16 + (size_t)m->degenerate_count * 4 + snug_bvh_memory(&m->bvh);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_mesh_get_degenerate(snug_ctx* ctx, snug_mesh mesh, uint32_t* ids, uint32_t capacity, uint32_t* total) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    if (!total || (capacity && !ids))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_get_degenerate needs total (and ids when capacity > 0)");
+    snug_mesh_data* m = snug_mesh_lookup(ctx, mesh);
+    if (!m) return SNUG_ERR_STALE_HANDLE;
+    *total = m->degenerate_count;
+    uint32_t n = capacity < m->degenerate_count ? capacity : m->degenerate_count;
+    if (n) memcpy(ids, m->degenerate_ids, n * sizeof *ids);
+    if (capacity < m->degenerate_count)
+        return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u degenerate triangles, room for %u", m->degenerate_count,
+                         capacity);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_mesh_set_positions(snug_ctx* ctx, snug_mesh mesh, const float* positions, uint32_t vertex_count) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    snug_mesh_data* m = snug_mesh_lookup(ctx, mesh);
+    if (!m) return SNUG_ERR_STALE_HANDLE;
+    if (!positions || vertex_count != m->vertex_count)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_positions needs %u vertices, got %u", m->vertex_count,
+                         vertex_count);
+    snug_status st = validate_positions(ctx, positions, vertex_count);
+    if (st != SNUG_OK) return st;
+    /* Stage everything that can fail before touching the mesh. */
+    float* fresh = snug_alloc(ctx, (size_t)vertex_count * 3 * sizeof(float));
+    if (!fresh) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "positions copy");
+    memcpy(fresh, positions, (size_t)vertex_count * 3 * sizeof(float));
+    snug_mesh_data staged = *m;
+    staged.positions = fresh;
+    derive_scale(&staged);
+    uint32_t* ids;
+    uint32_t count;
+    if ((st = find_degenerates(ctx, &staged, &ids, &count)) != SNUG_OK) {
+        snug_free(ctx, fresh);
+        return st;
+    }
+    if ((st = snug_bvh_refit(ctx, &m->bvh, fresh, m->tris)) != SNUG_OK) {
+        snug_free(ctx, fresh);
+        snug_free(ctx, ids);
+        return st;
+    }
+    snug_free(ctx, m->positions);
+    snug_free(ctx, m->degenerate_ids);
+    m->positions = fresh;
+    m->degenerate_ids = ids;
+    m->degenerate_count = count;
+    glm_vec3_copy(staged.aabb_min, m->aabb_min);
+    glm_vec3_copy(staged.aabb_max, m->aabb_max);
+    m->scale = staged.scale;
+    m->tolerance = staged.tolerance;
+    return snug_succeed(ctx);
+}
+
+snug_status snug_mesh_get_quality(snug_ctx* ctx, snug_mesh mesh, snug_bvh_quality* out) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_get_quality needs an output");
+    snug_mesh_data* m = snug_mesh_lookup(ctx, mesh);
+    if (!m) return SNUG_ERR_STALE_HANDLE;
+    snug_bvh_measure_quality(&m->bvh, out);
+    return snug_succeed(ctx);
+}

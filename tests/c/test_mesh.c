@@ -1,0 +1,204 @@
+/* Mesh ingest: validation errors, degenerate triangles, welding, adjacency, scale invariance, handles. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "snug.h"
+#include "test_meshes.h"
+
+static snug_mesh make(snug_ctx* ctx, const test_mesh* m, snug_status* st) {
+    snug_mesh_def def = snug_default_mesh_def();
+    def.positions = m->positions;
+    def.vertex_count = m->vertex_count;
+    def.indices = m->indices;
+    def.triangle_count = m->triangle_count;
+    snug_mesh h = 0;
+    *st = snug_mesh_create(ctx, &def, &h);
+    return h;
+}
+
+static void test_bad_input_is_rejected_and_context_stays_usable(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    test_mesh box;
+    test_mesh_box(1, 2, 3, &box);
+    snug_status st;
+    size_t before = snug_ctx_allocated_bytes(ctx);
+
+    box.positions[4] = NAN;
+    make(ctx, &box, &st);
+    CHECK(st == SNUG_ERR_NOT_FINITE);
+    CHECK(strstr(snug_ctx_last_error(ctx), "vertex 1") != NULL);
+    box.positions[4] = INFINITY;
+    make(ctx, &box, &st);
+    CHECK(st == SNUG_ERR_NOT_FINITE);
+    box.positions[4] = 2;
+
+    box.indices[7] = 8;
+    make(ctx, &box, &st);
+    CHECK(st == SNUG_ERR_INDEX_RANGE);
+    CHECK(strstr(snug_ctx_last_error(ctx), "triangle 2") != NULL);
+    box.indices[7] = 5;
+
+    snug_mesh_def def = snug_default_mesh_def();
+    snug_mesh h;
+    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_ERR_EMPTY);
+    CHECK(snug_mesh_create(ctx, NULL, &h) == SNUG_ERR_INVALID_ARGUMENT);
+    def.positions = box.positions;
+    def.vertex_count = 8;
+    def.triangle_count = 12; /* no indices: needs 36 vertices */
+    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_ERR_INDEX_RANGE);
+    def.indices = box.indices;
+    def.bvh.leaf_size = 0;
+    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_ctx_allocated_bytes(ctx) == before);
+
+    h = make(ctx, &box, &st);
+    CHECK(st == SNUG_OK && h != 0);
+    CHECK(snug_ctx_last_error(ctx)[0] == '\0');
+    snug_mesh_info info;
+    CHECK(snug_mesh_get_info(ctx, h, &info) == SNUG_OK);
+    CHECK(info.triangle_count == 12 && info.vertex_count == 8);
+    CHECK(info.closed && info.edge_count == 18 && info.boundary_edge_count == 0);
+    test_mesh_free(&box);
+    snug_ctx_destroy(ctx);
+}
+
+static void test_handles_are_generational(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_ctx* other = snug_ctx_create(NULL);
+    test_mesh box;
+    test_mesh_box(1, 1, 1, &box);
+    snug_status st;
+    snug_mesh a = make(ctx, &box, &st);
+    CHECK(snug_mesh_destroy(ctx, a) == SNUG_OK);
+    CHECK(snug_mesh_destroy(ctx, a) == SNUG_ERR_STALE_HANDLE);
+    snug_mesh b = make(ctx, &box, &st); /* reuses the slot with a new generation */
+    snug_mesh_info info;
+    CHECK(b != a);
+    CHECK(snug_mesh_get_info(ctx, a, &info) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_get_info(ctx, b, &info) == SNUG_OK);
+    CHECK(snug_mesh_get_info(ctx, 0, &info) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_get_info(ctx, 0xffffffffu, &info) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_get_info(other, b, &info) == SNUG_ERR_STALE_HANDLE);
+    test_mesh_free(&box);
+    snug_ctx_destroy(other);
+    snug_ctx_destroy(ctx);
+}
+
+static void test_degenerate_triangles_are_kept_and_counted_at_any_scale(void) {
+    /* a box plus a zero-area triangle, a repeated-vertex triangle and a needle, at 0.002 and at 2000 units */
+    for (int s = 0; s < 2; s++) {
+        float scale = s ? 2000.0f : 0.002f;
+        test_mesh box;
+        test_mesh_box(1, 1, 1, &box);
+        float pos[8 * 3 + 9];
+        uint32_t idx[12 * 3 + 9];
+        memcpy(pos, box.positions, sizeof(float) * 24);
+        memcpy(idx, box.indices, sizeof(uint32_t) * 36);
+        float extra[9] = {0, 0, 0, 0.5f, 0, 0, 1.0f, 0, 0}; /* collinear */
+        memcpy(pos + 24, extra, sizeof extra);
+        for (int i = 0; i < 33; i++) pos[i] *= scale;
+        pos[30] = pos[27] + 1e-9f * scale; /* needle: third vertex almost on the first */
+        uint32_t more[9] = {8, 9, 10, 0, 0, 1, 8, 10, 9};
+        memcpy(idx + 36, more, sizeof more);
+        snug_ctx* ctx = snug_ctx_create(NULL);
+        snug_mesh_def def = snug_default_mesh_def();
+        def.positions = pos;
+        def.vertex_count = 11;
+        def.indices = idx;
+        def.triangle_count = 15;
+        snug_mesh h;
+        CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
+        snug_mesh_info info;
+        snug_mesh_get_info(ctx, h, &info);
+        CHECK(info.triangle_count == 15);
+        CHECK_MSG(info.degenerate_count == 3, "scale %g: %u degenerate", (double)scale, info.degenerate_count);
+        uint32_t ids[4], total = 0;
+        CHECK(snug_mesh_get_degenerate(ctx, h, ids, 4, &total) == SNUG_OK);
+        CHECK(total == 3 && ids[0] == 12 && ids[1] == 13 && ids[2] == 14);
+        CHECK(snug_mesh_get_degenerate(ctx, h, ids, 1, &total) == SNUG_ERR_BUFFER_TOO_SMALL && total == 3);
+        CHECK_NEAR(info.tolerance / info.scale, 1e-6, 1e-9);
+        test_mesh_free(&box);
+        snug_ctx_destroy(ctx);
+    }
+}
+
+static void test_welding_merges_split_vertices(void) {
+    /* a box as 12 separate triangles (36 vertices) welds back to 8 vertices and becomes closed */
+    test_mesh box;
+    test_mesh_box(1, 1, 1, &box);
+    float soup[36 * 3];
+    for (int i = 0; i < 36; i++) memcpy(soup + 3 * i, box.positions + 3 * box.indices[i], 12);
+    soup[5] += 1e-8f; /* within tolerance */
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_mesh_def def = snug_default_mesh_def();
+    def.positions = soup;
+    def.vertex_count = 36;
+    def.triangle_count = 12;
+    snug_mesh h;
+    snug_mesh_info info;
+    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
+    snug_mesh_get_info(ctx, h, &info);
+    CHECK(info.vertex_count == 36 && !info.closed && info.boundary_edge_count == 36);
+    def.weld = true;
+    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
+    snug_mesh_get_info(ctx, h, &info);
+    CHECK(info.vertex_count == 8 && info.closed && info.edge_count == 18);
+    test_mesh_free(&box);
+    snug_ctx_destroy(ctx);
+}
+
+static void test_npm_meshes_ingest(void) {
+    const char* names[] = {"bunny", "teapot", "dragon11k"};
+    for (int i = 0; i < 3; i++) {
+        test_mesh m;
+        if (!test_mesh_load(names[i], &m)) return;
+        snug_ctx* ctx = snug_ctx_create(NULL);
+        snug_status st;
+        snug_mesh h = make(ctx, &m, &st);
+        CHECK_MSG(st == SNUG_OK, "%s: %s", names[i], snug_ctx_last_error(ctx));
+        snug_mesh_info info;
+        snug_mesh_get_info(ctx, h, &info);
+        CHECK(info.triangle_count == m.triangle_count);
+        CHECK(info.node_count >= 1 && info.depth >= 1);
+        CHECK(info.scale > 0);
+        size_t live = snug_ctx_allocated_bytes(ctx);
+        CHECK(snug_mesh_destroy(ctx, h) == SNUG_OK);
+        CHECK(snug_ctx_allocated_bytes(ctx) < live);
+        h = make(ctx, &m, &st); /* a second round trip returns to the same footprint */
+        CHECK(snug_ctx_allocated_bytes(ctx) == live);
+        snug_ctx_destroy(ctx);
+        test_mesh_free(&m);
+    }
+}
+
+static void test_set_positions_refits_and_rejects_nan(void) {
+    test_mesh box;
+    test_mesh_box(1, 1, 1, &box);
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_status st;
+    snug_mesh h = make(ctx, &box, &st);
+    for (int i = 0; i < 24; i++) box.positions[i] *= 3.0f;
+    CHECK(snug_mesh_set_positions(ctx, h, box.positions, 8) == SNUG_OK);
+    snug_mesh_info info;
+    snug_mesh_get_info(ctx, h, &info);
+    CHECK_NEAR(info.aabb_max[0], 3.0, 1e-6);
+    box.positions[0] = NAN;
+    CHECK(snug_mesh_set_positions(ctx, h, box.positions, 8) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_set_positions(ctx, h, box.positions, 7) == SNUG_ERR_INVALID_ARGUMENT);
+    snug_mesh_get_info(ctx, h, &info);
+    CHECK_NEAR(info.aabb_max[0], 3.0, 1e-6); /* unchanged after the failures */
+    test_mesh_free(&box);
+    snug_ctx_destroy(ctx);
+}
+
+int main(void) {
+    RUN(test_bad_input_is_rejected_and_context_stays_usable);
+    RUN(test_handles_are_generational);
+    RUN(test_degenerate_triangles_are_kept_and_counted_at_any_scale);
+    RUN(test_welding_merges_split_vertices);
+    RUN(test_npm_meshes_ingest);
+    RUN(test_set_positions_refits_and_rejects_nan);
+    return harness_finish();
+}

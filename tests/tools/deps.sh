@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install what the build and tests need on a fresh Debian machine: only what is missing.
+set -e
+need=""
+command -v emcc >/dev/null 2>&1 || need="$need emscripten"
+[ -f /usr/include/cglm/cglm.h ] || need="$need libcglm-dev"
+[ -f /usr/include/fcl/fcl.h ] || need="$need libfcl-dev"
+command -v chromium >/dev/null 2>&1 || need="$need chromium"
+command -v node >/dev/null 2>&1 || need="$need nodejs npm"
+if [ -n "$need" ]; then
+  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  $SUDO apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $need
+fi
+# npm ci only when the lockfile changed since the last install.
+if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.snug-lock; then
+  npm ci --ignore-scripts --no-audit --no-fund
+  cp package-lock.json node_modules/.snug-lock
+fi

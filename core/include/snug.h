@@ -272,6 +272,18 @@ snug_status snug_query_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_p
 snug_status snug_query_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
                               bool* inside);
 
+/* ---------------------------------------------------------------------------------------------------------------
+ * Continuous collision: motions, time of impact, sweeps (ccd.c, sweep.c, daasd.c)
+ * ------------------------------------------------------------------------------------------------------------ */
+
+/* (section end: continuous collision) */
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Scenes: bodies, hierarchy, broad phase, the collision step (scene.c, hierarchy.c, broadphase.c, step.c)
+ * ------------------------------------------------------------------------------------------------------------ */
+
+/* (section end: scenes) */
+
 #ifdef __cplusplus
 }
 #endif

@@ -193,6 +193,60 @@ static void test_set_positions_refits_and_rejects_nan(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Allocator that fails the k-th allocation: every failure path must report out-of-memory and free all it took. */
+typedef struct failing_alloc {
+    int countdown;
+} failing_alloc;
+
+static void* fail_alloc(size_t size, void* user) {
+    failing_alloc* f = user;
+    if (f->countdown-- == 0) return NULL;
+    return malloc(size);
+}
+
+static void fail_free(void* p, void* user) {
+    (void)user;
+    free(p);
+}
+
+static void test_out_of_memory_at_every_allocation_leaves_nothing(void) {
+    test_mesh m;
+    if (!test_mesh_load("teapot", &m)) return;
+    failing_alloc f = {-1};
+    snug_ctx_def cdef = {fail_alloc, fail_free, &f};
+    snug_ctx* ctx = snug_ctx_create(&cdef);
+    snug_mesh_def def = snug_default_mesh_def();
+    def.positions = m.positions;
+    def.vertex_count = m.vertex_count;
+    def.indices = m.indices;
+    def.triangle_count = m.triangle_count;
+    def.weld = true;
+    snug_mesh first;
+    CHECK(snug_mesh_create(ctx, &def, &first) == SNUG_OK); /* warms the handle pool */
+    size_t base = snug_ctx_allocated_bytes(ctx);
+    int failures = 0;
+    for (int k = 0; k < 1000; k++) {
+        f.countdown = k;
+        snug_mesh h;
+        snug_status st = snug_mesh_create(ctx, &def, &h);
+        f.countdown = -1;
+        if (st == SNUG_OK) {
+            CHECK(snug_mesh_destroy(ctx, h) == SNUG_OK);
+            break;
+        }
+        failures++;
+        CHECK_MSG(st == SNUG_ERR_OUT_OF_MEMORY, "allocation %d: status %s", k, snug_status_name(st));
+        CHECK_MSG(snug_ctx_allocated_bytes(ctx) == base, "allocation %d leaked %zu bytes", k,
+                  snug_ctx_allocated_bytes(ctx) - base);
+        RETURN_IF_FAILED();
+    }
+    CHECK(failures > 5);
+    snug_mesh_info info;
+    CHECK(snug_mesh_get_info(ctx, first, &info) == SNUG_OK && info.triangle_count == m.triangle_count);
+    snug_ctx_destroy(ctx);
+    test_mesh_free(&m);
+}
+
 int main(void) {
     RUN(test_bad_input_is_rejected_and_context_stays_usable);
     RUN(test_handles_are_generational);
@@ -200,5 +254,6 @@ int main(void) {
     RUN(test_welding_merges_split_vertices);
     RUN(test_npm_meshes_ingest);
     RUN(test_set_positions_refits_and_rejects_nan);
+    RUN(test_out_of_memory_at_every_allocation_leaves_nothing);
     return harness_finish();
 }

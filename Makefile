@@ -110,6 +110,8 @@ test-c: test-native test-asan test-wasm
 test: deps
 	$(MAKE) all
 	$(MAKE) test-c
+	$(MAKE) test-js
+	$(MAKE) test-browser
 	sh tests/tools/summary.sh
 
 # The long runs: ten times the cases of every randomized test.
@@ -121,3 +123,31 @@ deps:
 
 clean:
 	rm -rf $(BUILD)
+
+# ---------------------------------------------------------------- JS API, web page, JS and browser tests
+# (wasm/, web/, tests/js/, tests/browser/). The layout probe checks wasm/layout.js against the compiler.
+$(BUILD)/js/layout.json: wasm/layout_probe.c core/include/snug.h
+	@mkdir -p $(@D)
+	$(EMCC) -std=c11 $(INCLUDES) $< -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -o $(BUILD)/js/layout_probe.cjs
+	node $(BUILD)/js/layout_probe.cjs > $@
+
+WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
+
+$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs
+	npx vite build --config web/vite.config.js --logLevel warn
+
+web: $(BUILD)/web/index.html
+
+# The README's main command: install what is missing, build, serve the page and print its URL.
+run: deps
+	$(MAKE) wasm
+	@echo "snug: serving the page at http://localhost:5173/ (Ctrl-C stops)"
+	npx vite --config web/vite.config.js --port 5173 --strictPort
+
+test-js: wasm $(BUILD)/js/layout.json
+	sh tests/js/run.sh
+
+test-browser: web
+	sh tests/browser/run.sh
+
+.PHONY: web run test-js test-browser

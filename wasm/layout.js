@@ -1,0 +1,50 @@
+// Byte layouts of the public C structs in wasm32 (pointers and size_t are 4 bytes, bool 1, enums 4).
+// tests/js/layout.test.mjs compiles wasm/layout_probe.c with emcc and checks every number here against
+// offsetof/sizeof, so a change in core/include/snug.h that is not mirrored here fails the JS tests.
+
+export const STATUS_NAMES = [
+  'SNUG_OK',
+  'SNUG_ERR_INVALID_ARGUMENT',
+  'SNUG_ERR_NOT_FINITE',
+  'SNUG_ERR_INDEX_RANGE',
+  'SNUG_ERR_EMPTY',
+  'SNUG_ERR_STALE_HANDLE',
+  'SNUG_ERR_OUT_OF_MEMORY',
+  'SNUG_ERR_BLOB_TRUNCATED',
+  'SNUG_ERR_BLOB_FOREIGN',
+  'SNUG_ERR_BLOB_VERSION',
+  'SNUG_ERR_BLOB_CORRUPT',
+  'SNUG_ERR_BUFFER_TOO_SMALL',
+  'SNUG_ERR_NOT_CLOSED',
+  'SNUG_ERR_CYCLE',
+];
+
+export const BV_TYPES = ['sphere', 'aabb', 'obb', 'kdop14', 'kdop18', 'kdop26', 'mixed'];
+export const SPLITTERS = ['median', 'sah', 'gottschalk', 'zachmann', 'kcenter', 'kmeans', 'greedy', 'branch-bound'];
+export const MEASURES = ['volume', 'surface', 'diameter', 'hausdorff'];
+export const TRAVERSALS = ['simultaneous', 'one-sided', 'hybrid'];
+
+export const LAYOUT = {
+  pose: { size: 28, q: 0, p: 16 },
+  bvh_def: {
+    size: 48, bv_type: 0, splitter: 4, branching: 8, max_branching: 12, alpha: 16, small_node: 20, leaf_size: 24,
+    max_depth: 28, measure: 32, sah_bins: 36, bb_max_faces: 40, bottom_up: 44, obb_refine: 45, hausdorff: 46,
+  },
+  mesh_def: {
+    size: 72, positions: 0, vertex_count: 4, indices: 8, triangle_count: 12, weld: 16, weld_tolerance: 20, bvh: 24,
+  },
+  mesh_info: {
+    size: 80, vertex_count: 0, triangle_count: 4, degenerate_count: 8, edge_count: 12, boundary_edge_count: 16,
+    nonmanifold_edge_count: 20, node_count: 24, leaf_count: 28, depth: 32, bv_type: 36, aabb_min: 40, aabb_max: 52,
+    scale: 64, tolerance: 68, closed: 72, memory_bytes: 76,
+  },
+  bvh_quality: {
+    size: 64, volume_sum: 0, surface_sum: 8, diameter_sum: 16, hausdorff_max: 24, sah_cost: 32, nodes_per_type: 40,
+  },
+  query_stats: { size: 304, bv_tests: 0, primitive_tests: 288, nodes_visited: 296 },
+  tri_pair: { size: 8, tri_a: 0, tri_b: 4 },
+  distance_result: { size: 36, distance: 0, point_a: 4, point_b: 16, tri_a: 28, tri_b: 32 },
+  ray: { size: 28, origin: 0, dir: 12, tmax: 24 },
+  ray_hit: { size: 32, tri: 0, t: 4, point: 8, normal: 20 },
+  point_result: { size: 20, distance: 0, point: 4, tri: 16 },
+};

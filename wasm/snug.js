@@ -1,0 +1,678 @@
+// snug's JavaScript API: a thin, allocation-free layer over the flat C functions of core/include/snug.h.
+//
+// Shape (see snug.d.ts for the exact types):
+//   const snug = await Snug.create();                // loads the wasm module (browser, worker or node)
+//   const mesh = snug.createMesh({ positions, indices });
+//   const hit = snug.raycast(mesh, pose, origin, dir); // pose: [qx, qy, qz, qw, px, py, pz] or null (identity)
+//   mesh.dispose(); snug.dispose();
+//
+// Why it looks like this (anchors.md §4): bulk data crosses the boundary as one typed-array copy into wasm memory
+// (no per-triangle calls as in ammo.js); results land in objects and buffers the API owns and reuses (no per-call
+// marshalling or object churn as in Jolt's wrappers); heap views are re-acquired whenever memory grew (no fixed
+// heap, no detached views); every C status becomes a SnugError carrying the core's status name and message; a
+// disposed object throws instead of touching freed memory; a FinalizationRegistry only warns about objects that
+// were never disposed, since freeing from a GC callback would hide ordering bugs.
+import createSnugModule from '../build/wasm/snug.mjs';
+import { LAYOUT as L, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS } from './layout.js';
+
+export { STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS };
+
+/** A failed C call: `status` is the snug_status name (e.g. "SNUG_ERR_STALE_HANDLE"), `message` the core's text. */
+export class SnugError extends Error {
+  constructor(code, message) {
+    const status = STATUS_NAMES[code] || `SNUG_STATUS_${code}`;
+    super(message || status);
+    this.name = 'SnugError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+const ERR_INVALID = 1;
+const ERR_STALE = 5;
+const ERR_OOM = 6;
+const NO_HIT = 0xffffffff;
+
+// Fixed scratch block (one malloc per context): argument structs and single results live here.
+const S = {
+  poseA: 0, poseB: 32, ray: 64, hit: 96, bool: 128, u32: 132, size: 136, pair: 144, dist: 160, point: 200,
+  pointResult: 216, info: 240, quality: 320, def: 384, handle: 456, total: 512,
+};
+
+const leakRegistry = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((what) => {
+    console.warn(`snug: a ${what} was garbage-collected without dispose(); its wasm memory stays allocated ` +
+      'until its Snug context is disposed');
+  })
+  : null;
+
+function isNode() {
+  return typeof process !== 'undefined' && !!(process.versions && process.versions.node) &&
+    typeof window === 'undefined';
+}
+
+async function instantiate(options) {
+  if (options.module) return options.module;
+  const factory = options.factory || createSnugModule;
+  const args = {};
+  if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
+  if (options.locateFile) args.locateFile = options.locateFile;
+  if (!args.wasmBinary && !args.locateFile && isNode()) {
+    // The module is built for web/worker (no node glue); node gets the bytes handed over instead.
+    const fsName = 'node:fs';
+    const { readFileSync } = await import(/* @vite-ignore */ fsName);
+    args.wasmBinary = readFileSync(new URL('../build/wasm/snug.wasm', import.meta.url));
+  }
+  return factory(args);
+}
+
+/** A pose as the C core takes it: Float32Array [qx, qy, qz, qw, px, py, pz]. */
+export function pose(q = [0, 0, 0, 1], p = [0, 0, 0], out = new Float32Array(7)) {
+  out[0] = q[0]; out[1] = q[1]; out[2] = q[2]; out[3] = q[3];
+  out[4] = p[0]; out[5] = p[1]; out[6] = p[2];
+  return out;
+}
+
+/** Reusable result of a single ray query. `point` and `normal` are world space. */
+export class RayHit {
+  constructor() {
+    this.tri = NO_HIT;
+    this.t = Infinity;
+    this.point = new Float32Array(3);
+    this.normal = new Float32Array(3);
+  }
+}
+
+/** Reusable result of a closest-point query. */
+export class PointResult {
+  constructor() {
+    this.distance = Infinity;
+    this.tri = NO_HIT;
+    this.point = new Float32Array(3);
+  }
+}
+
+/** Reusable result of a mesh-mesh distance query. */
+export class DistanceResult {
+  constructor() {
+    this.distance = Infinity;
+    this.triA = NO_HIT;
+    this.triB = NO_HIT;
+    this.pointA = new Float32Array(3);
+    this.pointB = new Float32Array(3);
+  }
+}
+
+/** Results of a batched raycast: 8 words per ray in the C layout [tri, t, px, py, pz, nx, ny, nz]. */
+export class RayHits {
+  constructor(capacity) {
+    this.capacity = capacity;
+    this.count = 0;
+    this.f32 = new Float32Array(capacity * 8);
+    this.u32 = new Uint32Array(this.f32.buffer);
+  }
+  hit(i) { return this.u32[8 * i] !== NO_HIT; }
+  tri(i) { return this.u32[8 * i]; }
+  t(i) { return this.u32[8 * i] === NO_HIT ? Infinity : this.f32[8 * i + 1]; }
+  point(i, out = new Float32Array(3)) { out.set(this.f32.subarray(8 * i + 2, 8 * i + 5)); return out; }
+  normal(i, out = new Float32Array(3)) { out.set(this.f32.subarray(8 * i + 5, 8 * i + 8)); return out; }
+}
+
+/** Intersecting triangle pairs: pairs[2k] is the triangle id in mesh A, pairs[2k + 1] in mesh B. */
+export class TriPairs {
+  constructor(capacity = 256) {
+    this.pairs = new Uint32Array(capacity * 2);
+    this.count = 0;
+    this.total = 0;
+  }
+}
+
+/** A triangle mesh with its hierarchy, owned by one Snug context. */
+export class Mesh {
+  constructor(snug, handle, label) {
+    this.snug = snug;
+    this.handle = handle;
+    this.label = label;
+    if (leakRegistry) leakRegistry.register(this, `Mesh${label ? ` "${label}"` : ''}`, this);
+  }
+  get disposed() { return this.handle === 0; }
+  /** Counts, bounds, scale, tolerance, hierarchy size. Allocates a fresh object (not a hot-path call). */
+  info() { return this.snug._meshInfo(this); }
+  quality() { return this.snug._meshQuality(this); }
+  /** Creation ids of degenerate triangles. */
+  degenerate() { return this.snug._meshDegenerate(this); }
+  /** Replace every vertex position (same count and order as at creation) and refit the hierarchy. */
+  setPositions(positions) { this.snug._meshSetPositions(this, positions); }
+  /** Versioned, checksummed blob of mesh + hierarchy (load it with snug.meshFromBlob, also in another module). */
+  serialize() { return this.snug._meshSerialize(this); }
+  dispose() {
+    if (this.handle === 0) return;
+    const s = this.snug;
+    if (!s.disposed) s._check(s._m._snug_mesh_destroy(s._ctx, this.handle));
+    this.handle = 0;
+    s._meshes.delete(this);
+    if (leakRegistry) leakRegistry.unregister(this);
+  }
+}
+
+function enumIndex(names, value, what) {
+  if (value === undefined) return undefined;
+  const i = typeof value === 'number' ? value : names.indexOf(value);
+  if (!(i >= 0 && i < names.length) || (i | 0) !== i) {
+    throw new SnugError(ERR_INVALID, `${what} "${value}" is not one of ${names.join(', ')}`);
+  }
+  return i;
+}
+
+/** One snug context (allocator, handles, scratch) on a wasm module instance. */
+export class Snug {
+  /**
+   * Load the module (or reuse options.module) and create a context.
+   * options: { wasmBinary?, locateFile?, factory?, module? }.
+   */
+  static async create(options = {}) {
+    const module = await instantiate(options);
+    return new Snug(module);
+  }
+
+  constructor(module) {
+    this.module = module;
+    this._m = module;
+    this._ctx = module._snug_ctx_create(0);
+    if (!this._ctx) throw new SnugError(ERR_OOM, 'out of memory: could not create a snug context');
+    this._scratch = module._malloc(S.total);
+    if (!this._scratch) {
+      module._snug_ctx_destroy(this._ctx);
+      throw new SnugError(ERR_OOM, 'out of memory: could not allocate the API scratch block');
+    }
+    this._stage = 0;          // growable staging buffer for bulk data
+    this._stageBytes = 0;
+    this._buf = null;
+    this._views();
+    this._meshes = new Set();
+    this.hit = new RayHit();           // shared results, overwritten by the next call of the same kind
+    this.pointResult = new PointResult();
+    this.distanceResult = new DistanceResult();
+    this.pair = new Uint32Array(2);    // witness of the last overlap() that hit
+    if (leakRegistry) leakRegistry.register(this, 'Snug context', this);
+  }
+
+  get disposed() { return this._ctx === 0; }
+
+  /** Re-acquire heap views when memory grew (growth detaches the old ArrayBuffer). */
+  _views() {
+    const m = this._m;
+    if (this._buf === m.HEAPU8.buffer) return;
+    this._buf = m.HEAPU8.buffer;
+    this._u8 = m.HEAPU8;
+    this._f32 = m.HEAPF32;
+    this._u32 = m.HEAPU32;
+    this._f64 = new Float64Array(this._buf);
+  }
+
+  _live() {
+    if (this._ctx === 0) throw new SnugError(ERR_STALE, 'stale handle: this Snug context was disposed');
+  }
+
+  // Every C call may have grown memory (scratch arenas, meshes), so views are refreshed before results are read.
+  _check(status) {
+    if (this._buf !== this._m.HEAPU8.buffer) this._views();
+    if (status === 0) return;
+    const m = this._m;
+    throw new SnugError(status, m.UTF8ToString(m._snug_ctx_last_error(this._ctx)));
+  }
+
+  _mesh(mesh) {
+    if (this._ctx === 0) this._live();
+    if (!(mesh instanceof Mesh)) throw new SnugError(ERR_INVALID, 'invalid argument: expected a snug Mesh');
+    if (mesh.handle === 0) throw new SnugError(ERR_STALE, 'stale handle: this mesh was disposed');
+    if (mesh.snug !== this) throw new SnugError(ERR_STALE, 'stale handle: this mesh belongs to another Snug context');
+    return mesh.handle;
+  }
+
+  _fn(name) {
+    const f = this._m[`_${name}`];
+    if (typeof f !== 'function') throw new SnugError(ERR_INVALID, `${name} is not in this build of the wasm module`);
+    return f;
+  }
+
+  /** Staging buffer of at least `bytes` in wasm memory; its contents are not kept. */
+  _stageReserve(bytes) {
+    if (bytes <= this._stageBytes) return this._stage;
+    const m = this._m;
+    const size = Math.max(bytes, this._stageBytes * 2, 4096);
+    const p = m._malloc(size);
+    if (!p) throw new SnugError(ERR_OOM, `out of memory: could not stage ${bytes} bytes in wasm memory`);
+    if (this._stage) m._free(this._stage);
+    this._stage = p;
+    this._stageBytes = size;
+    return p;
+  }
+
+  // Write a pose (array-like of 7, or null for identity) at byte address `at`.
+  _pose(at, p) {
+    const f = this._f32;
+    const i = at >> 2;
+    if (p == null) {
+      f[i] = 0; f[i + 1] = 0; f[i + 2] = 0; f[i + 3] = 1; f[i + 4] = 0; f[i + 5] = 0; f[i + 6] = 0;
+    } else {
+      f[i] = p[0]; f[i + 1] = p[1]; f[i + 2] = p[2]; f[i + 3] = p[3]; f[i + 4] = p[4]; f[i + 5] = p[5]; f[i + 6] = p[6];
+    }
+  }
+
+  // Write a vec3 given as array-like or {x, y, z}.
+  _vec3(i, v) {
+    const f = this._f32;
+    if (v.x !== undefined) { f[i] = v.x; f[i + 1] = v.y; f[i + 2] = v.z; } else { f[i] = v[0]; f[i + 1] = v[1]; f[i + 2] = v[2]; }
+  }
+
+  /** Bytes allocated by the core through this context. */
+  allocatedBytes() {
+    this._live();
+    return this._m._snug_ctx_allocated_bytes(this._ctx) >>> 0;
+  }
+
+  /** Bytes of wasm linear memory (grows, never shrinks). */
+  get heapBytes() { return this._m.HEAPU8.length; }
+
+  setTraversal(traversal) {
+    this._live();
+    this._check(this._m._snug_ctx_set_traversal(this._ctx, enumIndex(TRAVERSALS, traversal, 'traversal')));
+  }
+
+  /** Cost counters of the last query: { bvTests: Float64Array(36) row-major [typeA][typeB], primitiveTests, nodesVisited }. */
+  lastStats() {
+    this._live();
+    const p = this._m._snug_ctx_last_stats(this._ctx);
+    this._views();
+    const u = this._u32;
+    const word = (at) => u[at >> 2] + u[(at >> 2) + 1] * 4294967296;
+    const bvTests = new Float64Array(36);
+    for (let i = 0; i < 36; i++) bvTests[i] = word(p + 8 * i);
+    return { bvTests, primitiveTests: word(p + L.query_stats.primitive_tests), nodesVisited: word(p + L.query_stats.nodes_visited) };
+  }
+
+  // ------------------------------------------------------------------------------------------------ meshes
+
+  /**
+   * Create a mesh. def: { positions: Float32Array|number[] (3 per vertex), indices?: Uint32Array|Uint16Array|number[]
+   * (3 per triangle; omitted = every 3 vertices form a triangle), weld?, weldTolerance?, bvh?: {...}, label? }.
+   * One copy of each array into wasm memory, no per-triangle calls.
+   */
+  createMesh(def) {
+    this._live();
+    if (!def || def.positions == null) throw new SnugError(ERR_INVALID, 'invalid argument: createMesh needs positions');
+    const positions = def.positions;
+    const indices = def.indices == null ? null : def.indices;
+    if (positions.length % 3 !== 0) {
+      throw new SnugError(ERR_INVALID, `invalid argument: positions length ${positions.length} is not a multiple of 3`);
+    }
+    if (indices && indices.length % 3 !== 0) {
+      throw new SnugError(ERR_INVALID, `invalid argument: indices length ${indices.length} is not a multiple of 3`);
+    }
+    const m = this._m;
+    const vertexCount = positions.length / 3;
+    const triCount = indices ? indices.length / 3 : vertexCount / 3;
+    if (!indices && vertexCount % 3 !== 0) {
+      throw new SnugError(ERR_INVALID, `invalid argument: ${vertexCount} unindexed vertices do not form whole triangles`);
+    }
+    const posBytes = positions.length * 4;
+    const stage = this._stageReserve(posBytes + (indices ? indices.length * 4 : 0));
+    this._views();
+    this._f32.set(positions, stage >> 2);
+    const idxAt = stage + posBytes;
+    if (indices) this._u32.set(indices, idxAt >> 2);
+    const d = this._scratch + S.def;
+    m._snug_default_mesh_def(d);
+    this._views();
+    const u = this._u32;
+    u[(d + L.mesh_def.positions) >> 2] = stage;
+    u[(d + L.mesh_def.vertex_count) >> 2] = vertexCount;
+    u[(d + L.mesh_def.indices) >> 2] = indices ? idxAt : 0;
+    u[(d + L.mesh_def.triangle_count) >> 2] = triCount;
+    if (def.weld !== undefined) this._u8[d + L.mesh_def.weld] = def.weld ? 1 : 0;
+    if (def.weldTolerance !== undefined) this._f32[(d + L.mesh_def.weld_tolerance) >> 2] = def.weldTolerance;
+    if (def.bvh) this._writeBvhDef(d + L.mesh_def.bvh, def.bvh);
+    this._check(m._snug_mesh_create(this._ctx, d, this._scratch + S.handle));
+    return this._adopt(this._u32[(this._scratch + S.handle) >> 2], def.label);
+  }
+
+  _adopt(handle, label) {
+    const mesh = new Mesh(this, handle, label);
+    this._meshes.add(mesh);
+    return mesh;
+  }
+
+  _writeBvhDef(at, b) {
+    const B = L.bvh_def;
+    const i32 = (off, v) => { if (v !== undefined) this._u32[(at + off) >> 2] = v | 0; };
+    i32(B.bv_type, enumIndex(BV_TYPES, b.bvType, 'bvType'));
+    i32(B.splitter, enumIndex(SPLITTERS, b.splitter, 'splitter'));
+    i32(B.branching, b.branching);
+    i32(B.max_branching, b.maxBranching);
+    if (b.alpha !== undefined) this._f32[(at + B.alpha) >> 2] = b.alpha;
+    i32(B.small_node, b.smallNode);
+    i32(B.leaf_size, b.leafSize);
+    i32(B.max_depth, b.maxDepth);
+    i32(B.measure, enumIndex(MEASURES, b.measure, 'measure'));
+    i32(B.sah_bins, b.sahBins);
+    i32(B.bb_max_faces, b.bbMaxFaces);
+    if (b.bottomUp !== undefined) this._u8[at + B.bottom_up] = b.bottomUp ? 1 : 0;
+    if (b.obbRefine !== undefined) this._u8[at + B.obb_refine] = b.obbRefine ? 1 : 0;
+    if (b.hausdorff !== undefined) this._u8[at + B.hausdorff] = b.hausdorff ? 1 : 0;
+  }
+
+  /** The core's default hierarchy settings, in the JS spelling createMesh accepts. */
+  defaultBvhDef() {
+    this._live();
+    const at = this._scratch + S.def;
+    this._m._snug_default_bvh_def(at);
+    this._views();
+    const B = L.bvh_def;
+    const i = (off) => this._u32[(at + off) >> 2] | 0;
+    return {
+      bvType: BV_TYPES[i(B.bv_type)], splitter: SPLITTERS[i(B.splitter)], branching: i(B.branching),
+      maxBranching: i(B.max_branching), alpha: this._f32[(at + B.alpha) >> 2], smallNode: i(B.small_node),
+      leafSize: i(B.leaf_size), maxDepth: i(B.max_depth), measure: MEASURES[i(B.measure)], sahBins: i(B.sah_bins),
+      bbMaxFaces: i(B.bb_max_faces), bottomUp: !!this._u8[at + B.bottom_up], obbRefine: !!this._u8[at + B.obb_refine],
+      hausdorff: !!this._u8[at + B.hausdorff],
+    };
+  }
+
+  /** Load a blob made by Mesh.serialize() (here, in a worker or in another process) without rebuilding. */
+  meshFromBlob(blob, label) {
+    this._live();
+    const bytes = blob instanceof Uint8Array ? blob : new Uint8Array(blob.buffer || blob, blob.byteOffset || 0, blob.byteLength);
+    const fn = this._fn('snug_mesh_deserialize');
+    const stage = this._stageReserve(bytes.length);
+    this._views();
+    this._u8.set(bytes, stage);
+    this._check(fn(this._ctx, stage, bytes.length, this._scratch + S.handle));
+    this._views();
+    return this._adopt(this._u32[(this._scratch + S.handle) >> 2], label);
+  }
+
+  _meshSerialize(mesh) {
+    const h = this._mesh(mesh);
+    const fn = this._fn('snug_mesh_serialize');
+    const sizeAt = this._scratch + S.size;
+    this._check(fn(this._ctx, h, 0, 0, sizeAt));
+    this._views();
+    const size = this._u32[sizeAt >> 2];
+    const stage = this._stageReserve(size);
+    this._check(fn(this._ctx, h, stage, size, sizeAt));
+    this._views();
+    return this._u8.slice(stage, stage + this._u32[sizeAt >> 2]);
+  }
+
+  _meshInfo(mesh) {
+    const h = this._mesh(mesh);
+    const at = this._scratch + S.info;
+    this._check(this._m._snug_mesh_get_info(this._ctx, h, at));
+    this._views();
+    const I = L.mesh_info;
+    const u = (off) => this._u32[(at + off) >> 2];
+    const v3 = (off) => Array.from(this._f32.subarray((at + off) >> 2, ((at + off) >> 2) + 3));
+    return {
+      vertexCount: u(I.vertex_count), triangleCount: u(I.triangle_count), degenerateCount: u(I.degenerate_count),
+      edgeCount: u(I.edge_count), boundaryEdgeCount: u(I.boundary_edge_count),
+      nonmanifoldEdgeCount: u(I.nonmanifold_edge_count), nodeCount: u(I.node_count), leafCount: u(I.leaf_count),
+      depth: u(I.depth), bvType: BV_TYPES[u(I.bv_type)], aabbMin: v3(I.aabb_min), aabbMax: v3(I.aabb_max),
+      scale: this._f32[(at + I.scale) >> 2], tolerance: this._f32[(at + I.tolerance) >> 2],
+      closed: !!this._u8[at + I.closed], memoryBytes: u(I.memory_bytes),
+    };
+  }
+
+  _meshQuality(mesh) {
+    const h = this._mesh(mesh);
+    const at = this._scratch + S.quality;
+    this._check(this._m._snug_mesh_get_quality(this._ctx, h, at));
+    this._views();
+    const Q = L.bvh_quality;
+    const d = (off) => this._f64[(at + off) >> 3];
+    const nodesPerType = {};
+    for (let t = 0; t < 6; t++) nodesPerType[BV_TYPES[t]] = this._u32[((at + Q.nodes_per_type) >> 2) + t];
+    return {
+      volumeSum: d(Q.volume_sum), surfaceSum: d(Q.surface_sum), diameterSum: d(Q.diameter_sum),
+      hausdorffMax: d(Q.hausdorff_max), sahCost: d(Q.sah_cost), nodesPerType,
+    };
+  }
+
+  _meshDegenerate(mesh) {
+    const h = this._mesh(mesh);
+    const totalAt = this._scratch + S.u32;
+    const status = this._m._snug_mesh_get_degenerate(this._ctx, h, 0, 0, totalAt);
+    if (status !== 11 /* BUFFER_TOO_SMALL still reports the total */) this._check(status);
+    this._views();
+    const total = this._u32[totalAt >> 2];
+    if (total === 0) return new Uint32Array(0);
+    const stage = this._stageReserve(total * 4);
+    this._check(this._m._snug_mesh_get_degenerate(this._ctx, h, stage, total, totalAt));
+    this._views();
+    return this._u32.slice(stage >> 2, (stage >> 2) + total);
+  }
+
+  _meshSetPositions(mesh, positions) {
+    const h = this._mesh(mesh);
+    if (positions.length % 3 !== 0) {
+      throw new SnugError(ERR_INVALID, `invalid argument: positions length ${positions.length} is not a multiple of 3`);
+    }
+    const stage = this._stageReserve(positions.length * 4);
+    this._views();
+    this._f32.set(positions, stage >> 2);
+    this._check(this._m._snug_mesh_set_positions(this._ctx, h, stage, positions.length / 3));
+  }
+
+  // ------------------------------------------------------------------------------------------------ queries
+  // Poses are array-likes [qx, qy, qz, qw, px, py, pz] (or null = identity); vectors are array-likes or {x,y,z}.
+
+  /** Do the meshes intersect (touching within tolerance counts)? On a hit, this.pair holds the witness ids. */
+  overlap(a, poseA, b, poseB) {
+    const ha = this._mesh(a), hb = this._mesh(b);
+    this._views();
+    const s = this._scratch;
+    this._pose(s + S.poseA, poseA);
+    this._pose(s + S.poseB, poseB);
+    this._check(this._m._snug_query_overlap(this._ctx, ha, s + S.poseA, hb, s + S.poseB, s + S.bool, s + S.pair));
+    this._views();
+    const hit = this._u8[s + S.bool] !== 0;
+    if (hit) { this.pair[0] = this._u32[(s + S.pair) >> 2]; this.pair[1] = this._u32[((s + S.pair) >> 2) + 1]; }
+    return hit;
+  }
+
+  /** Every intersecting triangle pair into out (a TriPairs, grown when too small); returns out. */
+  overlapAll(a, poseA, b, poseB, out = new TriPairs()) {
+    const ha = this._mesh(a), hb = this._mesh(b);
+    const fn = this._fn('snug_query_overlap_all');
+    const s = this._scratch;
+    for (;;) {
+      const cap = out.pairs.length >> 1;
+      const stage = this._stageReserve(Math.max(8, cap * 8));
+      this._views();
+      this._pose(s + S.poseA, poseA);
+      this._pose(s + S.poseB, poseB);
+      const status = fn(this._ctx, ha, s + S.poseA, hb, s + S.poseB, stage, cap, s + S.u32);
+      this._views();
+      const total = this._u32[(s + S.u32) >> 2];
+      if (status === 11 /* BUFFER_TOO_SMALL */ || (status === 0 && total > cap)) {
+        out.pairs = new Uint32Array(total * 2);
+        continue;
+      }
+      this._check(status);
+      out.total = total;
+      out.count = total;
+      out.pairs.set(this._u32.subarray(stage >> 2, (stage >> 2) + total * 2));
+      return out;
+    }
+  }
+
+  /** Distance and closest points (world space) into out (default: this.distanceResult). */
+  distance(a, poseA, b, poseB, out = this.distanceResult) {
+    const ha = this._mesh(a), hb = this._mesh(b);
+    const s = this._scratch;
+    this._views();
+    this._pose(s + S.poseA, poseA);
+    this._pose(s + S.poseB, poseB);
+    this._check(this._fn('snug_query_distance')(this._ctx, ha, s + S.poseA, hb, s + S.poseB, s + S.dist));
+    this._views();
+    const D = L.distance_result, at = s + S.dist, f = this._f32, u = this._u32;
+    out.distance = f[(at + D.distance) >> 2];
+    out.pointA.set(f.subarray((at + D.point_a) >> 2, ((at + D.point_a) >> 2) + 3));
+    out.pointB.set(f.subarray((at + D.point_b) >> 2, ((at + D.point_b) >> 2) + 3));
+    out.triA = u[(at + D.tri_a) >> 2];
+    out.triB = u[(at + D.tri_b) >> 2];
+    return out;
+  }
+
+  /** Are the meshes closer than maxDistance? */
+  within(a, poseA, b, poseB, maxDistance) {
+    const ha = this._mesh(a), hb = this._mesh(b);
+    const s = this._scratch;
+    this._views();
+    this._pose(s + S.poseA, poseA);
+    this._pose(s + S.poseB, poseB);
+    this._check(this._fn('snug_query_within')(this._ctx, ha, s + S.poseA, hb, s + S.poseB, maxDistance, s + S.bool));
+    this._views();
+    return this._u8[s + S.bool] !== 0;
+  }
+
+  _ray(origin, dir, tmax) {
+    const r = (this._scratch + S.ray) >> 2;
+    this._vec3(r, origin);
+    this._vec3(r + 3, dir);
+    this._f32[r + 6] = tmax === undefined ? Infinity : tmax;
+  }
+
+  /** Closest hit along origin + t * dir, t <= tmax: returns out (default this.hit) or null when nothing is hit. */
+  raycast(mesh, meshPose, origin, dir, tmax, out = this.hit) {
+    const h = this._mesh(mesh);
+    if (this._buf !== this._m.HEAPU8.buffer) this._views();
+    const s = this._scratch;
+    this._pose(s + S.poseA, meshPose);
+    this._ray(origin, dir, tmax);
+    this._check(this._m._snug_query_raycast(this._ctx, h, s + S.poseA, s + S.ray, s + S.hit));
+    const i = (s + S.hit) >> 2, u = this._u32, f = this._f32;
+    const tri = u[i];
+    if (tri === NO_HIT) return null;
+    out.tri = tri; out.t = f[i + 1];
+    out.point[0] = f[i + 2]; out.point[1] = f[i + 3]; out.point[2] = f[i + 4];
+    out.normal[0] = f[i + 5]; out.normal[1] = f[i + 6]; out.normal[2] = f[i + 7];
+    return out;
+  }
+
+  /** Is anything hit within tmax? (early exit) */
+  raycastAny(mesh, meshPose, origin, dir, tmax) {
+    const h = this._mesh(mesh);
+    this._views();
+    const s = this._scratch;
+    this._pose(s + S.poseA, meshPose);
+    this._ray(origin, dir, tmax);
+    this._check(this._fn('snug_query_raycast_any')(this._ctx, h, s + S.poseA, s + S.ray, s + S.bool));
+    return this._u8[s + S.bool] !== 0;
+  }
+
+  /** Every hit sorted by t into out (a RayHits, grown when too small); returns out with out.count set. */
+  raycastAll(mesh, meshPose, origin, dir, tmax, out = new RayHits(16)) {
+    const h = this._mesh(mesh);
+    const fn = this._fn('snug_query_raycast_all');
+    const s = this._scratch;
+    for (;;) {
+      const stage = this._stageReserve(Math.max(32, out.capacity * 32));
+      this._views();
+      this._pose(s + S.poseA, meshPose);
+      this._ray(origin, dir, tmax);
+      const status = fn(this._ctx, h, s + S.poseA, s + S.ray, stage, out.capacity, s + S.u32);
+      this._views();
+      const total = this._u32[(s + S.u32) >> 2];
+      if (status === 11 || (status === 0 && total > out.capacity)) {
+        const grown = new RayHits(total);
+        out.capacity = grown.capacity; out.f32 = grown.f32; out.u32 = grown.u32;
+        continue;
+      }
+      this._check(status);
+      out.count = total;
+      out.f32.set(this._f32.subarray(stage >> 2, (stage >> 2) + total * 8));
+      return out;
+    }
+  }
+
+  /**
+   * N rays in flat arrays (origins and dirs 3N floats, tmax N floats or null for rays) into out (RayHits with
+   * capacity >= N; allocated when omitted). Two copies in, one copy out, one C call.
+   */
+  raycastBatch(mesh, meshPose, origins, dirs, tmax = null, out) {
+    const h = this._mesh(mesh);
+    const n = origins.length / 3;
+    if ((n | 0) !== n || dirs.length !== origins.length || (tmax && tmax.length !== n)) {
+      throw new SnugError(ERR_INVALID, 'invalid argument: raycastBatch needs 3N origins, 3N dirs and N tmax (or null)');
+    }
+    if (!out) out = new RayHits(n);
+    if (out.capacity < n) throw new SnugError(11, `buffer too small: RayHits capacity ${out.capacity} < ${n} rays`);
+    const fn = this._fn('snug_query_raycast_batch');
+    const stage = this._stageReserve(n * (12 + 12 + 4 + 32));
+    const oAt = stage, dAt = oAt + 12 * n, tAt = dAt + 12 * n, hAt = tAt + 4 * n;
+    this._views();
+    this._f32.set(origins, oAt >> 2);
+    this._f32.set(dirs, dAt >> 2);
+    if (tmax) this._f32.set(tmax, tAt >> 2);
+    const s = this._scratch;
+    this._pose(s + S.poseA, meshPose);
+    this._check(fn(this._ctx, h, s + S.poseA, oAt, dAt, tmax ? tAt : 0, n, hAt));
+    this._views();
+    out.f32.set(this._f32.subarray(hAt >> 2, (hAt >> 2) + 8 * n));
+    out.count = n;
+    return out;
+  }
+
+  /** Closest point on the mesh to a world point within maxDistance: out (default this.pointResult) or null. */
+  closestPoint(mesh, meshPose, point, maxDistance = Infinity, out = this.pointResult) {
+    const h = this._mesh(mesh);
+    this._views();
+    const s = this._scratch;
+    this._pose(s + S.poseA, meshPose);
+    this._vec3((s + S.point) >> 2, point);
+    this._check(this._fn('snug_query_closest_point')(this._ctx, h, s + S.poseA, s + S.point, maxDistance, s + S.pointResult));
+    this._views();
+    const P = L.point_result, at = s + S.pointResult;
+    const tri = this._u32[(at + P.tri) >> 2];
+    if (tri === NO_HIT) return null;
+    out.tri = tri;
+    out.distance = this._f32[(at + P.distance) >> 2];
+    out.point.set(this._f32.subarray((at + P.point) >> 2, ((at + P.point) >> 2) + 3));
+    return out;
+  }
+
+  /** Is the world point inside the closed mesh? (SNUG_ERR_NOT_CLOSED for open meshes) */
+  inside(mesh, meshPose, point) {
+    const h = this._mesh(mesh);
+    this._views();
+    const s = this._scratch;
+    this._pose(s + S.poseA, meshPose);
+    this._vec3((s + S.point) >> 2, point);
+    this._check(this._fn('snug_query_inside')(this._ctx, h, s + S.poseA, s + S.point, s + S.bool));
+    return this._u8[s + S.bool] !== 0;
+  }
+
+  // ------------------------------------------------------------------------------------------------ lifetime
+
+  /** Free the context and everything it owns; every Mesh of it becomes stale. */
+  dispose() {
+    if (this._ctx === 0) return;
+    const m = this._m;
+    for (const mesh of this._meshes) {
+      mesh.handle = 0;
+      if (leakRegistry) leakRegistry.unregister(mesh);
+    }
+    this._meshes.clear();
+    m._snug_ctx_destroy(this._ctx);
+    m._free(this._scratch);
+    if (this._stage) m._free(this._stage);
+    this._ctx = 0;
+    this._scratch = 0;
+    this._stage = 0;
+    this._stageBytes = 0;
+    if (leakRegistry) leakRegistry.unregister(this);
+  }
+}
+
+export default Snug;

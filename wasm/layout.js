@@ -47,4 +47,10 @@ export const LAYOUT = {
   ray: { size: 28, origin: 0, dir: 12, tmax: 24 },
   ray_hit: { size: 32, tri: 0, t: 4, point: 8, normal: 20 },
   point_result: { size: 20, distance: 0, point: 4, tri: 16 },
+  motion: { size: 68, start: 0, end: 28, key_times: 56, key_poses: 60, key_count: 64 },
+  toi_def: { size: 24, mode: 0, root_finder: 4, sampling_step: 8, max_iterations: 12, tolerance: 16, daasd_slabs: 20 },
+  toi_result: {
+    size: 56, hit: 0, t: 4, safe_t: 8, feature: 12, tri_a: 16, tri_b: 20, feature_a: 24, feature_b: 28, point: 32,
+    normal: 44,
+  },
 };

@@ -36,8 +36,12 @@ const NO_HIT = 0xffffffff;
 // Fixed scratch block (one malloc per context): argument structs and single results live here.
 const S = {
   poseA: 0, poseB: 32, ray: 64, hit: 96, bool: 128, u32: 132, size: 136, pair: 144, dist: 160, point: 200,
-  pointResult: 216, info: 240, quality: 320, def: 384, handle: 456, total: 512,
+  pointResult: 216, info: 240, quality: 320, def: 384, handle: 456, motionA: 512, motionB: 584, toiDef: 656,
+  toiResult: 680, vecA: 736, vecB: 748, vecC: 760, total: 1024,
 };
+export const TOI_MODES = ['dynamic', 'mixed', 'static', 'daasd'];
+export const ROOT_FINDERS = ['linear', 'regula-falsi', 'quadratic', 'sampling', 'sampling-regula-falsi'];
+export const FEATURES = ['none', 'vertex-face', 'face-vertex', 'edge-edge', 'face-face'];
 
 const leakRegistry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((what) => {
@@ -100,6 +104,23 @@ export class DistanceResult {
     this.triB = NO_HIT;
     this.pointA = new Float32Array(3);
     this.pointB = new Float32Array(3);
+  }
+}
+
+/** Reusable result of a time-of-impact query or sweep. `t` is the blocked fraction of the motion, `safeT` <= t a
+ * fraction at which the meshes are still apart by the tolerance; point and normal (from B towards A) are world. */
+export class ToiResult {
+  constructor() {
+    this.hit = false;
+    this.t = 1;
+    this.safeT = 1;
+    this.feature = 'none';
+    this.triA = NO_HIT;
+    this.triB = NO_HIT;
+    this.featureA = -1;
+    this.featureB = -1;
+    this.point = new Float32Array(3);
+    this.normal = new Float32Array(3);
   }
 }
 
@@ -193,6 +214,7 @@ export class Snug {
     this.hit = new RayHit();           // shared results, overwritten by the next call of the same kind
     this.pointResult = new PointResult();
     this.distanceResult = new DistanceResult();
+    this.toiResult = new ToiResult();
     this.pair = new Uint32Array(2);    // witness of the last overlap() that hit
     if (leakRegistry) leakRegistry.register(this, 'Snug context', this);
   }
@@ -651,6 +673,96 @@ export class Snug {
     this._vec3((s + S.point) >> 2, point);
     this._check(this._fn('snug_query_inside')(this._ctx, h, s + S.poseA, s + S.point, s + S.bool));
     return this._u8[s + S.bool] !== 0;
+  }
+
+  // ------------------------------------------------------------------------------------------------ continuous
+
+  _readToi(out) {
+    const at = this._scratch + S.toiResult, T = L.toi_result, f = this._f32, u = this._u32;
+    out.hit = this._u8[at + T.hit] !== 0;
+    out.t = f[(at + T.t) >> 2];
+    out.safeT = f[(at + T.safe_t) >> 2];
+    out.feature = FEATURES[u[(at + T.feature) >> 2]] || 'none';
+    out.triA = u[(at + T.tri_a) >> 2];
+    out.triB = u[(at + T.tri_b) >> 2];
+    out.featureA = u[(at + T.feature_a) >> 2] | 0;
+    out.featureB = u[(at + T.feature_b) >> 2] | 0;
+    const p = (at + T.point) >> 2, n = (at + T.normal) >> 2;
+    out.point[0] = f[p]; out.point[1] = f[p + 1]; out.point[2] = f[p + 2];
+    out.normal[0] = f[n]; out.normal[1] = f[n + 1]; out.normal[2] = f[n + 2];
+    return out;
+  }
+
+  /**
+   * Move `moving` from pose by a world translation against `other` at otherPose: the largest collision-free
+   * fraction (out.t), the blocking triangles and the contact normal. Motions that slide along or leave an existing
+   * contact are not blocked. Returns out (default this.toiResult).
+   */
+  sweep(moving, movingPose, translation, other, otherPose, out = this.toiResult) {
+    const ha = this._mesh(moving), hb = this._mesh(other);
+    const fn = this._fn('snug_query_sweep');
+    if (this._buf !== this._m.HEAPU8.buffer) this._views();
+    const s = this._scratch;
+    this._pose(s + S.poseA, movingPose);
+    this._pose(s + S.poseB, otherPose);
+    this._vec3((s + S.vecA) >> 2, translation);
+    this._check(fn(this._ctx, ha, s + S.poseA, s + S.vecA, hb, s + S.poseB, s + S.toiResult));
+    return this._readToi(out);
+  }
+
+  /** Rotation by angle (radians, |angle| <= pi) about the world axis through pivot, against other. */
+  sweepRotation(moving, movingPose, pivot, axis, angle, other, otherPose, out = this.toiResult) {
+    const ha = this._mesh(moving), hb = this._mesh(other);
+    const fn = this._fn('snug_query_sweep_rotation');
+    this._views();
+    const s = this._scratch;
+    this._pose(s + S.poseA, movingPose);
+    this._pose(s + S.poseB, otherPose);
+    this._vec3((s + S.vecA) >> 2, pivot);
+    this._vec3((s + S.vecB) >> 2, axis);
+    this._check(fn(this._ctx, ha, s + S.poseA, s + S.vecA, s + S.vecB, angle, hb, s + S.poseB, s + S.toiResult));
+    return this._readToi(out);
+  }
+
+  // A motion: a pose (static), or { start, end } poses; keyframes are not exposed yet.
+  _motion(at, motion) {
+    const M = L.motion;
+    if (motion == null || motion.length === 7) {
+      this._pose(at + M.start, motion);
+      this._pose(at + M.end, motion);
+    } else {
+      this._pose(at + M.start, motion.start);
+      this._pose(at + M.end, motion.end);
+    }
+    const u = this._u32;
+    u[(at + M.key_times) >> 2] = 0;
+    u[(at + M.key_poses) >> 2] = 0;
+    u[(at + M.key_count) >> 2] = 0;
+  }
+
+  /**
+   * Earliest time of impact of a moving by motionA and b by motionB (each a pose or { start, end }).
+   * def: { mode: 'dynamic'|'mixed'|'static'|'daasd', rootFinder, samplingStep, maxIterations, tolerance, daasdSlabs }.
+   */
+  toi(a, motionA, b, motionB, def, out = this.toiResult) {
+    const ha = this._mesh(a), hb = this._mesh(b);
+    const fn = this._fn('snug_query_toi');
+    const s = this._scratch, d = s + S.toiDef, D = L.toi_def;
+    this._m._snug_default_toi_def(d);
+    this._views();
+    this._motion(s + S.motionA, motionA);
+    this._motion(s + S.motionB, motionB);
+    if (def) {
+      const u = this._u32, f = this._f32;
+      if (def.mode !== undefined) u[(d + D.mode) >> 2] = enumIndex(TOI_MODES, def.mode, 'mode');
+      if (def.rootFinder !== undefined) u[(d + D.root_finder) >> 2] = enumIndex(ROOT_FINDERS, def.rootFinder, 'rootFinder');
+      if (def.samplingStep !== undefined) f[(d + D.sampling_step) >> 2] = def.samplingStep;
+      if (def.maxIterations !== undefined) u[(d + D.max_iterations) >> 2] = def.maxIterations | 0;
+      if (def.tolerance !== undefined) f[(d + D.tolerance) >> 2] = def.tolerance;
+      if (def.daasdSlabs !== undefined) u[(d + D.daasd_slabs) >> 2] = def.daasdSlabs >>> 0;
+    }
+    this._check(fn(this._ctx, ha, s + S.motionA, hb, s + S.motionB, d, s + S.toiResult));
+    return this._readToi(out);
   }
 
   // ------------------------------------------------------------------------------------------------ lifetime

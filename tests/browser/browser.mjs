@@ -24,6 +24,7 @@ export async function openPage({ width = 1280, height = 800 } = {}) {
   page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text()}`); });
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
   await page.goto(url);
   await page.waitForFunction(() => window.snugApp && window.snugApp.snug, null, { timeout: 60000 });
   const close = async () => { await browser.close(); await new Promise((r) => server.httpServer.close(r)); };

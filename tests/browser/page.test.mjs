@@ -1,0 +1,84 @@
+// The page in headless Chromium: it loads without errors, and dragging with real mouse events stops an object at
+// contact (the core reports no overlap, the pose is before the obstacle), turns the blocker red, shows contacts,
+// and slides along a wall. Screenshots go to build/browser/.
+import test, { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { openPage } from './browser.mjs';
+
+const shots = new URL('../../build/browser/', import.meta.url).pathname;
+mkdirSync(shots, { recursive: true });
+let ctx;
+
+before(async () => { ctx = await openPage({ width: 960, height: 640 }); });
+after(async () => { if (ctx) await ctx.close(); });
+
+// Drag with real mouse events from one world point to another, both on the horizontal plane at height y.
+async function drag(page, from, to, steps = 16) {
+  const a = await page.evaluate(([x, y, z]) => window.snugApp.screenOfWorld(x, y, z), from);
+  const b = await page.evaluate(([x, y, z]) => window.snugApp.screenOfWorld(x, y, z), to);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  for (let i = 1; i <= steps; i++) await page.mouse.move(a.x + ((b.x - a.x) * i) / steps, a.y + ((b.y - a.y) * i) / steps);
+}
+
+test('the page loads the default scene without errors', async () => {
+  const { page, errors } = ctx;
+  const info = await page.evaluate(() => ({
+    objects: window.snugApp.sync.entries.map((e) => e.object.name),
+    triangles: window.snugApp.sync.entries.reduce((n, e) => n + e.mesh.info().triangleCount, 0),
+  }));
+  for (const name of ['floor', 'bunny', 'dragon', 'table', 'sofa']) assert.ok(info.objects.includes(name), name);
+  assert.ok(info.triangles > 15000, `triangles ${info.triangles}`);
+  await page.screenshot({ path: `${shots}page.png` });
+  assert.deepEqual(errors, []);
+});
+
+const canMove = async (page) => page.evaluate(() => {
+  const m = window.snugApp.snug.module;
+  return typeof m._snug_query_sweep === 'function' || typeof m._snug_query_overlap === 'function';
+});
+
+test('dragging the stool into the sculpture stops at contact and turns the sculpture red', async (t) => {
+  const { page, errors } = ctx;
+  if (!(await canMove(page))) return t.skip('the module has neither snug_query_sweep nor snug_query_overlap yet');
+  const start = await page.evaluate(() => window.snugApp.position('stool'));
+  const obstacle = await page.evaluate(() => window.snugApp.position('sculpture'));
+  // Grab the stool's top (y = 0.48) and pull it along +x far past the sculpture.
+  await drag(page, [start[0], 0.48, start[2]], [obstacle[0] + 1.0, 0.48, start[2]]);
+  const state = await page.evaluate(() => ({
+    pos: window.snugApp.position('stool'),
+    overlap: window.snugApp.overlaps('stool', 'sculpture'),
+    red: window.snugApp.isBlocked('sculpture'),
+    contacts: window.snugApp.mover.contacts.length,
+    stats: window.snugApp.stats,
+  }));
+  await page.screenshot({ path: `${shots}drag-blocked.png` });
+  await page.mouse.up();
+  assert.equal(state.overlap, false, 'the core reports no overlap at the final pose');
+  assert.ok(state.pos[0] > start[0] + 1.0, `the stool moved towards the sculpture: x ${state.pos[0]}`);
+  assert.ok(state.pos[0] < obstacle[0] - 0.3, `the stool stopped before the sculpture: x ${state.pos[0]} vs ${obstacle[0]}`);
+  assert.ok(state.red, 'the blocker is red');
+  assert.ok(state.contacts > 0, 'contact points are shown');
+  assert.ok(state.stats.lastMs >= 0 && state.stats.queries > 0);
+  assert.deepEqual(errors, []);
+});
+
+test('dragging the dragon diagonally into the left wall slides along it', async (t) => {
+  const { page, errors } = ctx;
+  if (!(await canMove(page))) return t.skip('the module has neither snug_query_sweep nor snug_query_overlap yet');
+  const start = await page.evaluate(() => window.snugApp.position('dragon'));
+  await drag(page, [start[0], 0.3, start[2]], [start[0] - 3, 0.3, start[2] + 1.5], 20);
+  const state = await page.evaluate(() => ({
+    pos: window.snugApp.position('dragon'),
+    overlap: window.snugApp.overlaps('dragon', 'left wall'),
+    red: window.snugApp.isBlocked('left wall'),
+  }));
+  await page.screenshot({ path: `${shots}drag-slide.png` });
+  await page.mouse.up();
+  assert.equal(state.overlap, false);
+  assert.ok(state.pos[0] > -5.0, `inside the room: x ${state.pos[0]}`);
+  assert.ok(state.pos[2] > start[2] + 1.0, `slid along the wall: z ${start[2]} -> ${state.pos[2]}`);
+  assert.ok(state.red, 'the wall is red');
+  assert.deepEqual(errors, []);
+});

@@ -151,3 +151,34 @@ test-browser: web
 	sh tests/browser/run.sh
 
 .PHONY: web run test-js test-browser
+
+# ---------------------------------------------------------------- benchmarks (not part of the tests)
+# `make bench`: snug natively and as wasm under node (one C source), FCL natively, three-mesh-bvh, Rapier and Jolt
+# in node; writes tests/bench/results/<machine>.md and .csv (tests/bench/run.mjs). have.h lists the functions the
+# library defines so far, so the benchmark builds while parts of the core are still being written.
+BENCH_DEPS := tests/bench/snug_bench.c tests/bench/timing.h $(SUPPORT) tests/c/support/*.h Makefile
+
+$(BUILD)/bench/native/have.h: $(BUILD)/native/libsnug.a tests/bench/have.sh
+	@mkdir -p $(@D)
+	sh tests/bench/have.sh nm $< > $@
+
+$(BUILD)/bench/wasm/have.h: $(BUILD)/wasm/libsnug.a tests/bench/have.sh
+	@mkdir -p $(@D)
+	sh tests/bench/have.sh llvm-nm $< > $@
+
+$(BUILD)/bench/snug_bench: $(BENCH_DEPS) $(BUILD)/bench/native/have.h $(BUILD)/native/libsnug.a
+	$(CC) $(CFLAGS_N) -I$(BUILD)/bench/native -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
+	  $(BUILD)/native/libsnug.a -lm -o $@
+
+$(BUILD)/bench/snug_bench.cjs: $(BENCH_DEPS) $(BUILD)/bench/wasm/have.h $(BUILD)/wasm/libsnug.a
+	$(EMCC) $(CFLAGS_W) -I$(BUILD)/bench/wasm -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
+	  $(BUILD)/wasm/libsnug.a $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@
+
+$(BUILD)/bench/fcl_bench: tests/bench/fcl_bench.cpp tests/bench/timing.h
+	@mkdir -p $(@D)
+	g++ -std=c++17 -O3 -DNDEBUG $$(pkg-config --cflags fcl) -Itests/bench $< -o $@ $$(pkg-config --libs fcl)
+
+bench: deps meshes wasm $(BUILD)/bench/snug_bench $(BUILD)/bench/snug_bench.cjs $(BUILD)/bench/fcl_bench
+	node tests/bench/run.mjs
+
+.PHONY: bench

@@ -1,0 +1,259 @@
+// `make bench`: runs every benchmark program (snug native and wasm, FCL native, three-mesh-bvh, Rapier, Jolt),
+// each task in its own child process with a timeout, checks the answers, and writes
+// tests/bench/results/<machine>.md and .csv. Anchor crashes, out-of-memory, timeouts and wrong answers are rows too.
+import { spawnSync, execSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import { loadBin, rays, bounds, BUILD, BENCH_DIR, BUILD_MESHES, PAIR_CASES, TOI_CASE } from './common.mjs';
+
+const require = createRequire(import.meta.url);
+const started = Date.now();
+const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null; // e.g. BENCH_ONLY=rays for a quick look
+const rows = [];
+mkdirSync(`${BENCH_DIR}/answers`, { recursive: true });
+for (const name of BUILD_MESHES) rays(name, loadBin(name).positions); // the ray files every program reads
+
+// ------------------------------------------------------------------------------------------------ the tasks
+const SNUG = (flavour, task) => flavour === 'native'
+  ? { cmd: `${BENCH_DIR}/snug_bench`, args: ['native', task] }
+  : { cmd: process.execPath, args: [`${BENCH_DIR}/snug_bench.cjs`, 'wasm', task] };
+const NODE_ANCHOR = (lib, task, arg) => ({ cmd: process.execPath, args: ['tests/bench/anchors.mjs', lib, task, ...(arg !== undefined ? [String(arg)] : [])] });
+
+const tasks = [];
+const add = (label, spec, timeoutS, expect) => tasks.push({ label, ...spec, timeoutS, expect });
+add('brute-force ray reference', SNUG('native', 'reference'), 600, { sec: 'reference', case: 'all', impl: 'brute force rays' });
+for (const flavour of ['native', 'wasm']) {
+  for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['pairs', 'overlap'], ['toi', 'toi'], ['scene', 'broadphase'], ['cost', 'cost-bv']])
+    add(`snug ${flavour} ${task}`, SNUG(flavour, task), 600, { sec, case: 'all', impl: `snug ${flavour}` });
+}
+for (const task of ['build', 'pairs', 'toi'])
+  add(`FCL ${task}`, { cmd: `${BENCH_DIR}/fcl_bench`, args: [task] }, 300, { sec: task === 'pairs' ? 'overlap' : task, case: 'all', impl: 'FCL native' });
+const ANCHOR_IMPL = { tmb: 'three-mesh-bvh', rapier: 'Rapier', jolt: 'Jolt' };
+for (const lib of ['tmb', 'rapier', 'jolt'])
+  for (const mesh of BUILD_MESHES) {
+    add(`${lib} build ${mesh}`, NODE_ANCHOR(lib, 'build', mesh), 180, { sec: 'build', case: mesh, impl: ANCHOR_IMPL[lib] });
+    add(`${lib} rays ${mesh}`, NODE_ANCHOR(lib, 'rays', mesh), 180, { sec: 'ray1', case: mesh, impl: ANCHOR_IMPL[lib] });
+  }
+add('tmb pairs', NODE_ANCHOR('tmb', 'pairs'), 300, { sec: 'overlap', case: 'all', impl: 'three-mesh-bvh SAH' });
+// Rapier mesh against mesh: known to take a minute or to panic (anchors.md 3.2), so only the deep-overlap cases.
+for (const i of [0, 3])
+  add(`rapier meshmesh ${PAIR_CASES[i].name}`, NODE_ANCHOR('rapier', 'meshmesh', i), 25,
+    { sec: 'overlap', case: PAIR_CASES[i].name, impl: 'Rapier world.step (TriMesh vs TriMesh)' });
+for (const lib of ['rapier', 'jolt']) {
+  add(`${lib} broadphase`, NODE_ANCHOR(lib, 'broadphase'), 180, { sec: 'broadphase', case: '10k moving boxes', impl: ANCHOR_IMPL[lib] });
+  add(`${lib} room`, NODE_ANCHOR(lib, 'room'), 180, { sec: 'room', case: '100 bodies, 5 moving', impl: ANCHOR_IMPL[lib] });
+}
+
+function classify(res, timeoutS) {
+  const err = `${res.stderr || ''}`;
+  if (res.error?.code === 'ETIMEDOUT' || res.signal === 'SIGTERM') return { status: 'timeout', note: `no result within ${timeoutS} s (killed)` };
+  const line = err.split('\n').map((l) => l.trim()).filter((l) => /OOM|out of memory|memory access|unreachable|Error|Abort|panicked/i.test(l)).slice(0, 2).join(' | ').slice(0, 300);
+  if (/OOM|out of memory|Cannot enlarge memory|bad_alloc/i.test(err)) return { status: 'oom', note: line };
+  if (/unreachable|panicked/i.test(err)) return { status: 'crash (wasm panic)', note: line };
+  return { status: `crash (exit ${res.status ?? res.signal})`, note: line || err.slice(-300) };
+}
+
+for (const t of tasks) {
+  if (only && !only.test(t.label)) continue;
+  const t0 = Date.now();
+  process.stdout.write(`[bench] ${t.label} ... `);
+  const res = spawnSync(t.cmd, t.args, { encoding: 'utf8', timeout: t.timeoutS * 1000, maxBuffer: 64 << 20, killSignal: 'SIGTERM' });
+  const got = (res.stdout || '').split('\n').filter((l) => l.startsWith('ROW ')).map((l) => JSON.parse(l.slice(4)));
+  rows.push(...got);
+  if (res.status !== 0 || res.error) {
+    const c = classify(res, t.timeoutS);
+    rows.push({ ...t.expect, impl: got.length ? `${t.expect.impl} (after ${got.length} rows)` : t.expect.impl, status: c.status, note: c.note });
+    console.log(`${c.status} ${c.note}`);
+  } else console.log(`${got.length} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+// -------------------------------------------------------------------------------------------- answer checks
+const diagOf = {};
+const diag = (mesh) => (diagOf[mesh] ??= bounds(loadBin(mesh).positions).diag);
+
+// Rays: every implementation's hit distances against the brute-force reference (all rays up to 48k triangles).
+const ANSWER_SLUGS = { 'snug native': 'snug-native', 'snug wasm': 'snug-wasm', 'three-mesh-bvh CENTER': 'tmb-CENTER',
+  'three-mesh-bvh SAH': 'tmb-SAH', 'Rapier world.castRay': 'rapier', 'Jolt NarrowPhaseQuery.CastRay': 'jolt' };
+const readF32 = (f) => (existsSync(f) ? new Float32Array(new Uint8Array(readFileSync(f)).buffer) : null);
+for (const r of rows.filter((x) => (x.sec === 'ray1' || x.sec === 'rayN') && x.med !== undefined)) {
+  const slug = ANSWER_SLUGS[r.impl];
+  const ref = readF32(`${BENCH_DIR}/answers/brute-${r.case}.f32`);
+  const got = slug && readF32(`${BENCH_DIR}/answers/${slug}-${r.case}.f32`);
+  if (!ref || !got) { r.check = 'no reference'; continue; }
+  const tol = 1e-4 * diag(r.case);
+  let wrong = 0, hits = 0;
+  for (let i = 0; i < ref.length; i++) {
+    if (ref[i] !== Infinity) hits++;
+    if (!(ref[i] === got[i] || Math.abs(ref[i] - got[i]) <= tol)) wrong++;
+  }
+  r.check = `${wrong} of ${ref.length} differ from brute force (${((100 * hits) / ref.length).toFixed(1)} % hit)`;
+  if (wrong && r.status === 'ok') r.status = 'wrong';
+}
+// Mesh-mesh: no cheap brute force at 11k-48k triangles, so every answer is compared with the others' majority
+// (overlap) or their minimum (distance); a root-box test settles the separated cases independently.
+for (const sec of ['overlap', 'distance']) {
+  for (const pc of PAIR_CASES) {
+    const group = rows.filter((x) => x.sec === sec && x.case === pc.name && x.answer !== undefined && Number.isFinite(x.answer));
+    if (!group.length) continue;
+    if (sec === 'overlap') {
+      const yes = group.filter((x) => x.answer === 1).length;
+      const majority = yes * 2 >= group.length ? 1 : 0;
+      for (const x of group) {
+        x.check = x.answer === majority ? `agrees with ${group.length - 1} others` : `disagrees with the majority (${yes}/${group.length} say overlap)`;
+        if (x.answer !== majority && x.status === 'ok') x.status = 'wrong';
+      }
+    } else {
+      const best = Math.min(...group.map((x) => x.answer));
+      const tol = 1e-5 * diag(pc.mesh) + 1e-4 * best;
+      for (const x of group) {
+        x.check = Math.abs(x.answer - best) <= tol ? `= smallest of ${group.length}` : `+${((x.answer - best) / diag(pc.mesh)).toExponential(2)} x diag above the smallest`;
+        if (Math.abs(x.answer - best) > tol && x.status === 'ok') x.status = 'wrong';
+      }
+    }
+  }
+}
+
+// ----------------------------------------------------------------------------------------------- wasm sizes
+function sizeRow(impl, bytes, note) {
+  rows.push({ sec: 'size', case: '.wasm', impl, raw: bytes.length, gzip: gzipSync(bytes, { level: 9 }).length, status: 'ok', note });
+}
+if (!only || only.test('size')) {
+  const snugWasm = `${BUILD}/wasm/snug.wasm`;
+  if (existsSync(snugWasm)) sizeRow('snug', readFileSync(snugWasm), `${BUILD}/wasm/snug.wasm from make wasm`);
+  else rows.push({ sec: 'size', case: '.wasm', impl: 'snug', status: 'missing', note: `${snugWasm} not built` });
+  sizeRow('Jolt', readFileSync(require.resolve('jolt-physics/jolt-physics.wasm.wasm')), 'jolt-physics dist/jolt-physics.wasm.wasm');
+  const rapierJs = readFileSync(require.resolve('@dimforge/rapier3d-compat'), 'utf8');
+  const b64 = /"([A-Za-z0-9+/=]{100000,})"/.exec(rapierJs);
+  if (b64) sizeRow('Rapier', Buffer.from(b64[1], 'base64'), 'rapier3d-compat: the wasm embedded as base64 in rapier.mjs');
+  const tmbDir = require.resolve('three-mesh-bvh').replace(/src\/index\.js$/, '');
+  const tmbBundle = ['build/index.module.js', 'build/index.umd.cjs'].map((f) => tmbDir + f).find(existsSync);
+  if (tmbBundle) sizeRow('three-mesh-bvh (JS, no wasm)', readFileSync(tmbBundle), `three-mesh-bvh ${tmbBundle.slice(tmbDir.length)}`);
+}
+
+// ---------------------------------------------------------------------------------------- ratios and tables
+const isSnug = (x) => x.impl.startsWith('snug ');
+const HEADLINE = ['AABB SAH', '', 'OBB Gottschalk'];
+function snugRef(group, flavour) {
+  for (const v of HEADLINE) {
+    const r = group.find((x) => x.impl === `snug ${flavour}${v ? ' ' + v : ''}` && x.med !== undefined && x.status === 'ok');
+    if (r) return r;
+  }
+  return null;
+}
+const fmt = (v) => (v === undefined || v === null || Number.isNaN(v) ? '' : Math.abs(v) >= 100 ? v.toFixed(0) : Math.abs(v) >= 1 ? v.toFixed(2) : v.toPrecision(2));
+const ratio = (anchor, ref) => (anchor?.med !== undefined && ref?.med ? `${fmt(anchor.med / ref.med)}×` : '');
+
+const SECTIONS = [
+  ['build', 'BVH build (ms per build)'],
+  ['build-fill', 'Jolt list fill before MeshShape (ms)'],
+  ['ray1', 'Closest-hit rays, one call per ray (ms per 10,000 rays; rays/s = 1e7 / ms)'],
+  ['rayN', 'Closest-hit rays, batched (ms per 10,000 rays; the anchors have no batched call, their one-per-call figure is the comparison)'],
+  ['overlap', 'Mesh-mesh first contact (ms per query)'],
+  ['distance', 'Mesh-mesh distance (ms per query)'],
+  ['toi', 'Continuous collision, time of impact (ms per query)'],
+  ['toi-variants', 'Continuous collision variants'],
+  ['broadphase', 'Broad phase, 10k moving boxes (ms per step)'],
+  ['room', 'Dynamic step of a 100-body room (ms per step)'],
+  ['cost-bv', 'Seed 000 cost table: BV overlap tests (ns per test)'],
+  ['sat-vs-seed004', 'OBB-OBB: 15-axis SAT vs the seed-004 test (ns per test)'],
+  ['cost-primitive', 'Seed 000 cost table: primitive tests (ns per test)'],
+  ['reference', 'Brute-force references'],
+];
+const md = [];
+const csv = [['section', 'case', 'impl', 'median_ms', 'min_ms', 'max_ms', 'samples', 'calls', 'status', 'answer', 'check', 'ratio_vs_snug_wasm', 'ratio_vs_snug_native', 'note'].join(',')];
+const q = (s) => `"${String(s ?? '').replace(/"/g, '""')}"`;
+for (const [sec, title] of SECTIONS) {
+  const secRows = rows.filter((x) => x.sec === sec);
+  if (!secRows.length) continue;
+  md.push(`\n## ${title}\n`);
+  const cases = [...new Set(secRows.map((x) => x.case))];
+  md.push('| case | implementation | median | min–max | n | ÷ snug wasm | ÷ snug native | status | check | note |');
+  md.push('|---|---|---:|---:|---:|---:|---:|---|---|---|');
+  for (const c of cases) {
+    let group = secRows.filter((x) => x.case === c);
+    if (sec === 'rayN') group = group.concat(rows.filter((x) => x.sec === 'ray1' && x.case === c && !isSnug(x) && x.med !== undefined));
+    const refW = snugRef(group.filter((x) => x.sec === sec), 'wasm'), refN = snugRef(group.filter((x) => x.sec === sec), 'native');
+    for (const x of group) {
+      const rw = x === refW || !refW ? '' : ratio(x, refW), rn = x === refN || !refN ? '' : ratio(x, refN);
+      const impl = x.sec !== sec ? `${x.impl} (one per call)` : x.impl;
+      md.push(`| ${c} | ${impl} | ${fmt(x.med)} | ${x.med !== undefined ? `${fmt(x.min)}–${fmt(x.max)}` : ''} | ${x.n ?? ''} | ${rw} | ${rn} | ${x.status} | ${x.check ?? ''} | ${x.note ?? ''}${x.answer !== undefined ? ` (answer ${fmt(x.answer)})` : ''} |`);
+      if (x.sec === sec) csv.push([sec, q(c), q(x.impl), x.med ?? '', x.min ?? '', x.max ?? '', x.n ?? '', x.calls ?? '', q(x.status), x.answer ?? '', q(x.check), rw.replace('×', ''), rn.replace('×', ''), q(x.note)].join(','));
+    }
+  }
+  md.push('\nRatios are the row\'s median ÷ the snug median of the same case (default tree: AABB SAH where present); above 1× snug is faster.');
+}
+const sizes = rows.filter((x) => x.sec === 'size');
+if (sizes.length) {
+  md.push('\n## .wasm size (bytes)\n\n| module | raw | gzip -9 | status | note |\n|---|---:|---:|---|---|');
+  for (const s of sizes) {
+    md.push(`| ${s.impl} | ${s.raw ?? ''} | ${s.gzip ?? ''} | ${s.status} | ${s.note} |`);
+    csv.push(['size', '.wasm', q(s.impl), '', '', '', '', '', q(s.status), s.gzip ?? '', q(`raw ${s.raw ?? ''}`), '', '', q(s.note)].join(','));
+  }
+}
+
+// ------------------------------------------------------------------------------------- the issues' targets
+const find = (sec, cas, impl) => rows.find((x) => x.sec === sec && x.case === cas && x.impl === impl && x.med !== undefined);
+const snugW = (sec, cas, variant = 'AABB SAH') => find(sec, cas, `snug wasm ${variant}`) || find(sec, cas, 'snug wasm');
+const targets = [];
+const target = (issue, what, row, goal, pass, extra = '') =>
+  targets.push(`| #${issue} | ${what} | ${row ? fmt(row.med) + ' ms' : 'not measured: snug side not implemented yet'} | ${goal} | ${row ? (pass(row) ? 'met' : 'not met') : 'pending'} | ${extra} |`);
+target(2, 'AABB SAH build, dragon 871k, wasm', snugW('build', 'dragon871k'), '≤ 150 ms', (r) => r.med <= 150, ratioText('build', 'dragon871k', snugW('build', 'dragon871k'), ['three-mesh-bvh CENTER', 'three-mesh-bvh SAH']));
+target(2, 'OBB tree build, dragon 48k, wasm', snugW('build', 'dragon48k', 'OBB Gottschalk'), '≤ 30 ms', (r) => r.med <= 30, ratioText('build', 'dragon48k', snugW('build', 'dragon48k', 'OBB Gottschalk'), ['FCL native OBBRSS']));
+for (const s of ['5%', '40%', '150%']) {
+  const c = `dragon48k shift ${s}`, r = snugW('overlap', c), fcl = find('overlap', c, 'FCL native OBBRSS'), tmbR = find('overlap', c, 'three-mesh-bvh SAH');
+  target(3, `first contact, ${c}, wasm`, r, '≤ FCL native OBBRSS and ≥ 10× faster than three-mesh-bvh',
+    (x) => (!fcl || x.med <= fcl.med) && (!tmbR || tmbR.med >= 10 * x.med), ratioText('overlap', c, r, ['FCL native OBBRSS', 'three-mesh-bvh SAH']));
+  const d = snugW('distance', c), fd = find('distance', c, 'FCL native OBBRSS');
+  target(3, `distance, ${c}, wasm`, d, '≤ FCL native OBBRSS', (x) => !fd || x.med <= fd.med, ratioText('distance', c, d, ['FCL native OBBRSS', 'three-mesh-bvh SAH']));
+}
+const knot = 'torusknot10k near-coincident';
+target(3, `first contact, ${knot}, wasm`, snugW('overlap', knot), '≤ 0.5 ms', (r) => r.med <= 0.5, ratioText('overlap', knot, snugW('overlap', knot), ['three-mesh-bvh SAH', 'FCL native OBBRSS']));
+target(3, 'closest-hit rays one per call, dragon 871k, wasm', snugW('ray1', 'dragon871k'), '≥ 400k rays/s (≤ 25 ms per 10k)', (r) => r.med <= 25, raysText(snugW('ray1', 'dragon871k')));
+target(3, 'closest-hit rays batched, dragon 871k, wasm', snugW('rayN', 'dragon871k'), '≥ 4M rays/s (≤ 2.5 ms per 10k)', (r) => r.med <= 2.5, raysText(snugW('rayN', 'dragon871k')));
+target(5, 'TOI, dragon 48k moving into a static copy, wasm', snugW('toi', TOI_CASE.name), '≤ 2 ms', (r) => r.med <= 2, ratioText('toi', TOI_CASE.name, snugW('toi', TOI_CASE.name), ['FCL native OBBRSS conservative advancement']));
+target(6, 'broad phase, 10k moving boxes, wasm', snugW('broadphase', '10k moving boxes'), '≤ 2 ms per step', (r) => r.med <= 2);
+target(6, 'step of a 100-body room, 5 moving, dynamic, wasm', snugW('room', '100 bodies, 5 moving'), '≤ 1 ms', (r) => r.med <= 1);
+const snugSize = sizes.find((s) => s.impl === 'snug' && s.gzip);
+targets.push(`| #7 | .wasm gzip size | ${snugSize ? `${(snugSize.gzip / 1024).toFixed(1)} KB` : 'not built'} | ≤ 120 KB | ${snugSize ? (snugSize.gzip <= 120 * 1024 ? 'met' : 'not met') : 'pending'} | ${sizes.filter((s) => s.impl !== 'snug' && s.gzip).map((s) => `${s.impl} ${(s.gzip / 1024).toFixed(0)} KB`).join(', ')} |`);
+function ratioText(sec, cas, ref, impls) {
+  if (!ref) return '';
+  return impls.map((i) => { const a = find(sec, cas, i); return a ? `${i}: ${fmt(a.med)} ms (${fmt(a.med / ref.med)}×)` : ''; }).filter(Boolean).join('; ');
+}
+function raysText(r) { return r ? `${Math.round(1e7 / r.med).toLocaleString('en-US')} rays/s` : ''; }
+
+// ------------------------------------------------------------------------------------------------- header
+const cpu = os.cpus()[0]?.model?.trim() || 'unknown CPU';
+const machine = process.env.BENCH_MACHINE || `${os.cpus().length}core-${(/(xeon|epyc|ryzen|core|arm|apple)/i.exec(cpu)?.[1] || 'cpu').toLowerCase()}`;
+const sh = (c) => { try { return execSync(c, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } }).split('\n')[0].trim(); } catch { return 'unknown'; } };
+const pkgVersion = (p) => { try { return JSON.parse(readFileSync(require.resolve(`${p}/package.json`), 'utf8')).version; } catch { return 'unknown'; } };
+const minutes = ((Date.now() - started) / 60000).toFixed(1);
+const header = [
+  `# snug benchmark results: ${machine}`,
+  '',
+  'Written by `make bench` (tests/bench/run.mjs); docs quote this file. Do not edit by hand.',
+  '',
+  `- date: ${new Date().toISOString()}`,
+  `- command: \`make bench\`${only ? ` (BENCH_ONLY=${process.env.BENCH_ONLY}: partial run)` : ''}; run time ${minutes} min`,
+  `- CPU: ${cpu}, ${os.cpus().length} logical cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM; one thread everywhere`,
+  `- snug commit: ${sh('git rev-parse --short HEAD')}${sh('git status --porcelain core') !== '' ? ' (core has uncommitted changes)' : ''}`,
+  `- node ${process.version}; ${sh('emcc --version')}; ${sh('gcc --version')}; FCL ${sh('pkg-config --modversion fcl')} (libfcl-dev), libccd`,
+  `- three-mesh-bvh ${pkgVersion('three-mesh-bvh')} (three ${pkgVersion('three')}), @dimforge/rapier3d-compat ${pkgVersion('@dimforge/rapier3d-compat')}, jolt-physics ${pkgVersion('jolt-physics')} (wasm-compat build)`,
+  '- method: every task in its own process; one warm-up call, then samples (each ≥ ~2 ms of repeated calls) until the',
+  '  repetition count and time budget are met; median and min–max of the per-call times. Poses: B = A rotated about Y',
+  '  through the AABB centre, shifted along X by a fraction of the AABB diagonal. Rays: 10,000 fixed rays from the bounding',
+  '  sphere towards the middle half of the AABB (tests/bench/common.mjs).',
+  '',
+  '## Targets of the core issues',
+  '',
+  '| issue | target | snug | goal | verdict | anchors (÷ snug) |',
+  '|---|---|---:|---|---|---|',
+  ...targets,
+];
+mkdirSync('tests/bench/results', { recursive: true });
+const out = `tests/bench/results/${machine}`;
+writeFileSync(`${out}.md`, header.concat(md).join('\n') + '\n');
+writeFileSync(`${out}.csv`, csv.join('\n') + '\n');
+console.log(header.concat(md).join('\n'));
+console.log(`\n[bench] wrote ${out}.md and ${out}.csv in ${minutes} min`);

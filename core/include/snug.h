@@ -276,6 +276,90 @@ snug_status snug_query_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* po
  * Continuous collision: motions, time of impact, sweeps (ccd.c, sweep.c, daasd.c)
  * ------------------------------------------------------------------------------------------------------------ */
 
+/* A motion moves a mesh from `start` (t = 0) to `end` (t = 1): translation linear, rotation by slerp along the
+ * shortest arc. Optional keyframes give poses at times 0 < key_times[0] < ... < 1 (a motion sampled by a caller,
+ * e.g. a physics engine); between neighbouring keys the motion is again lerp + slerp. A motion whose start and
+ * end rotations are equal is taken on the exact pure-translation path. */
+typedef struct snug_motion {
+    snug_pose start;
+    snug_pose end;
+    const float* key_times;       /* key_count strictly increasing times in (0, 1), or NULL */
+    const snug_pose* key_poses;   /* key_count poses */
+    uint32_t key_count;
+} snug_motion;
+
+/* start == end == pose: a mesh that does not move. */
+snug_motion snug_motion_static(const snug_pose* pose);
+snug_motion snug_motion_between(const snug_pose* start, const snug_pose* end);
+
+typedef enum snug_toi_mode {
+    SNUG_TOI_DYNAMIC = 0,     /* swept hierarchy traversal + dynamic vertex-face / edge-edge tests: finds tunnelling */
+    SNUG_TOI_MIXED,           /* static test at the end pose, then dynamic tests of the overlapping features (seed 000
+                               * Fig. 5.24); misses tunnelling, the earliest contact may come from other features */
+    SNUG_TOI_STATIC,          /* end pose only; an overlap is reported at t = 0 (do not move), with a triangle pair */
+    SNUG_TOI_DAASD,           /* seed 003: vertex paths as chords in slabs of the AABB overlap region; only vertices
+                               * of either mesh through the other's triangles, rotation taken as chords (see daasd.c) */
+    SNUG_TOI_MODE_COUNT
+} snug_toi_mode;
+
+/* Root finders for the signed feature distance d(t) (seed 000 §5.3); all are exact under pure translation. */
+typedef enum snug_root_finder {
+    SNUG_ROOT_LINEAR = 0,             /* one linear interpolation of d over the interval */
+    SNUG_ROOT_REGULA_FALSI,           /* Illinois regula falsi on a sign change, capped iterations, conservative side */
+    SNUG_ROOT_QUADRATIC,              /* quadratic through three samples: also enter-and-leave without a sign change */
+    SNUG_ROOT_SAMPLING,               /* samples every sampling_step, linear root in the first confirmed bracket */
+    SNUG_ROOT_SAMPLING_REGULA_FALSI,  /* samples every sampling_step, regula falsi in the bracket (default) */
+    SNUG_ROOT_FINDER_COUNT
+} snug_root_finder;
+
+typedef struct snug_toi_def {
+    snug_toi_mode mode;
+    snug_root_finder root_finder;
+    float sampling_step;      /* in units of t, (0, 1]; the sampling finders miss sign changes shorter than this */
+    int max_iterations;       /* regula falsi cap (1..100) */
+    float tolerance;          /* contact distance relative to the larger mesh's scale; 0 means SNUG_REL_TOLERANCE */
+    uint32_t daasd_slabs;     /* SNUG_TOI_DAASD: slab count K (0: chosen from the candidate count) */
+} snug_toi_def;
+
+/* Dynamic mode, sampling + regula falsi, step 1/16, 32 iterations, tolerance 0 (= SNUG_REL_TOLERANCE). */
+snug_toi_def snug_default_toi_def(void);
+
+typedef enum snug_feature_kind {
+    SNUG_FEATURE_NONE = 0,
+    SNUG_FEATURE_VERTEX_FACE,     /* vertex `feature_a` (corner 0..2) of tri_a touches face tri_b */
+    SNUG_FEATURE_FACE_VERTEX,     /* face tri_a is touched by vertex `feature_b` (corner 0..2) of tri_b */
+    SNUG_FEATURE_EDGE_EDGE,       /* edge feature_a of tri_a (corners k, k+1 mod 3) touches edge feature_b of tri_b */
+    SNUG_FEATURE_FACE_FACE        /* static or start overlap: the triangles tri_a and tri_b intersect */
+} snug_feature_kind;
+
+typedef struct snug_toi_result {
+    bool hit;                     /* false: no contact during the motion (t = safe_t = 1) */
+    float t;                      /* earliest contact time in [0, 1] (a sweep: the blocked fraction of the motion) */
+    float safe_t;                 /* <= t, the meshes are apart by at least the tolerance at every time in [0, safe_t] */
+    snug_feature_kind feature;
+    uint32_t tri_a, tri_b;        /* triangle ids as given at creation (SNUG_NO_HIT without a hit) */
+    int feature_a, feature_b;     /* corner or edge index within the triangle, -1 for a whole face */
+    float point[3];               /* contact point in world space at time t */
+    float normal[3];              /* unit contact normal in world space, pointing from B towards A */
+} snug_toi_result;
+
+/* Earliest time of impact of mesh a moving by motion_a and mesh b moving by motion_b. Touching within the
+ * tolerance is contact; meshes that already touch at t = 0 report t = 0. */
+snug_status snug_query_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
+                           const snug_motion* motion_b, const snug_toi_def* def, snug_toi_result* result);
+
+/* Placement sweeps: move `moving` from `pose` by `translation` (world) against `other` at `other_pose`. The result's
+ * t is the largest collision-free fraction of the motion, with the blocking feature and normal. A start pose that
+ * already touches within tolerance is not blocked by motions that slide along or leave the contact; only motions
+ * that push in are (result t = 0). */
+snug_status snug_query_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
+                             snug_mesh other, const snug_pose* other_pose, snug_toi_result* result);
+/* The same for a rotation by `angle` radians (|angle| < pi; split larger turns) about the world axis through
+ * `pivot` along `axis`. */
+snug_status snug_query_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float pivot[3],
+                                      const float axis[3], float angle, snug_mesh other, const snug_pose* other_pose,
+                                      snug_toi_result* result);
+
 /* (section end: continuous collision) */
 
 /* ---------------------------------------------------------------------------------------------------------------

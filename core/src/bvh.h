@@ -34,7 +34,7 @@ typedef struct snug_bvh {
     snug_sphere* spheres;       /* per node, NULL if no node is a sphere */
     snug_obb* obbs;             /* per node, NULL if no node is an OBB */
     snug_kdop* kdops;           /* per node, NULL if no node is a k-DOP */
-    float* hausdorff;           /* per node directed Hausdorff bound BV -> faces, NULL if not computed */
+    float* hausdorff;           /* per node directed Hausdorff bound solid BV -> faces (rounded up), NULL if not computed */
     snug_node_cost* costs;      /* per node, for the hybrid traversal */
     snug_bvh_def def;
 } snug_bvh;
@@ -48,11 +48,36 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
                            uint32_t tri_count, snug_bvh* out, uint32_t* perm);
 void snug_bvh_free(snug_ctx* ctx, snug_bvh* bvh);
 /* Recompute every node's BVs bottom-up after vertices moved (topology kept). */
+/* Every node's BV of its own type is refitted exactly to the vertices of its subtree (OBB axes are recomputed
+ * too); allocates nothing, so it cannot fail halfway. */
 snug_status snug_bvh_refit(snug_ctx* ctx, snug_bvh* bvh, const float* positions, const uint32_t* tris);
+/* Slot range [*first, *first + *count) covered by a node's subtree (subtrees cover contiguous slot ranges). */
+void snug_bvh_node_range(const snug_bvh* bvh, uint32_t node, uint32_t* first, uint32_t* count);
+/* Relative cost of one overlap test of a BV of this type (the collision factor of seed 000 §3.4.3: the mean of
+ * the type's row in the pair-test cost matrix). The one place these numbers live; see bvh.c. */
+float snug_bv_test_cost(snug_bv_type type);
+/* Fill costs[].qe and costs[].ce from costs[].q and the node types (q must be set). */
+void snug_bvh_fill_costs(snug_bvh* bvh);
 /* Per-node BV of the node's own type, as a pointer usable with snug_bv_overlap. AABB nodes are copied into
  * *aabb (the node layout interleaves min/max with other fields). */
 const void* snug_bvh_node_bv(const snug_bvh* bvh, uint32_t node, snug_bv_type* type, snug_aabb* aabb);
 void snug_bvh_measure_quality(const snug_bvh* bvh, snug_bvh_quality* out);
 size_t snug_bvh_memory(const snug_bvh* bvh);
+
+/* Directed Hausdorff distance (seed 000 §3.8.2) from the SOLID bounding volume to the faces it covers:
+ * max over x in the BV of min over faces of |x - face|. The solid, not just the BV surface, because the
+ * distance bound d(F1, F2) <= hd1 + hd2 for overlapping BVs needs every common point x, and x may lie inside
+ * both (a box around a box-shaped surface has surface distance 0 but centre distance half its extent).
+ * Adaptive subdivision of the BV's box into cells with the corrected stopping rule (Fig. 3.12, loop while
+ * neither criterion holds) and correction term "half the cell diagonal" (method 1: the farthest point of a
+ * box cell from its centre is a corner). Returns an upper bound; *lower (optional) gets a lower bound; the
+ * gap is at most eps_rel x bound unless the cell budget runs out (the bound stays valid). The faces are the
+ * subtree of `node` in `bvh` (slot s is input triangle perm[s], perm NULL = identity), searched nearest-first
+ * through the hierarchy. */
+#define SNUG_HAUSDORFF_EPS_REL 0.05
+double snug_hausdorff_node(snug_bv_type type, const void* bv, const float* positions, const uint32_t* tris,
+                           const uint32_t* perm, const snug_bvh* bvh, uint32_t node, double eps_rel, double* lower);
+/* Same over an explicit triangle set (brute-force distances; used while building, before a hierarchy exists). */
+double snug_hausdorff_set(snug_bv_type type, const void* bv, const snug_tri_set* set, double eps_rel, double* lower);
 
 #endif

@@ -1,6 +1,12 @@
-/* Top-down hierarchy builder. (Initial version: AABB nodes, longest-axis object median, binary.
- * The full set of splitters and BV types replaces this.) */
-#include "bvh.h"
+/* Hierarchy construction: the top-down driver (seed 000 Fig. 3.1, iterative), fixed or variable branching
+ * (Fig. 3.2 with |F_n| < s_min), and the pass shared with the bottom-up builder that fits every node's BV
+ * (or, for MIXED trees, picks the type), fills the traversal costs and the optional Hausdorff bounds.
+ *
+ * Layout: children are allocated together when their parent is split, so they are contiguous and always
+ * follow the parent; a LIFO task stack makes the order depth-first with the first child's subtree next to
+ * its parent (good locality for the usual first-child-first descent). Leaves hold contiguous slot ranges and
+ * every subtree covers a contiguous slot range. */
+#include "bvh_build.h"
 
 #include <math.h>
 #include <string.h>
@@ -27,9 +33,9 @@ snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* d) {
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bv_type %d is not a snug_bv_type", (int)d->bv_type);
     if ((unsigned)d->splitter >= SNUG_SPLITTER_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "splitter %d is not a snug_splitter", (int)d->splitter);
-    if (d->branching != 0 && (d->branching < 2 || d->branching > 6))
+    if (d->branching != 0 && (d->branching < 2 || d->branching > SNUG_MAX_BRANCHING))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "branching %d is not 0 (variable) or 2..6", d->branching);
-    if (d->branching == 0 && (d->max_branching < 2 || d->max_branching > 6))
+    if (d->branching == 0 && (d->max_branching < 2 || d->max_branching > SNUG_MAX_BRANCHING))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "max_branching %d is not in 2..6", d->max_branching);
     if (d->leaf_size < 1 || d->leaf_size > 255)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "leaf_size %d is not in 1..255", d->leaf_size);
@@ -41,104 +47,245 @@ snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* d) {
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "sah_bins %d is not in 4..64", d->sah_bins);
     if (!(d->alpha > 0.0f && d->alpha <= 1.0f))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "alpha %g is not in (0, 1]", (double)d->alpha);
+    if (d->branching == 0 && (d->small_node < 0 || d->small_node > 256))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "small_node %d is not in 0..256", d->small_node);
+    if (d->splitter == SNUG_SPLIT_BRANCH_BOUND && (d->bb_max_faces < 2 || d->bb_max_faces > 24))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bb_max_faces %d is not in 2..24", d->bb_max_faces);
     return SNUG_OK;
 }
 
-typedef struct builder {
-    const float* positions;
-    const uint32_t* tris;
-    float* centroids;
-    uint32_t* perm;
-    snug_node* nodes;
-    uint32_t node_count;
-    int leaf_size;
-    uint32_t depth;
-} builder;
+typedef struct build_task {
+    uint32_t node, begin, count, depth;
+} build_task;
 
-static void node_bounds(builder* b, uint32_t first, uint32_t count, snug_node* n) {
-    glm_vec3_broadcast(INFINITY, n->min);
-    glm_vec3_broadcast(-INFINITY, n->max);
-    for (uint32_t k = first; k < first + count; k++)
-        for (int c = 0; c < 3; c++) {
-            const float* p = b->positions + 3 * b->tris[3 * b->perm[k] + c];
-            glm_vec3_minv(n->min, (float*)p, n->min);
-            glm_vec3_maxv(n->max, (float*)p, n->max);
-        }
+static void set_leaf(snug_build* b, uint32_t node, uint32_t begin, uint32_t count) {
+    b->nodes[node].first = begin;
+    b->nodes[node].info = SNUG_NODE_INFO(0, 0, count);
 }
 
-static void build_node(builder* b, uint32_t index, uint32_t first, uint32_t count, uint32_t depth) {
-    snug_node* n = &b->nodes[index];
-    node_bounds(b, first, count, n);
-    if (depth + 1 > b->depth) b->depth = depth + 1;
-    if (count <= (uint32_t)b->leaf_size) {
-        n->first = first;
-        n->info = SNUG_NODE_INFO(0, SNUG_BV_AABB, count);
-        return;
+/* Variable branching (seed 000 Fig. 3.2): try degrees 2..v_max, accept the first whose mean child quality
+ * reaches alpha x the node's; else keep the best, or make a leaf when the node is small. Returns the part
+ * count (0: leaf). The accepted partition is left in prims. */
+static int split_variable(snug_build* b, snug_split_fn split, snug_prim* prims, uint32_t count, uint32_t* sizes,
+                          snug_aabb* boxes) {
+    const snug_bvh_def* def = b->in.def;
+    snug_bv_any bv;
+    snug_bv_type chosen;
+    double g_node = snug_split_fit(&b->in, prims, count, def->bv_type, &bv, &chosen);
+    double g_best = INFINITY;
+    int best_parts = 0, best_is_current = 0;
+    uint32_t best_sizes[SNUG_MAX_BRANCHING];
+    snug_aabb best_boxes[SNUG_MAX_BRANCHING];
+    int vmax = def->max_branching < (int)count ? def->max_branching : (int)count;
+    for (int d = 2; d <= vmax; d++) {
+        int parts = split(&b->in, prims, count, d, sizes, boxes);
+        if (parts < 2) continue;
+        double g = 0.0;
+        uint32_t at = 0;
+        for (int p = 0; p < parts; p++) {
+            g += snug_split_fit(&b->in, prims + at, sizes[p], def->bv_type, &bv, &chosen);
+            at += sizes[p];
+        }
+        g /= parts;
+        if (g <= def->alpha * g_node) return parts;
+        best_is_current = 0;
+        if (g < g_best) {
+            g_best = g;
+            best_parts = parts;
+            memcpy(best_sizes, sizes, sizeof best_sizes);
+            memcpy(best_boxes, boxes, sizeof best_boxes);
+            memcpy(b->best, prims, count * sizeof *prims);
+            best_is_current = 1;
+        }
     }
-    vec3 lo, hi;
-    glm_vec3_broadcast(INFINITY, lo);
-    glm_vec3_broadcast(-INFINITY, hi);
-    for (uint32_t k = first; k < first + count; k++) {
-        glm_vec3_minv(lo, b->centroids + 3 * b->perm[k], lo);
-        glm_vec3_maxv(hi, b->centroids + 3 * b->perm[k], hi);
-    }
-    vec3 ext;
-    glm_vec3_sub(hi, lo, ext);
-    int axis = ext[0] > ext[1] ? (ext[0] > ext[2] ? 0 : 2) : (ext[1] > ext[2] ? 1 : 2);
-    /* nth_element by quickselect on the axis */
-    uint32_t mid = first + count / 2, l = first, r = first + count - 1;
-    while (l < r) {
-        float pivot = b->centroids[3 * b->perm[(l + r) / 2] + axis];
-        uint32_t i = l, j = r;
-        while (i <= j) {
-            while (b->centroids[3 * b->perm[i] + axis] < pivot) i++;
-            while (b->centroids[3 * b->perm[j] + axis] > pivot) j--;
-            if (i <= j) {
-                uint32_t t = b->perm[i];
-                b->perm[i] = b->perm[j];
-                b->perm[j] = t;
-                i++;
-                if (j == 0) break;
-                j--;
+    if ((int)count < def->small_node) return 0;
+    if (best_parts == 0) return snug_split_median(&b->in, prims, count, 2, sizes, boxes);
+    if (!best_is_current) memcpy(prims, b->best, count * sizeof *prims);
+    memcpy(sizes, best_sizes, sizeof best_sizes);
+    memcpy(boxes, best_boxes, sizeof best_boxes);
+    return best_parts;
+}
+
+static snug_status build_top_down(snug_build* b, uint32_t tri_count) {
+    const snug_bvh_def* def = b->in.def;
+    snug_split_fn split = snug_splitter_fn(def->splitter);
+    build_task stack[64 * SNUG_MAX_BRANCHING + 1];
+    int top = 0;
+    snug_aabb root;
+    snug_prims_bounds(b->prims, tri_count, &root);
+    glm_vec3_copy(root.min, b->nodes[0].min);
+    glm_vec3_copy(root.max, b->nodes[0].max);
+    b->node_count = 1;
+    stack[top++] = (build_task){0, 0, tri_count, 1};
+    while (top > 0) {
+        build_task t = stack[--top];
+        b->range_first[t.node] = t.begin;
+        b->range_count[t.node] = t.count;
+        if (t.depth > b->depth) b->depth = t.depth;
+        snug_prim* prims = b->prims + t.begin;
+        uint32_t sizes[SNUG_MAX_BRANCHING];
+        snug_aabb boxes[SNUG_MAX_BRANCHING];
+        int parts = 0;
+        if ((int)t.depth < def->max_depth && t.count > 1) {
+            if (def->branching == 0) {
+                /* leaf_size caps leaves; below it a node is a leaf without trying */
+                if (t.count > (uint32_t)def->leaf_size) parts = split_variable(b, split, prims, t.count, sizes, boxes);
+            } else if (t.count > (uint32_t)def->leaf_size) {
+                int d = def->branching < (int)t.count ? def->branching : (int)t.count;
+                parts = split(&b->in, prims, t.count, d, sizes, boxes);
+                /* unsplittable by this splitter (e.g. all midpoints coincide): the object median always splits */
+                if (parts < 2) parts = snug_split_median(&b->in, prims, t.count, d, sizes, boxes);
             }
         }
-        if (mid <= j) r = j;
-        else if (mid >= i) l = i;
-        else break;
+        if (parts < 2) {
+            set_leaf(b, t.node, t.begin, t.count);
+            continue;
+        }
+        uint32_t child = b->node_count;
+        b->node_count += (uint32_t)parts;
+        b->nodes[t.node].first = child;
+        b->nodes[t.node].info = SNUG_NODE_INFO(parts, 0, 0);
+        uint32_t at = t.begin;
+        for (int p = 0; p < parts; p++) {
+            glm_vec3_copy(boxes[p].min, b->nodes[child + p].min);
+            glm_vec3_copy(boxes[p].max, b->nodes[child + p].max);
+            b->range_first[child + p] = at;
+            at += sizes[p];
+        }
+        for (int p = parts - 1; p >= 0; p--)
+            stack[top++] = (build_task){child + (uint32_t)p, b->range_first[child + p], sizes[p], t.depth + 1};
     }
-    uint32_t child = b->node_count;
-    b->node_count += 2;
-    n->first = child;
-    n->info = SNUG_NODE_INFO(2, SNUG_BV_AABB, 0);
-    build_node(b, child, first, mid - first, depth + 1);
-    build_node(b, child + 1, mid, first + count - mid, depth + 1);
+    return SNUG_OK;
+}
+
+static void free_build(snug_ctx* ctx, snug_build* b) {
+    snug_free(ctx, b->prims);
+    snug_free(ctx, b->in.tmp);
+    snug_free(ctx, b->best);
+    snug_free(ctx, b->in.ids);
+    snug_free(ctx, b->in.dist);
+    snug_free(ctx, b->range_first);
+    snug_free(ctx, b->range_count);
 }
 
 snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,
                            uint32_t tri_count, snug_bvh* out, uint32_t* perm) {
     memset(out, 0, sizeof *out);
-    builder b = {positions, tris, NULL, perm, NULL, 1, def->leaf_size, 0};
-    b.centroids = snug_alloc(ctx, (size_t)tri_count * 3 * sizeof(float));
-    b.nodes = snug_alloc(ctx, (size_t)(2 * tri_count) * sizeof(snug_node));
-    if (!b.centroids || !b.nodes) {
-        snug_free(ctx, b.centroids);
+    snug_status st = snug_bvh_def_check(ctx, def);
+    if (st != SNUG_OK) return st;
+    if (tri_count == 0) return snug_fail(ctx, SNUG_ERR_EMPTY, "a hierarchy needs triangles");
+    snug_build b;
+    memset(&b, 0, sizeof b);
+    b.in.positions = positions;
+    b.in.tris = tris;
+    b.in.def = def;
+    b.in.rng = 0x9e3779b97f4a7c15ull;
+    size_t n = tri_count, max_nodes = 2 * n;
+    b.prims = snug_alloc(ctx, n * sizeof *b.prims);
+    b.in.tmp = snug_alloc(ctx, n * sizeof *b.in.tmp);
+    b.in.ids = snug_alloc(ctx, n * sizeof *b.in.ids);
+    b.in.dist = snug_alloc(ctx, n * sizeof *b.in.dist);
+    b.nodes = snug_calloc(ctx, max_nodes, sizeof *b.nodes);
+    b.range_first = snug_alloc(ctx, max_nodes * sizeof *b.range_first);
+    b.range_count = snug_alloc(ctx, max_nodes * sizeof *b.range_count);
+    if (def->branching == 0) b.best = snug_alloc(ctx, n * sizeof *b.best);
+    if (!b.prims || !b.in.tmp || !b.in.ids || !b.in.dist || !b.nodes || !b.range_first || !b.range_count ||
+        (def->branching == 0 && !b.best)) {
+        free_build(ctx, &b);
         snug_free(ctx, b.nodes);
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "hierarchy of %u triangles", tri_count);
     }
+    /* per-triangle bounds once; everything after works on these records */
     for (uint32_t t = 0; t < tri_count; t++) {
-        perm[t] = t;
-        for (int a = 0; a < 3; a++)
-            b.centroids[3 * t + a] = (positions[3 * tris[3 * t] + a] + positions[3 * tris[3 * t + 1] + a] +
-                                      positions[3 * tris[3 * t + 2] + a]) / 3.0f;
+        const float* a = positions + 3 * tris[3 * t];
+        const float* c1 = positions + 3 * tris[3 * t + 1];
+        const float* c2 = positions + 3 * tris[3 * t + 2];
+        snug_prim* p = &b.prims[t];
+        for (int k = 0; k < 3; k++) {
+            p->min[k] = fminf(a[k], fminf(c1[k], c2[k]));
+            p->max[k] = fmaxf(a[k], fmaxf(c1[k], c2[k]));
+        }
+        p->id = t;
+        p->label = 0;
     }
-    build_node(&b, 0, 0, tri_count, 0);
-    snug_free(ctx, b.centroids);
-    out->nodes = b.nodes;
-    out->node_count = b.node_count;
-    out->depth = b.depth;
-    out->type = SNUG_BV_AABB;
-    out->def = *def;
-    for (uint32_t i = 0; i < b.node_count; i++)
-        if (SNUG_NODE_CHILDREN(b.nodes[i].info) == 0) out->leaf_count++;
+    if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
+    else st = build_top_down(&b, tri_count);
+    if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);
+    if (st == SNUG_OK)
+        for (uint32_t s = 0; s < tri_count; s++) perm[s] = b.prims[s].id;
+    free_build(ctx, &b);
+    if (st != SNUG_OK) {
+        snug_free(ctx, b.nodes);
+        memset(out, 0, sizeof *out);
+    }
+    return st;
+}
+
+/* The concrete per-node pass: BVs of the tree's type (or the best type per node), traversal costs, Hausdorff
+ * bounds. Node AABBs are already set by the topology builder. */
+snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
+    const snug_bvh_def* def = b->in.def;
+    uint32_t nc = b->node_count;
+    /* shrink the node array to its final size; on failure the larger block serves as well */
+    snug_node* nodes = snug_realloc(ctx, b->nodes, (size_t)nc * sizeof *nodes);
+    if (nodes) b->nodes = nodes;
+    bool mixed = def->bv_type == SNUG_BV_MIXED;
+    bool need_sphere = mixed || def->bv_type == SNUG_BV_SPHERE;
+    bool need_obb = mixed || def->bv_type == SNUG_BV_OBB;
+    bool need_kdop = mixed || snug_kdop_axis_count(def->bv_type) > 0;
+    snug_bvh bvh;
+    memset(&bvh, 0, sizeof bvh);
+    bvh.nodes = b->nodes;
+    bvh.node_count = nc;
+    bvh.depth = b->depth;
+    bvh.type = def->bv_type;
+    bvh.def = *def;
+    bvh.costs = snug_alloc(ctx, (size_t)nc * sizeof *bvh.costs);
+    if (need_sphere) bvh.spheres = snug_calloc(ctx, nc, sizeof *bvh.spheres);
+    if (need_obb) bvh.obbs = snug_calloc(ctx, nc, sizeof *bvh.obbs);
+    if (need_kdop) bvh.kdops = snug_calloc(ctx, nc, sizeof *bvh.kdops);
+    if (def->hausdorff) bvh.hausdorff = snug_alloc(ctx, (size_t)nc * sizeof *bvh.hausdorff);
+    if (!bvh.costs || (need_sphere && !bvh.spheres) || (need_obb && !bvh.obbs) || (need_kdop && !bvh.kdops) ||
+        (def->hausdorff && !bvh.hausdorff)) {
+        bvh.nodes = NULL;
+        snug_bvh_free(ctx, &bvh);
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "node data of %u nodes", nc);
+    }
+    for (uint32_t i = 0; i < nc; i++) {
+        snug_node* n = &bvh.nodes[i];
+        if (SNUG_NODE_CHILDREN(n->info) == 0) bvh.leaf_count++;
+        snug_bv_any bv;
+        snug_bv_type type;
+        double q;
+        if (def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF) {
+            /* the node box is the BV: no refit needed */
+            glm_vec3_copy(n->min, bv.aabb.min);
+            glm_vec3_copy(n->max, bv.aabb.max);
+            type = SNUG_BV_AABB;
+            q = snug_split_aabb_measure(&bv.aabb, def->measure);
+        } else {
+            q = snug_split_fit(&b->in, b->prims + b->range_first[i], b->range_count[i], def->bv_type, &bv, &type);
+        }
+        n->info = (n->info & ~(7u << 3)) | ((uint32_t)type << 3);
+        if (type == SNUG_BV_SPHERE) bvh.spheres[i] = bv.sphere;
+        else if (type == SNUG_BV_OBB) bvh.obbs[i] = bv.obb;
+        else if (type != SNUG_BV_AABB) bvh.kdops[i] = bv.kdop;
+        /* the traversal compares geometry, so the collision factor of mixed trees is taken out again */
+        bvh.costs[i].q = (float)(mixed ? q / snug_bv_test_cost(type) : q);
+    }
+    snug_bvh_fill_costs(&bvh);
+    if (def->hausdorff) {
+        /* the slot order is final once the topology is built; expose it for the nearest-face descent */
+        for (uint32_t s = 0; s < b->range_count[0]; s++) b->in.ids[s] = b->prims[s].id;
+        for (uint32_t i = 0; i < nc; i++) {
+            snug_bv_type type;
+            snug_aabb box;
+            const void* bv = snug_bvh_node_bv(&bvh, i, &type, &box);
+            bvh.hausdorff[i] = (float)snug_hausdorff_node(type, bv, b->in.positions, b->in.tris, b->in.ids, &bvh, i,
+                                                          SNUG_HAUSDORFF_EPS_REL, NULL);
+        }
+    }
+    *out = bvh;
+    b->nodes = NULL; /* owned by out now */
     return SNUG_OK;
 }

@@ -1,0 +1,24 @@
+/* Internal state shared by the top-down driver (bvh_build.c) and the bottom-up builder (bvh_bottomup.c). */
+#ifndef SNUG_BVH_BUILD_H
+#define SNUG_BVH_BUILD_H
+
+#include "split.h"
+
+typedef struct snug_build {
+    snug_split_in in;
+    snug_prim* prims;         /* one record per triangle, in final slot order once built */
+    snug_prim* best;          /* variable branching: the best partition seen so far */
+    snug_node* nodes;         /* capacity 2 x triangles */
+    uint32_t node_count;
+    uint32_t depth;
+    uint32_t* range_first;    /* per node: first slot of its subtree */
+    uint32_t* range_count;    /* per node: triangles in its subtree */
+} snug_build;
+
+/* Bottom-up topology by pairwise merging: sets nodes (AABB, children, leaf ranges), ranges, depth and reorders
+ * prims into slot order. */
+snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
+/* BVs, costs and Hausdorff bounds for a finished topology; moves the nodes into out. */
+snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out);
+
+#endif

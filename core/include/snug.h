@@ -366,6 +366,166 @@ snug_status snug_query_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snu
  * Scenes: bodies, hierarchy, broad phase, the collision step (scene.c, hierarchy.c, broadphase.c, step.c)
  * ------------------------------------------------------------------------------------------------------------ */
 
+/* A scene owns bodies: instances of meshes (one mesh serves any number of bodies) with a pose, a parent, flags
+ * and a collision filter. Body handles are generational per scene: a handle of another scene, a destroyed body
+ * or a forged number is SNUG_ERR_STALE_HANDLE. Meshes stay owned by the context: destroy a mesh only after its
+ * bodies; a body whose mesh is gone makes the queries and steps that reach it fail with SNUG_ERR_STALE_HANDLE.
+ *
+ * Hierarchy: every body has a local pose relative to its parent (the world for a root body) and a cached world
+ * pose. Moving a body moves its whole subtree rigidly. Destroying a body with children detaches the children to
+ * the root keeping their world poses (as IConS does when an object under others is deleted). */
+
+typedef uint32_t snug_scene;   /* handle; 0 is never valid */
+typedef uint32_t snug_body;    /* handle; 0 is never valid and stands for "no body" (the root) */
+
+snug_status snug_scene_create(snug_ctx* ctx, snug_scene* out);
+/* Destroys the scene with all its bodies; the meshes stay. */
+snug_status snug_scene_destroy(snug_ctx* ctx, snug_scene scene);
+
+typedef struct snug_body_def {
+    snug_mesh mesh;               /* the prototype */
+    snug_body parent;             /* 0: a root body */
+    snug_pose pose;               /* local pose: relative to the parent, the world pose of a root body */
+    bool is_static;               /* cannot be moved by a step; pairs of two static bodies are never reported */
+    bool enabled;                 /* a disabled body takes part in no query and no step */
+    uint32_t layer;               /* filter: a pair is tested when (a.layer & b.mask) && (b.layer & a.mask) */
+    uint32_t mask;
+    uint64_t user_data;
+} snug_body_def;
+
+/* Identity pose, no parent, dynamic, enabled, layer 1, mask all. */
+snug_body_def snug_default_body_def(void);
+snug_status snug_body_create(snug_ctx* ctx, snug_scene scene, const snug_body_def* def, snug_body* out);
+/* Children of the destroyed body become root bodies with unchanged world poses; ignore-pairs with it are dropped. */
+snug_status snug_body_destroy(snug_ctx* ctx, snug_scene scene, snug_body body);
+
+/* World pose (moves the subtree along; the local pose becomes inverse(parent world) * pose). */
+snug_status snug_body_set_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose);
+snug_status snug_body_get_pose(snug_ctx* ctx, snug_scene scene, snug_body body, snug_pose* out);
+snug_status snug_body_set_local_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose);
+snug_status snug_body_get_local_pose(snug_ctx* ctx, snug_scene scene, snug_body body, snug_pose* out);
+/* Re-parent (parent 0: make it a root). keep_world keeps the world pose (local = inverse(parent world) * world);
+ * otherwise the local pose is kept and the subtree moves with the new parent. A parent inside the body's own
+ * subtree is SNUG_ERR_CYCLE. */
+snug_status snug_body_set_parent(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body parent, bool keep_world);
+snug_status snug_body_get_parent(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out);
+snug_status snug_body_set_static(snug_ctx* ctx, snug_scene scene, snug_body body, bool is_static);
+snug_status snug_body_set_enabled(snug_ctx* ctx, snug_scene scene, snug_body body, bool enabled);
+snug_status snug_body_set_filter(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t layer, uint32_t mask);
+
+typedef struct snug_body_info {
+    snug_mesh mesh;
+    snug_body parent;
+    uint32_t child_count;
+    bool is_static, enabled;
+    uint32_t layer, mask;
+    uint64_t user_data;
+    float aabb_min[3], aabb_max[3]; /* world AABB at the current pose */
+} snug_body_info;
+
+snug_status snug_body_get_info(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body_info* out);
+
+/* Never report (and never test in a step) the pair a, b; ignore = false removes the exception. */
+snug_status snug_scene_ignore_pair(snug_ctx* ctx, snug_scene scene, snug_body a, snug_body b, bool ignore);
+
+typedef struct snug_body_pair {
+    snug_body a, b;
+} snug_body_pair;
+
+/* Broad phase (incremental 3-axis sweep-and-prune over world AABBs). Every pair of bodies whose world AABBs
+ * overlap (touching counts) and that passes the filters (enabled, not both static, layer/mask, ignore list).
+ * Writes min(capacity, total) pairs; *total is always the full count. */
+snug_status snug_scene_query_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pair* pairs, uint32_t capacity,
+                                   uint32_t* total);
+/* Enabled bodies whose world AABB overlaps the box [min, max]. */
+snug_status snug_scene_query_box(snug_ctx* ctx, snug_scene scene, const float min[3], const float max[3],
+                                 snug_body* bodies, uint32_t capacity, uint32_t* total);
+
+typedef struct snug_scene_hit {
+    snug_body body;               /* 0 when nothing was hit */
+    uint32_t tri;                 /* triangle id of the body's mesh, or SNUG_NO_HIT */
+    float t;
+    float point[3];
+    float normal[3];
+} snug_scene_hit;
+
+/* Closest hit of a ray against the enabled bodies whose (layer & mask) is non-zero. */
+snug_status snug_scene_raycast(snug_ctx* ctx, snug_scene scene, const snug_ray* ray, uint32_t mask,
+                               snug_scene_hit* hit);
+/* N rays in flat arrays (origins 3N, dirs 3N, tmax N or NULL for rays); N results. */
+snug_status snug_scene_raycast_batch(snug_ctx* ctx, snug_scene scene, const float* origins, const float* dirs,
+                                     const float* tmax, uint32_t count, uint32_t mask, snug_scene_hit* hits);
+
+/* The collision step (seed 000 ch. 7): begin -> register motions -> detect -> the caller decides -> commit.
+ *
+ * A motion is registered for a body and moves its subtree as one rigid group. relative = true: pose is a
+ * world-frame motion T_rel (target world = T_rel * world); false: pose is the absolute target world pose.
+ * Registering a body and a descendant in one step composes along the hierarchy: the descendant is first carried
+ * by its ancestor's motion, then its own motion applies (an absolute target stays absolute). Every body moves
+ * from its start to its target world pose (linear translation, slerp rotation). Pairs inside one group are not
+ * tested (their relative pose does not change). Registering the same body twice replaces its motion. */
+typedef enum snug_step_mode {
+    SNUG_STEP_STATIC = 0,          /* overlap at the target poses; a hit has t = 0 */
+    SNUG_STEP_MIXED,               /* overlap at the target poses, then the time of impact of the colliding pairs */
+    SNUG_STEP_DYNAMIC,             /* time of impact over the whole motion (swept boxes in the broad phase) */
+    SNUG_STEP_MODE_COUNT
+} snug_step_mode;
+
+/* How an answer was cut short by the time budget. */
+typedef enum snug_approx {
+    SNUG_APPROX_NONE = 0,          /* exact */
+    SNUG_APPROX_CONSERVATIVE,      /* unfinished pair test: reported as a hit at t = 0 */
+    SNUG_APPROX_INDICATOR,         /* unfinished static pair test: the remaining BV pair most likely to touch
+                                      (smallest Hausdorff sum), with distance_bound */
+    SNUG_APPROX_COUNT
+} snug_approx;
+
+typedef struct snug_contact {
+    snug_body group;              /* the registered body */
+    bool hit;
+    snug_approx approx;
+    float t;                      /* earliest contact in [0,1] along the motion; 1 without a hit */
+    snug_body body_a, body_b;     /* body_a belongs to the group */
+    snug_feature_kind feature;    /* SNUG_FEATURE_FACE_FACE for static overlaps, NONE when approximate */
+    uint32_t tri_a, tri_b;        /* feature pair: triangle ids (SNUG_NO_HIT for an approximate answer) */
+    int feature_a, feature_b;     /* corner or edge within the triangle, -1 for a whole face */
+    float point[3];               /* world contact point at time t */
+    float normal[3];              /* unit world normal pointing from body_b towards body_a (zero when unknown) */
+    float distance_bound;         /* INDICATOR: if the meshes do not touch, their distance is at most this */
+} snug_contact;
+
+typedef struct snug_step_stats {
+    uint32_t groups, moved_bodies;
+    uint32_t broadphase_pairs;    /* candidate pairs after the broad phase and the filters */
+    uint32_t finished_pairs, unfinished_pairs;
+    uint64_t bv_tests, primitive_tests;
+    double time_us;               /* pair-test time by the step's clock (0 without one) */
+} snug_step_stats;
+
+typedef struct snug_step_def {
+    snug_step_mode mode;
+    snug_approx cutoff;           /* the answer for pair tests left at the budget's end: CONSERVATIVE or INDICATOR */
+    double budget_us;             /* time for the pair tests, shared through one work queue; INFINITY = no limit.
+                                     The broad phase always completes. */
+    double (*clock_us)(void* user); /* time source in microseconds; NULL = no budget (the core has no clock) */
+    void* clock_user;
+    snug_body_pair* pairs;        /* optional: every colliding body pair (approximate ones included) */
+    uint32_t pair_capacity;
+} snug_step_def;
+
+/* Static mode, conservative cutoff, unlimited budget, no clock, no pair list. */
+snug_step_def snug_default_step_def(void);
+/* Forget the registered motions. */
+snug_status snug_step_begin(snug_ctx* ctx, snug_scene scene);
+snug_status snug_step_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose, bool relative);
+/* One result per registered group, in registration order; *count is the number of groups (BUFFER_TOO_SMALL if it
+ * exceeds capacity). *pair_total (optional) gets the number of colliding pairs. Poses are not changed. */
+snug_status snug_step_detect(snug_ctx* ctx, snug_scene scene, const snug_step_def* def, snug_contact* results,
+                             uint32_t capacity, uint32_t* count, uint32_t* pair_total);
+/* Move a registered group to its motion at t in [0,1] (0: stay, 1: the full motion); commit parents first. */
+snug_status snug_step_commit(snug_ctx* ctx, snug_scene scene, snug_body group, float t);
+snug_status snug_step_get_stats(snug_ctx* ctx, snug_scene scene, snug_step_stats* out);
+
 /* (section end: scenes) */
 
 #ifdef __cplusplus

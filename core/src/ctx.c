@@ -1,6 +1,7 @@
 /* Context lifetime, allocation accounting and error reporting. */
 #include "ctx.h"
 #include "mesh.h"
+#include "scene.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -103,6 +104,7 @@ snug_ctx* snug_ctx_create(const snug_ctx_def* def) {
     /* The salt comes from the context's address so that handles of another context rarely validate here. */
     uint16_t salt = (uint16_t)(((uintptr_t)ctx >> 4) * 2654435761u >> 7);
     snug_pool_init(&ctx->meshes, SNUG_KIND_MESH, salt);
+    snug_pool_init(&ctx->scenes, SNUG_KIND_SCENE, salt);
     ctx->traversal = SNUG_TRAVERSE_SIMULTANEOUS;
     return ctx;
 }
@@ -110,6 +112,10 @@ snug_ctx* snug_ctx_create(const snug_ctx_def* def) {
 void snug_ctx_destroy(snug_ctx* ctx) {
     if (!ctx) return;
     uint32_t cursor = 0;
+    snug_scene_data* scene;
+    while ((scene = snug_pool_next(&ctx->scenes, &cursor))) snug_scene_data_free(ctx, scene);
+    snug_pool_release(ctx, &ctx->scenes);
+    cursor = 0;
     snug_mesh_data* mesh;
     while ((mesh = snug_pool_next(&ctx->meshes, &cursor))) snug_mesh_data_free(ctx, mesh);
     snug_pool_release(ctx, &ctx->meshes);

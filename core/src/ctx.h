@@ -20,6 +20,7 @@ struct snug_ctx {
     snug_status last_status;
     char last_error[256];
     snug_pool meshes;
+    snug_pool scenes;           /* snug_scene_data (scene.h) */
     snug_traversal traversal;
     snug_query_stats stats;
     snug_scratch scratch;

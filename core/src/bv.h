@@ -50,9 +50,13 @@ typedef struct snug_tri_set {
 
 static inline uint32_t snug_tri_set_slot(const snug_tri_set* s, uint32_t k) { return s->ids ? s->ids[k] : s->first + k; }
 
-/* Number of slab directions of a k-DOP type (7, 9, 13), 0 for other types; directions are not normalized. */
+/* Number of slab directions of a k-DOP type (7, 9, 13), 0 for other types; directions are not normalized.
+ * snug_kdop_directions() is the 26-DOP table: 3 axes, 4 corner diagonals (+-1,+-1,+-1), 6 edge diagonals
+ * (+-1,+-1,0); the 14-DOP uses its first 7 rows. snug_kdop_type_directions(type) is the table of one type in slab
+ * order (14: axes + corners, 18: axes + edges, 26: all), so slab j of a snug_kdop of that type is along row j. */
 int snug_kdop_axis_count(snug_bv_type type);
 const float (*snug_kdop_directions(void))[3];
+const float (*snug_kdop_type_directions(snug_bv_type type))[3];
 
 /* Fitting. Each fit contains every vertex of the set exactly (float rounding padded outward). */
 void snug_aabb_fit(const snug_tri_set* set, snug_aabb* out);
@@ -60,11 +64,29 @@ void snug_sphere_fit(const snug_tri_set* set, snug_sphere* out);            /* m
 void snug_obb_fit(const snug_tri_set* set, bool refine, snug_obb* out);    /* area-weighted covariance (+ surface refinement) */
 void snug_kdop_fit(const snug_tri_set* set, snug_bv_type type, snug_kdop* out);
 
-/* Size measures (seed 000 §3.8.1). For a k-DOP the volume/surface are those of its AABB slabs' polytope
- * approximations as documented in bv.c; diameter is exact for every type. */
+/* Conservative conversions (the result contains the input; outward rounded): used by the mixed-type pair tests
+ * and by mixed trees. An AABB converts exactly (up to rounding); spheres and OBBs get their support slabs. */
+void snug_obb_from_aabb(const snug_aabb* in, snug_obb* out);
+void snug_kdop_from_sphere(const snug_sphere* in, snug_bv_type type, snug_kdop* out);
+void snug_kdop_from_aabb(const snug_aabb* in, snug_bv_type type, snug_kdop* out);
+void snug_kdop_from_obb(const snug_obb* in, snug_bv_type type, snug_kdop* out);
+
+/* Size measures (seed 000 §3.8.1): volume, surface, diameter (0 for SNUG_MEASURE_HAUSDORFF, which needs the
+ * faces). For a k-DOP all three are exact values of its polytope, built by clipping its axis box with the other
+ * slabs (double precision; build-time use, not for hot paths). */
 float snug_bv_measure(snug_bv_type type, const void* bv, snug_measure measure);
 
-/* Overlap tests, `rel` maps B's frame into A's frame. */
+/* Overlap tests, `rel` maps B's frame into A's frame.
+ *
+ * Rounding: every test compares with a guard of a few float ulps of the magnitudes involved (positions, sizes
+ * and |t|), so exact touching is always reported as overlap; sphere tests and OBB-OBB are otherwise exact.
+ * OBB-OBB: Gottschalk's 15-axis SAT in A's box frame with AbsR = |R| + SNUG_SAT_EPS. The eps is dimensionless,
+ * so it widens every projected radius by SNUG_SAT_EPS * (sum of both boxes' half extents), i.e. relative to the
+ * boxes' size; it keeps near-parallel edge pairs (cross axis ~ 0) from reporting a false separation.
+ * AABB-AABB: seed 000 Fig. 4.3 re-wrap (B's box re-wrapped in A's frame: centre R c + t, half extents
+ * (|R| + eps) h), conservative unless R maps axes onto axes. AABB-OBB and sphere-box are exact.
+ * k-DOP-k-DOP: see snug_kdop_rel below; conservative, exact when rel is exactly the identity. */
+#define SNUG_SAT_EPS 1e-6f
 bool snug_sphere_sphere(const snug_sphere* a, const snug_sphere* b, const snug_xform* rel);
 bool snug_sphere_aabb(const snug_sphere* a, const snug_aabb* b, const snug_xform* rel);
 bool snug_sphere_obb(const snug_sphere* a, const snug_obb* b, const snug_xform* rel);
@@ -72,11 +94,50 @@ bool snug_aabb_aabb(const snug_aabb* a, const snug_aabb* b, const snug_xform* re
 bool snug_aabb_obb(const snug_aabb* a, const snug_obb* b, const snug_xform* rel);
 bool snug_obb_obb(const snug_obb* a, const snug_obb* b, const snug_xform* rel);         /* 15-axis SAT with eps guard */
 bool snug_obb_obb_seed004(const snug_obb* a, const snug_obb* b, const snug_xform* rel); /* reduced front-face test + containment fix */
+/* The same with the containment fix selectable (false = the algorithm exactly as published, which misses
+ * overlaps where a box centre lies inside the other box). Benchmarks and tests only; not exact, not fast. */
+bool snug_obb_obb_seed004_ex(const snug_obb* a, const snug_obb* b, const snug_xform* rel, bool containment_fix);
 bool snug_kdop_kdop(const snug_kdop* a, const snug_kdop* b, snug_bv_type type, const snug_xform* rel);
-/* Generic dispatch for any pair of types (what mixed trees and the statistics use). */
+/* Generic dispatch for any pair of types in either order (what mixed trees and the statistics use). Pairs with
+ * a k-DOP and another type convert the other BV to a k-DOP of the same type (conservative) and use the k-DOP
+ * test; k-DOPs of different types are tested directly. A swapped pair is tested through the inverse transform. */
 bool snug_bv_overlap(snug_bv_type ta, const void* a, snug_bv_type tb, const void* b, const snug_xform* rel);
 
-/* Symmetric 3x3 eigen-decomposition (Jacobi): m = V diag(w) V^T, eigenvectors in V's columns, w descending. */
+/* Per-traversal precomputation: what stays the same for every node pair of one mesh pair. Prepare once per
+ * query (mesh-level relative transform), then call the _rel tests per node pair. */
+typedef struct snug_rel {
+    snug_xform x;    /* B -> A */
+    mat3 absR;       /* |R_ij| + SNUG_SAT_EPS (column-major like R) */
+    float tmag;      /* |t|_1, for the rounding guard */
+} snug_rel;
+void snug_rel_prepare(const snug_xform* rel, snug_rel* out);
+bool snug_aabb_aabb_rel(const snug_aabb* a, const snug_aabb* b, const snug_rel* rel);
+
+/* k-DOP pair in relative pose. B's support along each of A's directions d (in A's frame) is bounded through a
+ * cone decomposition of u = R^T d into three of B's own signed directions, u = sum_k lambda_k s_k d_ik with
+ * lambda >= 0: since a support function is sublinear, h_B(u) <= sum_k lambda_k h_B(s_k d_ik), and each
+ * h_B(+-d_i) is one of B's slab values. Among the cones of the directions closest to u the one with the smallest
+ * sum lambda_k |d_ik| is taken (the three axes always give a valid cone). The same is done for A's support along
+ * B's directions, so both slab sets can separate. When R = I the decomposition of d_j is d_j itself, so the test
+ * reduces to the plain interval test and is exact. The decompositions depend only on R: they are computed once
+ * per mesh pair here, leaving 12 multiply-adds per slab for each node pair. `magnitude` bounds |lo|, |hi| of all
+ * k-DOPs that will be tested with it (for the rounding guard; 0 guard when rel is exactly the identity). */
+typedef struct snug_kdop_rel {
+    int n[2];                 /* slab counts: n[0] of A, n[1] of B */
+    float guard;
+    struct {
+        float dt[SNUG_KDOP_MAX_AXES];                  /* d_j . t (t of this side's direction) */
+        uint8_t idx[SNUG_KDOP_MAX_AXES][2][3];          /* [upper, lower] terms: index into lo[0..12], hi[13..25] */
+        float w[SNUG_KDOP_MAX_AXES][2][3];
+    } side[2];                /* side 0: B bounded along A's slabs; side 1: A bounded along B's slabs */
+} snug_kdop_rel;
+void snug_kdop_rel_prepare(const snug_xform* rel, snug_bv_type ta, snug_bv_type tb, float magnitude, snug_kdop_rel* out);
+bool snug_kdop_kdop_rel(const snug_kdop* a, const snug_kdop* b, const snug_kdop_rel* rel);
+
+/* Symmetric 3x3 eigen-decomposition (Jacobi): m = V diag(w) V^T, eigenvectors in V's columns, w descending.
+ * V is orthonormal and right-handed also for repeated eigenvalues. The double version is what the fits use;
+ * vecs[c] is eigenvector c (column-major like cglm). */
 void snug_eigen_sym3(const mat3 m, vec3 w, mat3 V);
+void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]);
 
 #endif

@@ -138,8 +138,10 @@ static void begin_overlap(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, uint32
     if (!snug_pairset_insert(ctx, &bp->pairs, snug_pair_key(p, q))) bp->needs_rebuild = true;
 }
 
-static void end_overlap(snug_broadphase* bp, uint32_t p, uint32_t q) {
-    if (bp->proxies[q].live) snug_pairset_remove(&bp->pairs, snug_pair_key(p, q));
+static void end_overlap(snug_broadphase* bp, uint32_t p, uint32_t q, int k) {
+    /* a pair exists only if the boxes also overlap on the other two axes: most crossings skip the hash */
+    if (bp->proxies[q].live && overlap_other(&bp->proxies[p], &bp->proxies[q], k))
+        snug_pairset_remove(&bp->pairs, snug_pair_key(p, q));
 }
 
 /* Insertion-sort one endpoint of proxy p on axis k to value v (seed 000 Figs. 6.7 and 6.8). */
@@ -154,7 +156,7 @@ static void move_endpoint(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, int k,
         uint32_t q = EP_PROXY(n.data);
         /* a lower end passing an upper end leftwards starts an overlap; an upper passing a lower ends one */
         if (q != p && EP_UPPER(n.data) != upper) {
-            if (upper) end_overlap(bp, p, q);
+            if (upper) end_overlap(bp, p, q, k);
             else begin_overlap(ctx, bp, p, q, k);
         }
         E[i] = n;
@@ -167,7 +169,7 @@ static void move_endpoint(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, int k,
         uint32_t q = EP_PROXY(n.data);
         if (q != p && EP_UPPER(n.data) != upper) {
             if (upper) begin_overlap(ctx, bp, p, q, k);
-            else end_overlap(bp, p, q);
+            else end_overlap(bp, p, q, k);
         }
         E[i] = n;
         bp->proxies[q].ep[k][EP_UPPER(n.data)] = i;
@@ -199,6 +201,53 @@ void snug_bp_move(snug_ctx* ctx, snug_broadphase* bp, uint32_t id, const float m
             P->min[k] = min[k];
             move_endpoint(ctx, bp, id, k, 0, min[k]);
         }
+    }
+}
+
+void snug_bp_set_box(snug_broadphase* bp, uint32_t id, const float min[3], const float max[3]) {
+    snug_bp_proxy* P = &bp->proxies[id];
+    for (int k = 0; k < 3; k++) {
+        P->min[k] = min[k];
+        P->max[k] = max[k];
+        bp->axis[k][P->ep[k][0]].value = min[k];
+        bp->axis[k][P->ep[k][1]].value = max[k];
+    }
+}
+
+void snug_bp_resort(snug_ctx* ctx, snug_broadphase* bp) {
+    /* Every box already holds its final values on all axes. A pair whose endpoints swap starts or ends an
+     * overlap on that axis; its last swap decides: a start adds the pair if the final boxes overlap, an end
+     * removes it (its axis cannot overlap any more). Pairs without swaps keep their status. */
+    for (int k = 0; k < 3; k++) {
+        snug_bp_endpoint* E = bp->axis[k];
+        uint64_t swaps = 0;
+        for (uint32_t i = 1; i < bp->ep_count; i++) {
+            snug_bp_endpoint e = E[i];
+            if (!ep_less(e, E[i - 1])) continue;
+            uint32_t p = EP_PROXY(e.data), j = i;
+            bool live = bp->proxies[p].live;
+            do {
+                snug_bp_endpoint n = E[j - 1];
+                uint32_t q = EP_PROXY(n.data);
+                if (live && q != p && EP_UPPER(n.data) != EP_UPPER(e.data) && bp->proxies[q].live) {
+                    if (EP_UPPER(e.data)) {
+                        snug_pairset_remove(&bp->pairs, snug_pair_key(p, q));
+                    } else {
+                        const snug_bp_proxy *P = &bp->proxies[p], *Q = &bp->proxies[q];
+                        if (snug_box_overlap(P->min, P->max, Q->min, Q->max) &&
+                            !snug_pairset_insert(ctx, &bp->pairs, snug_pair_key(p, q)))
+                            bp->needs_rebuild = true;
+                    }
+                }
+                E[j] = n;
+                bp->proxies[q].ep[k][EP_UPPER(n.data)] = j;
+                j--;
+                swaps++;
+            } while (j > 0 && ep_less(e, E[j - 1]));
+            E[j] = e;
+            bp->proxies[p].ep[k][EP_UPPER(e.data)] = j;
+        }
+        bp->swaps += swaps;
     }
 }
 
@@ -248,8 +297,12 @@ snug_status snug_bp_insert(snug_ctx* ctx, snug_broadphase* bp, const float min[3
     bp->ep_count += 2;
     bp->live++;
     *id = p;
-    if (!sort_now) bp->needs_rebuild = true;
-    snug_bp_move(ctx, bp, p, min, max);
+    if (sort_now) {
+        snug_bp_move(ctx, bp, p, min, max);
+    } else {
+        snug_bp_set_box(bp, p, min, max);
+        bp->needs_rebuild = true;
+    }
     return SNUG_OK; /* a failed pair insert leaves needs_rebuild: the next sync rebuilds */
 }
 

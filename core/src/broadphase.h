@@ -75,6 +75,11 @@ snug_status snug_bp_insert(snug_ctx* ctx, snug_broadphase* bp, const float min[3
 void snug_bp_remove(snug_broadphase* bp, uint32_t id);
 /* Move a proxy's box (insertion-sort update; only the stored box while needs_rebuild). */
 void snug_bp_move(snug_ctx* ctx, snug_broadphase* bp, uint32_t id, const float min[3], const float max[3]);
+/* Many moves at once: store each new box (new proxies may be appended unsorted, clearing needs_rebuild), then
+ * one insertion-sort pass per axis over the whole arrays. Each pair of endpoints that changes order is swapped
+ * once, instead of once per moved box as with snug_bp_move. */
+void snug_bp_set_box(snug_broadphase* bp, uint32_t id, const float min[3], const float max[3]);
+void snug_bp_resort(snug_ctx* ctx, snug_broadphase* bp);
 /* Full rebuild from the proxies' boxes: sort every axis and sweep once (also drops dead endpoints). */
 snug_status snug_bp_rebuild(snug_ctx* ctx, snug_broadphase* bp);
 /* Compact dead endpoints away when they are many, rebuild when needed. */

@@ -267,20 +267,28 @@ snug_status snug_scene_sync(snug_ctx* ctx, snug_scene_data* s) {
     snug_broadphase* bp = &s->bp;
     snug_status st = snug_bp_maintain(ctx, bp);
     if (st) return snug_fail(ctx, st, "broad phase rebuild");
-    /* many new bodies at once (a load): append them and rebuild instead of sorting each one in */
+    /* many new bodies at once (a load): append them and rebuild instead of sorting each one in; many moved
+     * bodies: store all boxes, then one insertion-sort pass per axis (fewer swaps than one body at a time) */
     bool bulk = s->pending_inserts > 64u && 4u * s->pending_inserts > bp->live;
+    bool batch = !bulk && s->dirty_count > 32u && 8u * s->dirty_count > bp->live;
     uint32_t i = 0;
     for (; i < s->dirty_count; i++) {
         snug_body_data* b = snug_body_at(s, s->dirty[i]);
         float mn[3], mx[3];
         snug_body_world_box(b, &b->world, mn, mx);
         if (b->proxy == SNUG_NONE) {
-            if (snug_bp_insert(ctx, bp, mn, mx, b->slot, !bulk, &b->proxy) != SNUG_OK) break;
+            if (snug_bp_insert(ctx, bp, mn, mx, b->slot, !bulk && !batch, &b->proxy) != SNUG_OK) break;
             s->pending_inserts--;
+        } else if (batch) {
+            snug_bp_set_box(bp, b->proxy, mn, mx);
         } else {
             snug_bp_move(ctx, bp, b->proxy, mn, mx);
         }
         b->bp_dirty = false;
+    }
+    if (batch) {
+        bp->needs_rebuild = false; /* appended proxies are sorted in by the pass, like moved ones */
+        snug_bp_resort(ctx, bp);
     }
     /* keep what is left (after a failure) queued */
     memmove(s->dirty, s->dirty + i, (s->dirty_count - i) * sizeof *s->dirty);

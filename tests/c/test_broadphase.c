@@ -78,6 +78,29 @@ static void test_raw_sap_equals_brute_force(void) {
             random_box(&r, 12.0f, b); /* a jump, possibly entirely below its old lower end */
             snug_bp_move(ctx, &bp, b->id, b->min, b->max);
         }
+        if (step % 50 == 25) {
+            /* a batch: many boxes (and a few new ones) change at once, then one pass per axis */
+            for (uint32_t j = 0; j < RAW_MAX; j++) {
+                raw_box* c = &boxes[j];
+                if (!c->live) {
+                    if (rng_float(&r) < 0.3f) {
+                        random_box(&r, 12.0f, c);
+                        CHECK(snug_bp_insert(ctx, &bp, c->min, c->max, j, false, &c->id) == SNUG_OK);
+                        c->live = true;
+                    }
+                    continue;
+                }
+                if (rng_float(&r) < 0.5f) continue;
+                for (int k = 0; k < 3; k++) {
+                    float d = floorf(rng_range(&r, -3.0f, 4.0f));
+                    c->min[k] += d;
+                    c->max[k] += d;
+                }
+                snug_bp_set_box(&bp, c->id, c->min, c->max);
+            }
+            bp.needs_rebuild = false;
+            snug_bp_resort(ctx, &bp);
+        }
         if (step % 97 == 0) CHECK(snug_bp_maintain(ctx, &bp) == SNUG_OK);
         if (step % 500 == 250) CHECK(snug_bp_rebuild(ctx, &bp) == SNUG_OK);
         check_raw_pairs(&bp, boxes, RAW_MAX, step);
@@ -225,6 +248,15 @@ static void test_scene_pairs_equal_brute_force(void) {
                 CHECK(snug_body_set_static(w.ctx, w.scene, w.body[i], rng_float(&r) < 0.2f) == SNUG_OK);
                 CHECK(snug_body_set_filter(w.ctx, w.scene, w.body[i], 1u << (rng_next(&r) % 3),
                                            rng_float(&r) < 0.8f ? 0xffffffffu : 5u) == SNUG_OK);
+            } else if (u < 0.13f) {
+                /* many bodies move before the next query: the scene syncs them in one pass per axis */
+                for (int j = 0; j < SCENE_MAX; j++) {
+                    if (!w.body[j] || rng_float(&r) < 0.4f) continue;
+                    snug_pose p;
+                    CHECK(snug_body_get_pose(w.ctx, w.scene, w.body[j], &p) == SNUG_OK);
+                    for (int k = 0; k < 3; k++) p.p[k] += grid ? 0.5f * (float)((int)(rng_next(&r) % 3) - 1) : rng_range(&r, -0.5f, 0.5f);
+                    CHECK(snug_body_set_pose(w.ctx, w.scene, w.body[j], &p) == SNUG_OK);
+                }
             } else {
                 snug_pose p;
                 CHECK(snug_body_get_pose(w.ctx, w.scene, w.body[i], &p) == SNUG_OK);

@@ -155,6 +155,7 @@ typedef struct search {
     const snug_ccd_feature* f;
     double eps;
     double side;         /* s: sign of d at u0 */
+    double shift;        /* g = s d - shift: eps for the contact band, 0 for the plane itself */
     double ref[3];       /* edge-edge normal orientation at u0, so that a flip of a x b does not fake a root */
     bool has_ref;
     bool broken;         /* distance undefined at some evaluated u (parallel edges) */
@@ -167,7 +168,7 @@ static double g_at(search* s, double u) {
         s->broken = true;
         return NAN;
     }
-    return s->side * d - s->eps;
+    return s->side * d - s->shift;
 }
 
 static bool inside_at(search* s, double u) { return snug_ccd_inside(s->fr, s->f, u, s->eps); }
@@ -195,9 +196,27 @@ static double illinois(search* s, double a, double ga, double b, double gb, int 
     return a;
 }
 
-/* Confirm a root estimate r in the bracket [a, b]: the inside test at r, else at b where the feature has already
- * reached the contact band (a root estimate that is too rough must not lose the contact, error type 2). */
-static bool confirm(search* s, double r, double b) { return inside_at(s, r) || inside_at(s, b); }
+/* Confirm a root estimate r of the bracket [a, b] by the inside test. An estimate that is too rough must not lose
+ * the contact (error type 2 of the seed): under rotation a failed estimate is refined by regula falsi first. */
+static bool confirm(search* s, const snug_ccd_params* p, double* r, double a, double ga, double b, double gb) {
+    if (inside_at(s, *r)) return true;
+    /* the band is reached up to eps before the plane, where a vertex moving mostly sideways may still be outside
+     * the face by more than eps although it meets the face's edge on the plane: test where d itself vanishes */
+    double za = ga + s->eps, zb = gb + s->eps, z;
+    if (zb > 0.0) z = b; /* never crosses the plane here: closest at b */
+    else if (s->fr->translation || !(za > 0.0)) z = a + (b - a) * za / (za - zb);
+    else {
+        s->shift = 0.0;
+        z = illinois(s, a, za, b, zb, p->max_iter);
+        s->shift = s->eps;
+    }
+    if (inside_at(s, z)) return true; /* contact: keep the band time *r */
+    if (s->fr->translation || !(ga > 0.0)) return false;
+    double q = illinois(s, a, ga, b, gb, p->max_iter);
+    if (q == *r || !inside_at(s, q)) return false;
+    *r = q;
+    return true;
+}
 
 static double bracket_root(search* s, const snug_ccd_params* p, double a, double ga, double b, double gb, bool refine) {
     if (refine && !s->fr->translation) return illinois(s, a, ga, b, gb, p->max_iter);
@@ -207,7 +226,7 @@ static double bracket_root(search* s, const snug_ccd_params* p, double a, double
 
 bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const snug_ccd_params* p, double u0,
                           double u1, snug_ccd_hit* hit) {
-    search s = {fr, f, p->eps, 1.0, {0, 0, 0}, false, false};
+    search s = {fr, f, p->eps, 1.0, p->eps, {0, 0, 0}, false, false};
     double d0, n0[3];
     if (!snug_ccd_distance(fr, f, u0, NULL, &d0, n0)) {
         if (f->kind != SNUG_CCD_EE || fr->translation) return false;
@@ -236,7 +255,17 @@ bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const 
             double u = k == n ? u1 : u0 + (u1 - u0) * k / n;
             double g = g_at(&s, u);
             if (!(g == g)) break;
-            if (g <= 0.0 && s.side * g > -3.0 * p->eps && inside_at(&s, u)) found = prev;
+            if (g <= 0.0 && g >= -2.0 * p->eps && inside_at(&s, u)) {
+                /* entered the face / edge within the band between prev and u: bisect the inside test, keeping the
+                 * outside end (conservative) */
+                double lo = prev, hi = u;
+                for (int it = 0; it < 48 && hi - lo > 1e-12 * (u1 - u0); it++) {
+                    double mid = 0.5 * (lo + hi);
+                    if (inside_at(&s, mid)) hi = mid;
+                    else lo = mid;
+                }
+                found = lo;
+            }
             if (g > 0.0) { /* left the band: an ordinary search from here on */
                 found = -2.0;
                 u0 = u, g0 = g;
@@ -253,7 +282,7 @@ bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const 
             double g1 = g_at(&s, u1);
             if (!(g1 <= 0.0)) break;
             double r = bracket_root(&s, p, u0, g0, u1, g1, finder == SNUG_ROOT_REGULA_FALSI);
-            if (confirm(&s, r, u1)) found = r;
+            if (confirm(&s, p, &r, u0, g0, u1, g1)) found = r;
             break;
         }
         case SNUG_ROOT_QUADRATIC: {
@@ -271,7 +300,10 @@ bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const 
                 double r = u0 + roots[k] * (u1 - u0);
                 if (inside_at(&s, r)) found = r;
             }
-            if (found < 0.0 && g1 <= 0.0 && inside_at(&s, u1)) found = u0 + (u1 - u0) * g0 / (g0 - g1);
+            if (found < 0.0 && g1 <= 0.0) {
+                double r = u0 + (u1 - u0) * g0 / (g0 - g1);
+                if (confirm(&s, p, &r, u0, g0, u1, g1)) found = r;
+            }
             break;
         }
         case SNUG_ROOT_SAMPLING:
@@ -286,7 +318,7 @@ bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const 
                 if (!(gb == gb)) break;
                 if (gb <= 0.0) {
                     double r = ga > 0.0 ? bracket_root(&s, p, a, ga, b, gb, finder == SNUG_ROOT_SAMPLING_REGULA_FALSI) : a;
-                    if (confirm(&s, r, b)) {
+                    if (confirm(&s, p, &r, a, ga, b, gb)) {
                         found = r;
                         break;
                     }

@@ -31,6 +31,8 @@ typedef struct toi_search {
     snug_ccd_params prm;
     double pivot[2][3];
     double reach[2];            /* largest distance of the mesh's box from its pivot */
+    double tie;                 /* contacts this close in u count as simultaneous (to pick the better feature):
+                                 * the time to close a few tolerances at the fastest point */
     leaf_mode mode;
     bool at_start;              /* this segment starts at global t = 0 */
     /* best so far, in segment-local u */
@@ -117,12 +119,12 @@ typedef struct wbox {
 static void node_box(toi_search* s, int k, uint32_t node, double u0, double u1, wbox* out) {
     const snug_xform *f0[2], *f1[2];
     snug_ccd_frames_at(&s->fr, u0, NULL, f0);
-    const snug_xform* a = f0[k];
+    snug_xform a = *f0[k]; /* copied: the next lookup may reuse the same cache slot */
     snug_ccd_frames_at(&s->fr, u1, NULL, f1);
     const snug_xform* b = f1[k];
     const snug_node* n = &s->m[k]->bvh.nodes[node];
     double bulge = snug_lerp_slerp_bulge(s->fr.m[k], u1 - u0);
-    snug_swept_box(a, b, bulge, s->pivot[k], n->min, n->max, out->lo, out->hi);
+    snug_swept_box(&a, b, bulge, s->pivot[k], n->min, n->max, out->lo, out->hi);
 }
 
 static bool boxes_overlap(toi_search* s, const wbox* a, const wbox* b) {
@@ -249,12 +251,16 @@ static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0,
             f.kind = SNUG_CCD_EE, ia = (k - 6) / 3, ib = (k - 6) % 3, kind = SNUG_FEATURE_EDGE_EDGE;
             f.p[0] = va[ia], f.p[1] = va[(ia + 1) % 3], f.p[2] = vb[ib], f.p[3] = vb[(ib + 1) % 3];
         }
-        double hi = u1 < s->best_u ? u1 : s->best_u;
+        double hi = u1 < s->best_u + s->tie ? u1 : s->best_u + s->tie;
         if (hi < u0) return;
         s->ctx->stats.primitive_tests++;
         if (!snug_ccd_feature_toi(&s->fr, &f, &s->prm, u0, hi, &h)) continue;
-        if (h.u >= s->best_u) continue;
+        /* at equal times prefer a vertex-face contact: its face normal is the better contact normal when faces
+         * meet flat (an edge-edge pair of the same contact may be skew to them) */
+        bool tie = kind != SNUG_FEATURE_EDGE_EDGE && s->kind == SNUG_FEATURE_EDGE_EDGE && h.u <= s->best_u + s->tie;
+        if (h.u >= s->best_u && !tie) continue;
         if (s->in->slide && !contact_blocks(s, sa, sb, &h)) continue;
+        if (tie && h.u > s->best_u) h.u = s->best_u;
         record(s, h.u, kind, sa, sb, ia, ib, h.point, h.normal);
     }
 }
@@ -270,7 +276,7 @@ static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double
         uint32_t sa = A->first + i;
         tri_box(s, 0, sa, u0, u1, &ba);
         for (uint32_t j = 0; j < cb; j++) {
-            if ((s->mode == LEAF_DYNAMIC && s->best_u < u0) || (s->mode == LEAF_STATIC && s->overlap_seen)) return;
+            if ((s->mode == LEAF_DYNAMIC && s->best_u + s->tie < u0) || (s->mode == LEAF_STATIC && s->overlap_seen)) return;
             if (!boxes_overlap(s, &ba, &boxes_b[j])) continue;
             uint32_t sb = B->first + j;
             double wa[3][3], wb[3][3];
@@ -314,7 +320,7 @@ static snug_status traverse(toi_search* s, double u0, double u1) {
         if (s->mode == LEAF_STATIC && s->overlap_seen) break;
         toi_entry e = heap_pop(s);
         double a = e.u0, b = e.u1;
-        if (a >= s->best_u && s->mode == LEAF_DYNAMIC) break; /* every later triple starts after the best contact */
+        if (a > s->best_u + s->tie && s->mode == LEAF_DYNAMIC) break; /* every later triple starts after the best contact */
         s->visits++;
         s->ctx->stats.nodes_visited++;
         const snug_node* A = &NA[e.na];
@@ -422,6 +428,8 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
         else snug_lerp_slerp_init(&la, &pa0, &pa1);
         snug_lerp_slerp_init(&lb, &pb0, &pb1);
         snug_ccd_frames_init(&s.fr, &la, &lb);
+        double speed = motion_extent(&s, 0, 1.0) + motion_extent(&s, 1, 1.0);
+        s.tie = speed > 0.0 ? fmin(4.0 * in->eps / speed, 1e-3) : 0.0;
         s.best_u = 2.0;
         s.at_start = t0 == 0.0;
         s.overlap_seen = false;

@@ -81,8 +81,8 @@ void task_build() {
         Mesh m;
         if (!load(name, m)) continue;
         bool big = m.tris.size() > 300000;
-        bench_build<fcl::OBBRSSd>(m, name, "FCL native OBBRSS", big ? 2 : 5, big ? 1 : 800);
-        bench_build<fcl::AABBd>(m, name, "FCL native AABB", big ? 2 : 5, big ? 1 : 800);
+        bench_build<fcl::OBBRSSd>(m, name, "FCL native OBBRSS", big ? 2 : 5, big ? 4000 : 800);
+        bench_build<fcl::AABBd>(m, name, "FCL native AABB", big ? 2 : 5, big ? 4000 : 800);
     }
 }
 
@@ -157,7 +157,7 @@ void task_toi() {
         res = fcl::ContinuousCollisionResultd();
         fcl::continuousCollide(model.get(), id, id, model.get(), t0, t1, req, res);
     };
-    bench_stats st = measure(f, 2, 1);
+    bench_stats st = measure(f, 2, 3000);
     // The end pose overlaps (static collide says so), so a correct answer is a contact with t < 1.
     fcl::CollisionObjectd a(model, id), b(model, t1);
     fcl::CollisionRequestd creq;

@@ -158,6 +158,59 @@ static snug_status build_top_down(snug_build* b, uint32_t tri_count) {
     return SNUG_OK;
 }
 
+/* The lean path for the common case (binned SAH, binary): each task carries its centroid bounds, so a node
+ * costs one binning pass and one partition, and the children's boxes come from the bins. */
+typedef struct sah_task {
+    uint32_t node, begin, count, depth;
+    snug_aabb cent;
+} sah_task;
+
+static snug_status build_sah_binary(snug_build* b, uint32_t tri_count) {
+    const snug_bvh_def* def = b->in.def;
+    sah_task stack[64 + 2];
+    int top = 0;
+    snug_aabb root;
+    snug_prims_bounds(b->prims, tri_count, &root);
+    glm_vec3_copy(root.min, b->nodes[0].min);
+    glm_vec3_copy(root.max, b->nodes[0].max);
+    b->node_count = 1;
+    stack[top].node = 0, stack[top].begin = 0, stack[top].count = tri_count, stack[top].depth = 1;
+    snug_prims_centroid_bounds(b->prims, tri_count, &stack[top].cent);
+    top++;
+    while (top > 0) {
+        sah_task t = stack[--top];
+        b->range_first[t.node] = t.begin;
+        b->range_count[t.node] = t.count;
+        if (t.depth > b->depth) b->depth = t.depth;
+        snug_prim* prims = b->prims + t.begin;
+        if (t.count <= (uint32_t)def->leaf_size || (int)t.depth >= def->max_depth) {
+            set_leaf(b, t.node, t.begin, t.count);
+            continue;
+        }
+        snug_aabb box[2], cbox[2];
+        uint32_t left = snug_sah_split2(def->sah_bins, prims, t.count, &t.cent, box, cbox);
+        if (left == 0) { /* coincident centroids: halve by count */
+            uint32_t sizes[2];
+            snug_split_median(&b->in, prims, t.count, 2, sizes, box);
+            left = sizes[0];
+            snug_prims_centroid_bounds(prims, left, &cbox[0]);
+            snug_prims_centroid_bounds(prims + left, t.count - left, &cbox[1]);
+        }
+        uint32_t child = b->node_count;
+        b->node_count += 2;
+        b->nodes[t.node].first = child;
+        b->nodes[t.node].info = SNUG_NODE_INFO(2, 0, 0);
+        for (int k = 0; k < 2; k++) {
+            glm_vec3_copy(box[k].min, b->nodes[child + k].min);
+            glm_vec3_copy(box[k].max, b->nodes[child + k].max);
+        }
+        /* right child below, left on top: depth-first, first child next to its parent */
+        stack[top++] = (sah_task){child + 1, t.begin + left, t.count - left, t.depth + 1, cbox[1]};
+        stack[top++] = (sah_task){child, t.begin, left, t.depth + 1, cbox[0]};
+    }
+    return SNUG_OK;
+}
+
 static void free_build(snug_ctx* ctx, snug_build* b) {
     snug_free(ctx, b->prims);
     snug_free(ctx, b->in.tmp);
@@ -202,13 +255,15 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         const float* c2 = positions + 3 * tris[3 * t + 2];
         snug_prim* p = &b.prims[t];
         for (int k = 0; k < 3; k++) {
-            p->min[k] = fminf(a[k], fminf(c1[k], c2[k]));
-            p->max[k] = fmaxf(a[k], fmaxf(c1[k], c2[k]));
+            float lo = a[k] < c1[k] ? a[k] : c1[k], hi = a[k] < c1[k] ? c1[k] : a[k];
+            p->min[k] = c2[k] < lo ? c2[k] : lo;
+            p->max[k] = c2[k] > hi ? c2[k] : hi;
         }
         p->id = t;
         p->label = 0;
     }
     if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
+    else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = build_sah_binary(&b, tri_count);
     else st = build_top_down(&b, tri_count);
     if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);
     if (st == SNUG_OK)

@@ -54,6 +54,13 @@ int snug_split_bb(snug_split_in* in, snug_prim* prims, uint32_t count, int degre
 
 snug_split_fn snug_splitter_fn(snug_splitter splitter);
 
+/* The binned-SAH kernel behind snug_split_sah, for the builder's lean binary path: with the centroid bounds
+ * (box min + max per triangle) known, one binning pass and one partition; returns the left count (0: the
+ * centroids do not spread) and both children's boxes and centroid bounds, taken from the bins. */
+uint32_t snug_sah_split2(int nbins, snug_prim* prims, uint32_t count, const snug_aabb* cent, snug_aabb box[2],
+                         snug_aabb cbox[2]);
+void snug_prims_centroid_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out);
+
 /* ---- shared helpers (split_parts.c) ---- */
 
 /* Reorder prims by their label (0..degree-1), stably, dropping empty parts; fills sizes and boxes and returns

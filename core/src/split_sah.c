@@ -6,9 +6,47 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
+
+/* Four-lane min/max for the binning loops: a record's min (max) and the word after it load as one vector; the
+ * fourth lane is ignored. wasm SIMD when built with -msimd128, SSE natively, scalar otherwise. */
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+typedef v128_t f4;
+#define F4_LOAD(p) wasm_v128_load(p)
+#define F4_STORE(p, v) wasm_v128_store(p, v)
+#define F4_MIN(a, b) wasm_f32x4_pmin(b, a)
+#define F4_MAX(a, b) wasm_f32x4_pmax(b, a)
+#define F4_ADD(a, b) wasm_f32x4_add(a, b)
+#define F4_SET1(x) wasm_f32x4_splat(x)
+#elif defined(__SSE__)
+#include <xmmintrin.h>
+typedef __m128 f4;
+#define F4_LOAD(p) _mm_loadu_ps(p)
+#define F4_STORE(p, v) _mm_storeu_ps(p, v)
+#define F4_MIN(a, b) _mm_min_ps(a, b)
+#define F4_MAX(a, b) _mm_max_ps(a, b)
+#define F4_ADD(a, b) _mm_add_ps(a, b)
+#define F4_SET1(x) _mm_set1_ps(x)
+#else
+typedef struct f4 {
+    float v[4];
+} f4;
+static inline f4 f4_load(const float* p) { f4 r = {{p[0], p[1], p[2], p[3]}}; return r; }
+static inline f4 f4_min(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i]; return a; }
+static inline f4 f4_max(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i]; return a; }
+static inline f4 f4_add(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] += b.v[i]; return a; }
+static inline f4 f4_set1(float x) { f4 r = {{x, x, x, x}}; return r; }
+#define F4_LOAD(p) f4_load(p)
+#define F4_STORE(p, x) memcpy(p, (x).v, 16)
+#define F4_MIN(a, b) f4_min(a, b)
+#define F4_MAX(a, b) f4_max(a, b)
+#define F4_ADD(a, b) f4_add(a, b)
+#define F4_SET1(x) f4_set1(x)
+#endif
 
 typedef struct bin {
-    float min[3], max[3];
+    f4 min, max;              /* box of the binned triangles (lanes 0..2) */
     uint32_t count;
 } bin;
 
@@ -17,42 +55,50 @@ static double area(const float* mn, const float* mx) {
     return x * y + y * z + z * x;
 }
 
-/* Binary SAH split; returns the left count (0 when the centroids do not spread). */
-static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_aabb* lbox, snug_aabb* rbox) {
-    float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (uint32_t k = 0; k < count; k++) {
-        const snug_prim* p = &prims[k];
+static inline float fmin_(float a, float b) { return a < b ? a : b; }
+static inline float fmax_(float a, float b) { return a > b ? a : b; }
+
+void snug_prims_centroid_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out) {
+    glm_vec3_broadcast(FLT_MAX, out->min);
+    glm_vec3_broadcast(-FLT_MAX, out->max);
+    for (uint32_t k = 0; k < count; k++)
         for (int a = 0; a < 3; a++) {
-            float c = p->min[a] + p->max[a];
-            lo[a] = c < lo[a] ? c : lo[a];
-            hi[a] = c > hi[a] ? c : hi[a];
+            float c = prims[k].min[a] + prims[k].max[a];
+            out->min[a] = fmin_(out->min[a], c);
+            out->max[a] = fmax_(out->max[a], c);
         }
-    }
+}
+
+uint32_t snug_sah_split2(int nbins, snug_prim* prims, uint32_t count, const snug_aabb* cent, snug_aabb box[2],
+                         snug_aabb cbox[2]) {
     int axis = 0;
-    if (hi[1] - lo[1] > hi[axis] - lo[axis]) axis = 1;
-    if (hi[2] - lo[2] > hi[axis] - lo[axis]) axis = 2;
-    float extent = hi[axis] - lo[axis];
+    float ext[3];
+    for (int a = 0; a < 3; a++) ext[a] = cent->max[a] - cent->min[a];
+    if (ext[1] > ext[axis]) axis = 1;
+    if (ext[2] > ext[axis]) axis = 2;
+    float extent = ext[axis];
     if (!(extent > 0.0f)) return 0;
+    /* fewer bins than triangles buys nothing on small nodes */
+    if ((uint32_t)nbins > count + 2) nbins = (int)count + 2;
     bin bins[64];
     for (int i = 0; i < nbins; i++) {
-        for (int a = 0; a < 3; a++) {
-            bins[i].min[a] = FLT_MAX;
-            bins[i].max[a] = -FLT_MAX;
-        }
+        bins[i].min = F4_SET1(FLT_MAX);
+        bins[i].max = F4_SET1(-FLT_MAX);
         bins[i].count = 0;
     }
-    float scale = (float)nbins * 0.99999f / extent, base = lo[axis];
+    float scale = (float)nbins * 0.99999f / extent, base = cent->min[axis];
+#define BIN_OF(p) (int)fmax_(0.0f, fmin_((float)(nbins - 1), ((p)->min[axis] + (p)->max[axis] - base) * scale))
     for (uint32_t k = 0; k < count; k++) {
-        snug_prim* p = &prims[k];
-        int b = (int)((p->min[axis] + p->max[axis] - base) * scale);
-        b = b < 0 ? 0 : (b >= nbins ? nbins - 1 : b);
-        p->label = (uint32_t)b;
-        bin* t = &bins[b];
+        const snug_prim* p = &prims[k];
+        bin* t = &bins[BIN_OF(p)];
         t->count++;
-        for (int a = 0; a < 3; a++) {
-            t->min[a] = p->min[a] < t->min[a] ? p->min[a] : t->min[a];
-            t->max[a] = p->max[a] > t->max[a] ? p->max[a] : t->max[a];
-        }
+        t->min = F4_MIN(t->min, F4_LOAD(p->min));
+        t->max = F4_MAX(t->max, F4_LOAD(p->max));
+    }
+    float bmin[64][4], bmax[64][4];
+    for (int i = 0; i < nbins; i++) {
+        F4_STORE(bmin[i], bins[i].min);
+        F4_STORE(bmax[i], bins[i].max);
     }
     /* suffix areas and counts, then the prefix sweep */
     double right_area[64];
@@ -61,8 +107,8 @@ static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_aab
     uint32_t rc = 0;
     for (int i = nbins - 1; i > 0; i--) {
         for (int a = 0; a < 3; a++) {
-            rmin[a] = fminf(rmin[a], bins[i].min[a]);
-            rmax[a] = fmaxf(rmax[a], bins[i].max[a]);
+            rmin[a] = fmin_(rmin[a], bmin[i][a]);
+            rmax[a] = fmax_(rmax[a], bmax[i][a]);
         }
         rc += bins[i].count;
         right_area[i] = rc ? area(rmin, rmax) : 0.0;
@@ -74,8 +120,8 @@ static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_aab
     int split = 0;
     for (int i = 1; i < nbins; i++) {
         for (int a = 0; a < 3; a++) {
-            lmin[a] = fminf(lmin[a], bins[i - 1].min[a]);
-            lmax[a] = fmaxf(lmax[a], bins[i - 1].max[a]);
+            lmin[a] = fmin_(lmin[a], bmin[i - 1][a]);
+            lmax[a] = fmax_(lmax[a], bmax[i - 1][a]);
         }
         lc += bins[i - 1].count;
         if (lc == 0 || right_count[i] == 0) continue;
@@ -86,29 +132,56 @@ static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_aab
         }
     }
     if (split == 0) return 0;
-    /* in-place partition by bin index */
+    for (int side = 0; side < 2; side++) {
+        glm_vec3_broadcast(FLT_MAX, box[side].min);
+        glm_vec3_broadcast(-FLT_MAX, box[side].max);
+    }
+    /* in-place partition by bin index; the children's centroid bounds are gathered on the way (each record is
+     * classified exactly once) */
+    f4 cmin[2] = {F4_SET1(FLT_MAX), F4_SET1(FLT_MAX)}, cmax[2] = {F4_SET1(-FLT_MAX), F4_SET1(-FLT_MAX)};
     uint32_t i = 0, j = count;
     while (i < j) {
-        if (prims[i].label < (uint32_t)split) {
+        snug_prim* p = &prims[i];
+        int side = BIN_OF(p) >= split;
+        f4 c = F4_ADD(F4_LOAD(p->min), F4_LOAD(p->max));
+        cmin[side] = F4_MIN(cmin[side], c);
+        cmax[side] = F4_MAX(cmax[side], c);
+        if (!side) {
             i++;
         } else {
             j--;
-            snug_prim t = prims[i];
-            prims[i] = prims[j];
+            snug_prim t = *p;
+            *p = prims[j];
             prims[j] = t;
         }
     }
-    glm_vec3_broadcast(FLT_MAX, lbox->min);
-    glm_vec3_broadcast(-FLT_MAX, lbox->max);
-    glm_vec3_broadcast(FLT_MAX, rbox->min);
-    glm_vec3_broadcast(-FLT_MAX, rbox->max);
-    for (int b = 0; b < nbins; b++) {
-        if (!bins[b].count) continue;
-        snug_aabb* box = b < split ? lbox : rbox;
-        glm_vec3_minv(box->min, bins[b].min, box->min);
-        glm_vec3_maxv(box->max, bins[b].max, box->max);
+#undef BIN_OF
+    for (int side = 0; side < 2; side++) {
+        float lo[4], hi[4];
+        F4_STORE(lo, cmin[side]);
+        F4_STORE(hi, cmax[side]);
+        glm_vec3_copy(lo, cbox[side].min);
+        glm_vec3_copy(hi, cbox[side].max);
+    }
+    for (int k = 0; k < nbins; k++) {
+        if (!bins[k].count) continue;
+        int side = k >= split;
+        for (int a = 0; a < 3; a++) {
+            box[side].min[a] = fmin_(box[side].min[a], bmin[k][a]);
+            box[side].max[a] = fmax_(box[side].max[a], bmax[k][a]);
+        }
     }
     return i;
+}
+
+/* Binary SAH split; returns the left count (0 when the centroids do not spread). */
+static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_aabb* lbox, snug_aabb* rbox) {
+    snug_aabb cent, box[2], cbox[2];
+    snug_prims_centroid_bounds(prims, count, &cent);
+    uint32_t left = snug_sah_split2(nbins, prims, count, &cent, box, cbox);
+    *lbox = box[0];
+    *rbox = box[1];
+    return left;
 }
 
 int snug_split_sah(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,

@@ -82,7 +82,10 @@ float snug_bv_measure(snug_bv_type type, const void* bv, snug_measure measure);
  * and |t|), so exact touching is always reported as overlap; sphere tests and OBB-OBB are otherwise exact.
  * OBB-OBB: Gottschalk's 15-axis SAT in A's box frame with AbsR = |R| + SNUG_SAT_EPS. The eps is dimensionless,
  * so it widens every projected radius by SNUG_SAT_EPS * (sum of both boxes' half extents), i.e. relative to the
- * boxes' size; it keeps near-parallel edge pairs (cross axis ~ 0) from reporting a false separation.
+ * boxes' size; it keeps near-parallel edge pairs (cross axis ~ 0) from reporting a false separation. The price:
+ * on a cross axis of edges at angle theta the radius grows by eps * size / sin(theta), so boxes separated only
+ * along such an axis may be reported as overlapping up to a gap of about sqrt(eps) * size (conservative; the
+ * face axes catch every other case). tests/c/test_bv_obb.c measures agreement outside a 1e-4 * size band.
  * AABB-AABB: seed 000 Fig. 4.3 re-wrap (B's box re-wrapped in A's frame: centre R c + t, half extents
  * (|R| + eps) h), conservative unless R maps axes onto axes. AABB-OBB and sphere-box are exact.
  * k-DOP-k-DOP: see snug_kdop_rel below; conservative, exact when rel is exactly the identity. */

@@ -14,9 +14,9 @@ typedef struct oracle_shape {
     double R[3][3], t[3];   /* local -> common frame: x = R p + t, R[row][col] */
 } oracle_shape;
 
-static double o_dot(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+static inline double o_dot(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-static void o_support(const oracle_shape* s, const double d[3], double out[3]) {
+static inline void o_support(const oracle_shape* s, const double d[3], double out[3]) {
     double dl[3]; /* d in local frame: R^T d */
     for (int c = 0; c < 3; c++) dl[c] = s->R[0][c] * d[0] + s->R[1][c] * d[1] + s->R[2][c] * d[2];
     double p[3];
@@ -36,7 +36,7 @@ static void o_support(const oracle_shape* s, const double d[3], double out[3]) {
 }
 
 /* closest point to the origin on simplex W (1..4 points); reduces W to the points with non-zero weight */
-static void o_closest(double W[4][3], int* n, double v[3]) {
+static inline void o_closest(double W[4][3], int* n, double v[3]) {
     if (*n == 1) {
         memcpy(v, W[0], sizeof(double[3]));
         return;
@@ -86,7 +86,7 @@ static void o_closest(double W[4][3], int* n, double v[3]) {
         for (int k = 0; k < 3; k++) v[k] = A[k] + ab[k] * s + ac[k] * t;
         return;
     }
-    /* tetrahedron: origin inside -> 0, else the best face that the origin lies outside of */
+    /* tetrahedron: origin inside (on the inner side of every face) -> 0; else the closest of the 4 faces */
     static const int faces[4][4] = {{0, 1, 2, 3}, {0, 1, 3, 2}, {0, 2, 3, 1}, {1, 2, 3, 0}};
     double best[3] = {0, 0, 0}, bestd = INFINITY, bestW[4][3];
     int bestn = 0;
@@ -97,8 +97,7 @@ static void o_closest(double W[4][3], int* n, double v[3]) {
         for (int k = 0; k < 3; k++) ab[k] = b[k] - a[k], ac[k] = c[k] - a[k], ad[k] = d[k] - a[k];
         nrm[0] = ab[1] * ac[2] - ab[2] * ac[1], nrm[1] = ab[2] * ac[0] - ab[0] * ac[2], nrm[2] = ab[0] * ac[1] - ab[1] * ac[0];
         double so = -o_dot(nrm, a), sd = o_dot(nrm, ad);
-        if (so * sd >= 0 && sd != 0) continue; /* origin on the same side as the 4th vertex */
-        inside = false;
+        if (!(so * sd >= 0 && sd != 0)) inside = false;
         double T[4][3];
         memcpy(T[0], a, sizeof T[0]), memcpy(T[1], b, sizeof T[1]), memcpy(T[2], c, sizeof T[2]);
         int tn = 3;
@@ -116,9 +115,10 @@ static void o_closest(double W[4][3], int* n, double v[3]) {
     memcpy(v, best, sizeof best);
 }
 
-/* Euclidean distance between two convex shapes (0 when they intersect); `dir` (optional) gets the unit vector
- * from A's closest point towards B's. */
-static double oracle_distance(const oracle_shape* A, const oracle_shape* B, double dir[3]) {
+/* Euclidean distance between two convex shapes (0 when they intersect), as GJK's upper bound |v|; `lower`
+ * (optional) gets GJK's lower bound v.w / |v| (the two agree to ~1e-13 after convergence) and `dir` (optional)
+ * the unit vector from A's closest point towards B's. */
+static inline double oracle_distance_bounds(const oracle_shape* A, const oracle_shape* B, double* lower, double dir[3]) {
     double W[4][3], v[3], d[3] = {1, 0, 0}, pa[3], pb[3];
     int n = 1;
     o_support(A, d, pa);
@@ -126,36 +126,42 @@ static double oracle_distance(const oracle_shape* A, const oracle_shape* B, doub
     o_support(B, nd, pb);
     for (int k = 0; k < 3; k++) W[0][k] = pa[k] - pb[k];
     memcpy(v, W[0], sizeof v);
-    double scale = sqrt(o_dot(v, v)) + 1e-300;
-    for (int iter = 0; iter < 128; iter++) {
+    double scale2 = o_dot(v, v) + 1e-300, lo = 0.0;
+    for (int iter = 0; iter < 200; iter++) {
         double vv = o_dot(v, v);
-        if (vv <= 1e-26 * scale * scale) { vv = 0; memset(v, 0, sizeof v); }
-        if (vv == 0.0) break;
+        if (vv <= 1e-28 * scale2) { /* origin reached (contained in the Minkowski difference) */
+            memset(v, 0, sizeof v);
+            lo = 0.0;
+            break;
+        }
         double mv[3] = {-v[0], -v[1], -v[2]};
         o_support(A, mv, pa);
         o_support(B, v, pb);
         double w[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]};
-        if (vv - o_dot(v, w) <= 1e-13 * vv) break; /* no further progress: v is the closest point */
+        lo = fmax(lo, o_dot(v, w) / sqrt(vv));
+        if (vv - o_dot(v, w) <= 1e-13 * vv + 1e-26 * scale2) break; /* converged */
         bool dup = false;
         for (int i = 0; i < n; i++) dup = dup || (W[i][0] == w[0] && W[i][1] == w[1] && W[i][2] == w[2]);
         if (dup) break;
         memcpy(W[n++], w, sizeof w);
         double nv[3];
         o_closest(W, &n, nv);
-        if (o_dot(nv, nv) >= vv && n < 4) { /* numerical stall */
-            memcpy(v, nv, sizeof v);
-            break;
-        }
+        if (o_dot(nv, nv) >= vv) break; /* numerical stall: keep the smaller (still an upper bound) */
         memcpy(v, nv, sizeof v);
     }
     double dist = sqrt(o_dot(v, v));
+    if (lower) *lower = fmin(fmax(lo, 0.0), dist);
     if (dir) {
         for (int k = 0; k < 3; k++) dir[k] = dist > 0 ? -v[k] / dist : 0.0; /* v = a - b: B lies along -v */
     }
     return dist;
 }
 
-static void oracle_identity(oracle_shape* s) {
+static inline double oracle_distance(const oracle_shape* A, const oracle_shape* B, double dir[3]) {
+    return oracle_distance_bounds(A, B, NULL, dir);
+}
+
+static inline void oracle_identity(oracle_shape* s) {
     memset(s->R, 0, sizeof s->R);
     s->R[0][0] = s->R[1][1] = s->R[2][2] = 1.0;
     s->t[0] = s->t[1] = s->t[2] = 0.0;
@@ -163,7 +169,7 @@ static void oracle_identity(oracle_shape* s) {
 
 /* Vertices of the polytope {x : lo_j <= d_j . x <= hi_j} by intersecting plane triples (feasible within a
  * tolerance); returns the count (duplicates allowed). */
-static int oracle_kdop_vertices(const float (*d)[3], int n, const float* lo, const float* hi, double (*out)[3], int cap) {
+static inline int oracle_kdop_vertices(const float (*d)[3], int n, const float* lo, const float* hi, double (*out)[3], int cap) {
     double P[2 * 13][4]; /* n.x <= h */
     int np = 0;
     double mag = 1e-30;

@@ -11,20 +11,20 @@
 #include "bv_oracle.h"
 #include "harness.h"
 
-static void random_xform(rng* r, float spread, snug_xform* out) {
+static inline void random_xform(rng* r, float spread, snug_xform* out) {
     snug_pose p;
     rng_unit_quat(r, p.q);
     for (int k = 0; k < 3; k++) p.p[k] = rng_range(r, -spread, spread);
     snug_xform_from_pose(&p, out);
 }
 
-static snug_tri_set set_of(const float* positions, const uint32_t* tris, uint32_t count) {
+static inline snug_tri_set set_of(const float* positions, const uint32_t* tris, uint32_t count) {
     snug_tri_set s = {positions, tris, NULL, 0, count};
     return s;
 }
 
 /* number of vertices of the set outside the fitted BV (checked in double against the stored floats) */
-static uint32_t count_outside(const snug_tri_set* s, snug_bv_type type, const void* bv) {
+static inline uint32_t count_outside(const snug_tri_set* s, snug_bv_type type, const void* bv) {
     uint32_t bad = 0;
     int n = snug_kdop_axis_count(type);
     const float(*d)[3] = snug_kdop_type_directions(type);
@@ -66,7 +66,7 @@ typedef union any_bv {
     snug_kdop kdop;
 } any_bv;
 
-static void fit_any(const snug_tri_set* s, snug_bv_type type, bool refine, any_bv* out) {
+static inline void fit_any(const snug_tri_set* s, snug_bv_type type, bool refine, any_bv* out) {
     switch (type) {
     case SNUG_BV_SPHERE: snug_sphere_fit(s, &out->sphere); break;
     case SNUG_BV_AABB: snug_aabb_fit(s, &out->aabb); break;
@@ -76,7 +76,7 @@ static void fit_any(const snug_tri_set* s, snug_bv_type type, bool refine, any_b
 }
 
 /* oracle shape of a BV; `pts` must hold 64 points (k-DOP vertices) */
-static void shape_of(snug_bv_type type, const any_bv* bv, const snug_xform* x, double (*pts)[3], oracle_shape* out) {
+static inline void shape_of(snug_bv_type type, const any_bv* bv, const snug_xform* x, double (*pts)[3], oracle_shape* out) {
     memset(out, 0, sizeof *out);
     for (int r = 0; r < 3; r++) {
         for (int c = 0; c < 3; c++) out->R[r][c] = x ? x->R[c][r] : (r == c);
@@ -107,10 +107,10 @@ static void shape_of(snug_bv_type type, const any_bv* bv, const snug_xform* x, d
 }
 
 /* size of a BV for relative bands: its diameter-like extent */
-static double bv_size(snug_bv_type type, const any_bv* bv) { return snug_bv_measure(type, bv, SNUG_MEASURE_DIAMETER); }
+static inline double bv_size(snug_bv_type type, const any_bv* bv) { return snug_bv_measure(type, bv, SNUG_MEASURE_DIAMETER); }
 
 /* BV shrunk by `band` on every side (its erosion by a ball for boxes, slabs and spheres); false if empty */
-static bool erode(snug_bv_type type, const any_bv* in, double band, any_bv* out) {
+static inline bool erode(snug_bv_type type, const any_bv* in, double band, any_bv* out) {
     *out = *in;
     float b = (float)band;
     switch (type) {
@@ -136,22 +136,22 @@ static bool erode(snug_bv_type type, const any_bv* in, double band, any_bv* out)
 /* Ground truth class of a pair (B placed by x into A's frame): 1 = overlapping by more than `band` (the BVs
  * shrunk by band on every side still overlap), 0 = separated by more than `band`, -1 = within the band. */
 /* the same from prepared shapes: A, B and their erosions (NULL when the erosion is empty) */
-static int truth_from_shapes(const oracle_shape* A, const oracle_shape* B, const oracle_shape* Ae, const oracle_shape* Be, double band) {
+static inline int truth_from_shapes(const oracle_shape* A, const oracle_shape* B, const oracle_shape* Ae, const oracle_shape* Be, double band) {
     if ((A->pts && A->n == 0) || (B->pts && B->n == 0)) return -1;
-    double dist = oracle_distance(A, B, NULL);
-    if (dist > band) return 0;
+    double lower, dist = oracle_distance_bounds(A, B, &lower, NULL);
+    if (lower > band) return 0;
     if (dist > 0 || !Ae || !Be || (Ae->pts && Ae->n == 0) || (Be->pts && Be->n == 0)) return -1;
     return oracle_distance(Ae, Be, NULL) > 0 ? -1 : 1;
 }
 
-static int truth_class(snug_bv_type ta, const any_bv* a, snug_bv_type tb, const any_bv* b, const snug_xform* x, double band) {
+static inline int truth_class(snug_bv_type ta, const any_bv* a, snug_bv_type tb, const any_bv* b, const snug_xform* x, double band) {
     double pa[64][3], pb[64][3];
     oracle_shape A, B;
     shape_of(ta, a, NULL, pa, &A);
     shape_of(tb, b, x, pb, &B);
     if ((A.pts && A.n == 0) || (B.pts && B.n == 0)) return -1;
-    double dist = oracle_distance(&A, &B, NULL);
-    if (dist > band) return 0;
+    double lower, dist = oracle_distance_bounds(&A, &B, &lower, NULL);
+    if (lower > band) return 0;
     if (dist > 0) return -1;
     any_bv ea, eb;
     if (!erode(ta, a, band, &ea) || !erode(tb, b, band, &eb)) return -1;

@@ -70,6 +70,31 @@ async function instantiate(options) {
   return factory(args);
 }
 
+let workerJobs = 0;
+
+async function startWorker() {
+  const url = new URL('./worker.js', import.meta.url);
+  if (typeof Worker === 'function') return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  const wt = 'node:worker_threads';
+  const { Worker: NodeWorker } = await import(/* @vite-ignore */ wt);
+  return new NodeWorker(url);
+}
+
+// Message listener for a browser Worker or a node worker_threads Worker; returns the unsubscribe function.
+function listen(worker, onMessage, onError) {
+  if (typeof worker.addEventListener === 'function') {
+    const m = (e) => onMessage(e.data);
+    const err = (e) => onError(new Error(`snug worker failed: ${e.message || e}`));
+    worker.addEventListener('message', m);
+    worker.addEventListener('error', err);
+    return () => { worker.removeEventListener('message', m); worker.removeEventListener('error', err); };
+  }
+  const err = (e) => onError(e);
+  worker.on('message', onMessage);
+  worker.on('error', err);
+  return () => { worker.off('message', onMessage); worker.off('error', err); };
+}
+
 /** A pose as the C core takes it: Float32Array [qx, qy, qz, qw, px, py, pz]. */
 export function pose(q = [0, 0, 0, 1], p = [0, 0, 0], out = new Float32Array(7)) {
   out[0] = q[0]; out[1] = q[1]; out[2] = q[2]; out[3] = q[3];
@@ -399,6 +424,34 @@ export class Snug {
       bbMaxFaces: i(B.bb_max_faces), bottomUp: !!this._u8[at + B.bottom_up], obbRefine: !!this._u8[at + B.obb_refine],
       hausdorff: !!this._u8[at + B.hausdorff],
     };
+  }
+
+  /**
+   * Build a mesh's hierarchy in a worker (wasm/worker.js) and load the returned blob here: the main thread only
+   * pays for the deserialization. options: { worker?: a Worker to reuse (otherwise one is started and stopped),
+   * onProgress?(stage, fraction), wasmUrl?: where the worker finds snug.wasm (browser), label? }.
+   */
+  async buildMeshInWorker(def, options = {}) {
+    this._live();
+    const own = !options.worker;
+    const worker = options.worker || await startWorker();
+    const id = ++workerJobs;
+    try {
+      const reply = await new Promise((resolve, reject) => {
+        const off = listen(worker, (msg) => {
+          if (!msg || msg.id !== id) return;
+          if (msg.type === 'progress') { if (options.onProgress) options.onProgress(msg.stage, msg.fraction); return; }
+          off();
+          if (msg.type === 'done') resolve(msg);
+          else reject(msg.code >= 0 ? new SnugError(msg.code, msg.message) : new Error(msg.message));
+        }, reject);
+        worker.postMessage({ id, type: 'build', positions: def.positions, indices: def.indices ?? null,
+          def: { weld: def.weld, weldTolerance: def.weldTolerance, bvh: def.bvh }, wasmUrl: options.wasmUrl });
+      });
+      return this.meshFromBlob(reply.blob, options.label ?? def.label);
+    } finally {
+      if (own) worker.terminate();
+    }
   }
 
   /** Load a blob made by Mesh.serialize() (here, in a worker or in another process) without rebuilding. */

@@ -201,6 +201,7 @@ export async function start(container = document.body) {
     for (const b of mover.blockers) b.object.material.color.copy(BLOCKED);
     stats.blocked = [...mover.blockers].map((b) => b.object.name).join(', ');
     contacts.set(mover.contacts);
+    requestRender();
     triangles.clear();
     for (const c of mover.contacts) {
       // The snug arrays are scaled mesh space: draw them with the rigid pose, not the scaled matrixWorld.
@@ -210,26 +211,35 @@ export async function start(container = document.body) {
   }
 
   // ---------------------------------------------------------------- overlay and loop
-  let frames = 0, fpsT = performance.now(), fps = 0;
+  // Render on demand (camera moved, object dragged, resize): an idle page costs nothing, and pointer events are
+  // never queued behind frames on slow (software) GPUs.
+  let dirty = true, renderMs = 0, statsT = 0;
   function drawStats() {
     overlay.innerHTML =
       `<b>${triCount.toLocaleString()}</b> triangles in <b>${sync.entries.length}</b> objects<br>` +
       `drag query <b>${stats.lastMs.toFixed(2)} ms</b> (avg ${stats.avgMs.toFixed(2)} ms, ${stats.queries} ${mover.useSweep ? 'sweeps' : 'overlap tests'})<br>` +
       `blocked by <b>${stats.blocked || '—'}</b><br>` +
-      `wasm heap ${(snug.heapBytes / 1048576).toFixed(0)} MB · core ${(snug.allocatedBytes() / 1048576).toFixed(2)} MB · ${fps} fps`;
+      `wasm heap ${(snug.heapBytes / 1048576).toFixed(0)} MB · core ${(snug.allocatedBytes() / 1048576).toFixed(2)} MB · render ${renderMs.toFixed(1)} ms`;
   }
+  const requestRender = () => { dirty = true; };
+  controls.addEventListener('change', requestRender);
   function frame() {
     controls.update();
-    renderer.render(scene, camera);
-    frames++;
+    if (dirty) {
+      dirty = false;
+      const r0 = performance.now();
+      renderer.render(scene, camera);
+      renderMs = performance.now() - r0;
+    }
     const now = performance.now();
-    if (now - fpsT > 500) { fps = Math.round((frames * 1000) / (now - fpsT)); frames = 0; fpsT = now; drawStats(); }
+    if (now - statsT > 250) { statsT = now; drawStats(); }
     requestAnimationFrame(frame);
   }
   window.addEventListener('resize', () => {
     camera.aspect = window.innerWidth / window.innerHeight;
     camera.updateProjectionMatrix();
     renderer.setSize(window.innerWidth, window.innerHeight);
+    requestRender();
   });
   drawStats();
   status.textContent = '';
@@ -254,6 +264,7 @@ export async function start(container = document.body) {
     overlaps(a, b) { return snug.overlap(items[a].mesh, items[a].pose, items[b].mesh, items[b].pose); },
     isBlocked(name) { return items[name].object.material.color.equals(BLOCKED); },
     render() { renderer.render(scene, camera); },
+    requestRender,
   };
   window.snugApp = app;
   return app;

@@ -214,6 +214,7 @@ export class DragMover {
     const pose = this._pose;
     pose.set(entry.pose);
     const rest = delta.clone();
+    const wanted = delta.clone();
     const applied = new Vector3();
     for (let slide = 0; slide <= this.maxSlides && rest.lengthSq() > 1e-14; slide++) {
       const block = this._firstBlock(entry, pose, rest);
@@ -233,6 +234,7 @@ export class DragMover {
       if (into < 0) rest.addScaledVector(n, -into);
       else break; // moving away already and still blocked: nothing sensible to slide along
       rest.multiplyScalar(0.999);
+      if (rest.dot(wanted) <= 0) break; // a slide never moves against the drag
     }
     this.sync.setWorldPose(entry.object, pose);
     this.lastQueryMs = performance.now() - t0;

@@ -26,7 +26,14 @@ export async function openPage({ width = 1280, height = 800 } = {}) {
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()}`));
   page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
   await page.goto(url);
-  await page.waitForFunction(() => window.snugApp && window.snugApp.snug, null, { timeout: 60000 });
+  try {
+    await page.waitForFunction(() => window.snugApp && window.snugApp.snug, null, { timeout: 60000 });
+  } catch (e) {
+    const status = await page.evaluate(() => document.getElementById('status')?.textContent).catch(() => '?');
+    await browser.close();
+    await new Promise((r) => server.httpServer.close(r));
+    throw new Error(`the page did not start (${status}); errors: ${errors.join(' | ') || 'none'}`);
+  }
   const close = async () => { await browser.close(); await new Promise((r) => server.httpServer.close(r)); };
   return { page, errors, close, url };
 }

@@ -82,11 +82,11 @@ bool snug_pairset_insert(snug_ctx* ctx, snug_pairset* set, uint64_t key) {
     return true;
 }
 
-void snug_pairset_remove(snug_pairset* set, uint64_t key) {
-    if (!set->cap) return;
+bool snug_pairset_remove(snug_pairset* set, uint64_t key) {
+    if (!set->cap) return false;
     uint32_t mask = set->cap - 1u;
     uint32_t i = find_slot(set, key);
-    if (set->keys[i] != key) return;
+    if (set->keys[i] != key) return false;
     /* swap-remove from the dense list, fixing the moved key's back index */
     uint32_t k = set->where[i];
     uint64_t last = set->list[--set->count];
@@ -107,11 +107,16 @@ void snug_pairset_remove(snug_pairset* set, uint64_t key) {
         }
     }
     set->keys[hole] = SNUG_PAIR_EMPTY;
+    return true;
 }
 
 /* ---------------------------------------------------------------- sweep and prune */
 
-#define EP_PROXY(d) ((d) >> 1)
+/* Endpoint data: proxy << 1 | upper, plus a flag on the endpoints of removed proxies, so the sort can skip
+ * them without touching the proxy array (a cache miss per swap otherwise). */
+#define EP_DEAD 0x80000000u
+#define EP_KEY(d) ((d) & ~EP_DEAD)
+#define EP_PROXY(d) (EP_KEY(d) >> 1)
 #define EP_UPPER(d) ((d) & 1u)
 
 /* Endpoint order: by value, LOWER before UPPER at equal values (touching intervals overlap). */
@@ -120,8 +125,12 @@ static inline bool ep_less(snug_bp_endpoint a, snug_bp_endpoint b) {
 }
 
 void snug_bp_free(snug_ctx* ctx, snug_broadphase* bp) {
-    for (int k = 0; k < 3; k++) snug_free(ctx, bp->axis[k]);
+    for (int k = 0; k < 3; k++) {
+        snug_free(ctx, bp->axis[k]);
+        snug_free(ctx, bp->where[k]);
+    }
     snug_free(ctx, bp->proxies);
+    snug_free(ctx, bp->pair_count);
     snug_free(ctx, bp->free_ids);
     snug_pairset_free(ctx, &bp->pairs);
     memset(bp, 0, sizeof *bp);
@@ -133,21 +142,33 @@ static inline bool overlap_other(const snug_bp_proxy* p, const snug_bp_proxy* q,
     return p->min[a] <= q->max[a] && q->min[a] <= p->max[a] && p->min[b] <= q->max[b] && q->min[b] <= p->max[b];
 }
 
-static void begin_overlap(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, uint32_t q, int k) {
-    if (!bp->proxies[q].live || !overlap_other(&bp->proxies[p], &bp->proxies[q], k)) return;
-    if (!snug_pairset_insert(ctx, &bp->pairs, snug_pair_key(p, q))) bp->needs_rebuild = true;
+static void add_pair(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, uint32_t q) {
+    uint64_t key = snug_pair_key(p, q);
+    if (snug_pairset_contains(&bp->pairs, key)) return;
+    if (!snug_pairset_insert(ctx, &bp->pairs, key)) {
+        bp->needs_rebuild = true;
+        return;
+    }
+    bp->pair_count[p]++;
+    bp->pair_count[q]++;
 }
 
-static void end_overlap(snug_broadphase* bp, uint32_t p, uint32_t q, int k) {
-    /* a pair exists only if the boxes also overlap on the other two axes: most crossings skip the hash */
-    if (bp->proxies[q].live && overlap_other(&bp->proxies[p], &bp->proxies[q], k))
-        snug_pairset_remove(&bp->pairs, snug_pair_key(p, q));
+static void drop_pair(snug_broadphase* bp, uint32_t p, uint32_t q) {
+    /* most proxies have no pair at all: skip the hash for them */
+    if (!bp->pair_count[p] || !bp->pair_count[q]) return;
+    if (!snug_pairset_remove(&bp->pairs, snug_pair_key(p, q))) return;
+    bp->pair_count[p]--;
+    bp->pair_count[q]--;
+}
+
+static void begin_overlap(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, uint32_t q, int k) {
+    if (overlap_other(&bp->proxies[p], &bp->proxies[q], k)) add_pair(ctx, bp, p, q);
 }
 
 /* Insertion-sort one endpoint of proxy p on axis k to value v (seed 000 Figs. 6.7 and 6.8). */
 static void move_endpoint(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, int k, uint32_t upper, float v) {
     snug_bp_endpoint* E = bp->axis[k];
-    uint32_t i = bp->proxies[p].ep[k][upper];
+    uint32_t i = bp->where[k][(p << 1) | upper];
     snug_bp_endpoint e = E[i];
     e.value = v;
     uint64_t swaps = 0;
@@ -155,29 +176,29 @@ static void move_endpoint(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, int k,
         snug_bp_endpoint n = E[i - 1];
         uint32_t q = EP_PROXY(n.data);
         /* a lower end passing an upper end leftwards starts an overlap; an upper passing a lower ends one */
-        if (q != p && EP_UPPER(n.data) != upper) {
-            if (upper) end_overlap(bp, p, q, k);
+        if (q != p && EP_UPPER(n.data) != upper && !(n.data & EP_DEAD)) {
+            if (upper) drop_pair(bp, p, q);
             else begin_overlap(ctx, bp, p, q, k);
         }
         E[i] = n;
-        bp->proxies[q].ep[k][EP_UPPER(n.data)] = i;
+        bp->where[k][EP_KEY(n.data)] = i;
         i--;
         swaps++;
     }
     while (i + 1 < bp->ep_count && ep_less(E[i + 1], e)) {
         snug_bp_endpoint n = E[i + 1];
         uint32_t q = EP_PROXY(n.data);
-        if (q != p && EP_UPPER(n.data) != upper) {
+        if (q != p && EP_UPPER(n.data) != upper && !(n.data & EP_DEAD)) {
             if (upper) begin_overlap(ctx, bp, p, q, k);
-            else end_overlap(bp, p, q, k);
+            else drop_pair(bp, p, q);
         }
         E[i] = n;
-        bp->proxies[q].ep[k][EP_UPPER(n.data)] = i;
+        bp->where[k][EP_KEY(n.data)] = i;
         i++;
         swaps++;
     }
     E[i] = e;
-    bp->proxies[p].ep[k][upper] = i;
+    bp->where[k][(p << 1) | upper] = i;
     bp->swaps += swaps;
 }
 
@@ -209,8 +230,8 @@ void snug_bp_set_box(snug_broadphase* bp, uint32_t id, const float min[3], const
     for (int k = 0; k < 3; k++) {
         P->min[k] = min[k];
         P->max[k] = max[k];
-        bp->axis[k][P->ep[k][0]].value = min[k];
-        bp->axis[k][P->ep[k][1]].value = max[k];
+        bp->axis[k][bp->where[k][id << 1]].value = min[k];
+        bp->axis[k][bp->where[k][(id << 1) | 1u]].value = max[k];
     }
 }
 
@@ -225,27 +246,25 @@ void snug_bp_resort(snug_ctx* ctx, snug_broadphase* bp) {
             snug_bp_endpoint e = E[i];
             if (!ep_less(e, E[i - 1])) continue;
             uint32_t p = EP_PROXY(e.data), j = i;
-            bool live = bp->proxies[p].live;
+            bool live = !(e.data & EP_DEAD);
             do {
                 snug_bp_endpoint n = E[j - 1];
                 uint32_t q = EP_PROXY(n.data);
-                if (live && q != p && EP_UPPER(n.data) != EP_UPPER(e.data) && bp->proxies[q].live) {
+                if (live && q != p && EP_UPPER(n.data) != EP_UPPER(e.data) && !(n.data & EP_DEAD)) {
                     if (EP_UPPER(e.data)) {
-                        snug_pairset_remove(&bp->pairs, snug_pair_key(p, q));
+                        drop_pair(bp, p, q);
                     } else {
                         const snug_bp_proxy *P = &bp->proxies[p], *Q = &bp->proxies[q];
-                        if (snug_box_overlap(P->min, P->max, Q->min, Q->max) &&
-                            !snug_pairset_insert(ctx, &bp->pairs, snug_pair_key(p, q)))
-                            bp->needs_rebuild = true;
+                        if (snug_box_overlap(P->min, P->max, Q->min, Q->max)) add_pair(ctx, bp, p, q);
                     }
                 }
                 E[j] = n;
-                bp->proxies[q].ep[k][EP_UPPER(n.data)] = j;
+                bp->where[k][EP_KEY(n.data)] = j;
                 j--;
                 swaps++;
             } while (j > 0 && ep_less(e, E[j - 1]));
             E[j] = e;
-            bp->proxies[p].ep[k][EP_UPPER(e.data)] = j;
+            bp->where[k][EP_KEY(e.data)] = j;
         }
         bp->swaps += swaps;
     }
@@ -279,6 +298,14 @@ snug_status snug_bp_insert(snug_ctx* ctx, snug_broadphase* bp, const float min[3
             uint32_t* fr = snug_realloc(ctx, bp->free_ids, (size_t)cap * sizeof *fr);
             if (!fr) return SNUG_ERR_OUT_OF_MEMORY;
             bp->free_ids = fr;
+            for (int k = 0; k < 3; k++) {
+                uint32_t* w = snug_realloc(ctx, bp->where[k], (size_t)cap * 2u * sizeof *w);
+                if (!w) return SNUG_ERR_OUT_OF_MEMORY; /* arrays already grown stay larger: harmless */
+                bp->where[k] = w;
+            }
+            uint32_t* pc = snug_realloc(ctx, bp->pair_count, (size_t)cap * sizeof *pc);
+            if (!pc) return SNUG_ERR_OUT_OF_MEMORY;
+            bp->pair_count = pc;
             bp->proxy_cap = cap;
         }
         p = bp->proxy_count++;
@@ -286,13 +313,14 @@ snug_status snug_bp_insert(snug_ctx* ctx, snug_broadphase* bp, const float min[3
     snug_bp_proxy* P = &bp->proxies[p];
     P->live = true;
     P->user = user;
+    bp->pair_count[p] = 0;
     /* enter at +infinity behind everything (overlapping nothing), then sort in like a move */
     for (int k = 0; k < 3; k++) {
         P->min[k] = P->max[k] = INFINITY;
         bp->axis[k][bp->ep_count] = (snug_bp_endpoint){INFINITY, p << 1};
         bp->axis[k][bp->ep_count + 1] = (snug_bp_endpoint){INFINITY, (p << 1) | 1u};
-        P->ep[k][0] = bp->ep_count;
-        P->ep[k][1] = bp->ep_count + 1;
+        bp->where[k][p << 1] = bp->ep_count;
+        bp->where[k][(p << 1) | 1u] = bp->ep_count + 1;
     }
     bp->ep_count += 2;
     bp->live++;
@@ -309,10 +337,20 @@ snug_status snug_bp_insert(snug_ctx* ctx, snug_broadphase* bp, const float min[3
 void snug_bp_remove(snug_broadphase* bp, uint32_t id) {
     snug_bp_proxy* P = &bp->proxies[id];
     if (!P->live) return;
-    for (uint32_t k = 0; k < bp->pairs.count;) {
+    for (uint32_t k = 0; k < bp->pairs.count && bp->pair_count[id];) {
         uint64_t key = bp->pairs.list[k];
-        if (snug_pair_lo(key) == id || snug_pair_hi(key) == id) snug_pairset_remove(&bp->pairs, key);
-        else k++;
+        uint32_t a = snug_pair_lo(key), b = snug_pair_hi(key);
+        if (a == id || b == id) {
+            snug_pairset_remove(&bp->pairs, key); /* swap-removes: index k holds the next pair */
+            bp->pair_count[a]--;
+            bp->pair_count[b]--;
+        } else {
+            k++;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        bp->axis[k][bp->where[k][id << 1]].data |= EP_DEAD;
+        bp->axis[k][bp->where[k][(id << 1) | 1u]].data |= EP_DEAD;
     }
     P->live = false;
     bp->live--;
@@ -325,10 +363,9 @@ static void compact(snug_broadphase* bp) {
         snug_bp_endpoint* E = bp->axis[k];
         uint32_t n = 0;
         for (uint32_t i = 0; i < bp->ep_count; i++) {
-            uint32_t q = EP_PROXY(E[i].data);
-            if (!bp->proxies[q].live) continue;
+            if (E[i].data & EP_DEAD) continue;
             E[n] = E[i];
-            bp->proxies[q].ep[k][EP_UPPER(E[i].data)] = n;
+            bp->where[k][E[i].data] = n;
             n++;
         }
     }
@@ -355,10 +392,11 @@ snug_status snug_bp_rebuild(snug_ctx* ctx, snug_broadphase* bp) {
             E[n++] = (snug_bp_endpoint){bp->proxies[p].max[k], (p << 1) | 1u};
         }
         if (n) qsort(E, n, sizeof *E, ep_compare);
-        for (uint32_t i = 0; i < n; i++) bp->proxies[EP_PROXY(E[i].data)].ep[k][EP_UPPER(E[i].data)] = i;
+        for (uint32_t i = 0; i < n; i++) bp->where[k][E[i].data] = i;
     }
     /* one sweep along x (Fig. 6.4) with the y/z test, keeping the open intervals in the scratch arena */
     snug_pairset_clear(&bp->pairs);
+    if (bp->proxy_count) memset(bp->pair_count, 0, bp->proxy_count * sizeof *bp->pair_count);
     bp->needs_rebuild = false;
     if (!bp->live) return SNUG_OK;
     if (snug_scratch_reserve(ctx, (size_t)bp->proxy_count * 2u * sizeof(uint32_t)) != SNUG_OK) {
@@ -383,6 +421,8 @@ snug_status snug_bp_rebuild(snug_ctx* ctx, snug_broadphase* bp) {
                 bp->needs_rebuild = true;
                 return SNUG_ERR_OUT_OF_MEMORY;
             }
+            bp->pair_count[p]++;
+            bp->pair_count[open[j]]++;
         }
         slot[p] = open_count;
         open[open_count++] = p;

@@ -5,8 +5,8 @@
  * overlap). Moving a box insertion-sorts its endpoints from their old places; an endpoint crossing the opposite
  * end of another interval starts or ends that pair's overlap on this axis, and a starting overlap becomes a pair
  * when the boxes also overlap on the other two axes (stored coordinates, which keeps the set exact after each
- * axis). Removed proxies leave dead endpoints behind until the next compaction, so proxy ids are only reused
- * after it. */
+ * axis). Removed proxies leave flagged dead endpoints behind until the next compaction, so proxy ids are only
+ * reused after it. */
 #ifndef SNUG_BROADPHASE_H
 #define SNUG_BROADPHASE_H
 
@@ -36,7 +36,8 @@ void snug_pairset_free(snug_ctx* ctx, snug_pairset* set);
 void snug_pairset_clear(snug_pairset* set);
 /* false only when memory ran out (the set is unchanged then). */
 bool snug_pairset_insert(snug_ctx* ctx, snug_pairset* set, uint64_t key);
-void snug_pairset_remove(snug_pairset* set, uint64_t key);
+/* true when the key was there. */
+bool snug_pairset_remove(snug_pairset* set, uint64_t key);
 bool snug_pairset_contains(const snug_pairset* set, uint64_t key);
 /* Room for `count` keys without growing (so later inserts cannot fail). */
 bool snug_pairset_reserve(snug_ctx* ctx, snug_pairset* set, uint32_t count);
@@ -48,7 +49,6 @@ typedef struct snug_bp_endpoint {
 
 typedef struct snug_bp_proxy {
     float min[3], max[3];
-    uint32_t ep[3][2];     /* index of the lower/upper endpoint in each axis array */
     uint32_t user;         /* the owner's id for this proxy (a body slot) */
     bool live;
 } snug_bp_proxy;
@@ -57,12 +57,15 @@ typedef struct snug_broadphase {
     snug_bp_endpoint* axis[3];
     uint32_t ep_count, ep_cap;
     snug_bp_proxy* proxies;
+    uint32_t* where[3];               /* per axis, per endpoint (proxy << 1 | upper): its index in that axis array
+                                         (apart from the proxies: the sort touches it on every swap) */
     uint32_t proxy_count, proxy_cap;  /* proxies used so far (live or dead) */
     uint32_t* free_ids;               /* proxy ids free for reuse (dead ones after compaction) */
     uint32_t free_count;
     uint32_t live, dead;              /* dead: removed proxies whose endpoints are still in the arrays */
     bool needs_rebuild;               /* bulk insert, or a pair insert ran out of memory: rebuild before use */
     snug_pairset pairs;               /* overlapping proxy pairs */
+    uint32_t* pair_count;             /* per proxy: its pairs in the set (0 lets a crossing skip the hash) */
     uint64_t swaps;                   /* endpoint swaps so far (statistics) */
 } snug_broadphase;
 

@@ -111,7 +111,7 @@ static void test_raw_sap_equals_brute_force(void) {
                 CHECK(bp.axis[k][e].value <= bp.axis[k][e + 1].value);
         for (uint32_t p = 0; p < bp.proxy_count; p++)
             for (int k = 0; k < 3 && bp.proxies[p].live; k++)
-                for (int u2 = 0; u2 < 2; u2++) CHECK(bp.axis[k][bp.proxies[p].ep[k][u2]].data == ((p << 1) | (uint32_t)u2));
+                for (int u2 = 0; u2 < 2; u2++) CHECK(bp.axis[k][bp.where[k][(p << 1) | (uint32_t)u2]].data == ((p << 1) | (uint32_t)u2));
         RETURN_IF_FAILED();
     }
     snug_bp_free(ctx, &bp);

@@ -53,4 +53,19 @@ export const LAYOUT = {
     size: 56, hit: 0, t: 4, safe_t: 8, feature: 12, tri_a: 16, tri_b: 20, feature_a: 24, feature_b: 28, point: 32,
     normal: 44,
   },
+  body_def: { size: 56, mesh: 0, parent: 4, pose: 8, is_static: 36, enabled: 37, layer: 40, mask: 44, user_data: 48 },
+  body_info: {
+    size: 56, mesh: 0, parent: 4, child_count: 8, is_static: 12, enabled: 13, layer: 16, mask: 20, user_data: 24,
+    aabb_min: 32, aabb_max: 44,
+  },
+  scene_hit: { size: 36, body: 0, tri: 4, t: 8, point: 12, normal: 24 },
+  contact: {
+    size: 72, group: 0, hit: 4, approx: 8, t: 12, body_a: 16, body_b: 20, feature: 24, tri_a: 28, tri_b: 32,
+    feature_a: 36, feature_b: 40, point: 44, normal: 56, distance_bound: 68,
+  },
+  step_stats: {
+    size: 48, groups: 0, moved_bodies: 4, broadphase_pairs: 8, finished_pairs: 12, unfinished_pairs: 16, bv_tests: 24,
+    primitive_tests: 32, time_us: 40,
+  },
+  step_def: { size: 32, mode: 0, cutoff: 4, budget_us: 8, clock_us: 16, clock_user: 20, pairs: 24, pair_capacity: 28 },
 };

@@ -14,8 +14,9 @@
 // were never disposed, since freeing from a GC callback would hide ordering bugs.
 import createSnugModule from '../build/wasm/snug.mjs';
 import { LAYOUT as L, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS } from './layout.js';
+import { Scene, Body, SceneHit, Contact } from './scene.js';
 
-export { STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS };
+export { STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, Scene, Body, SceneHit, Contact };
 
 /** A failed C call: `status` is the snug_status name (e.g. "SNUG_ERR_STALE_HANDLE"), `message` the core's text. */
 export class SnugError extends Error {
@@ -236,6 +237,7 @@ export class Snug {
     this._buf = null;
     this._views();
     this._meshes = new Set();
+    this._scenes = new Set();
     this.hit = new RayHit();           // shared results, overwritten by the next call of the same kind
     this.pointResult = new PointResult();
     this.distanceResult = new DistanceResult();
@@ -818,6 +820,17 @@ export class Snug {
     return this._readToi(out);
   }
 
+  // ------------------------------------------------------------------------------------------------ scenes
+
+  /** A scene: bodies (instances of meshes) with a hierarchy, a broad phase, rays and the collision step. */
+  createScene() {
+    this._live();
+    this._check(this._fn('snug_scene_create')(this._ctx, this._scratch + S.handle));
+    const scene = new Scene(this, this._u32[(this._scratch + S.handle) >> 2]);
+    this._scenes.add(scene);
+    return scene;
+  }
+
   // ------------------------------------------------------------------------------------------------ lifetime
 
   /** Free the context and everything it owns; every Mesh of it becomes stale. */
@@ -829,6 +842,12 @@ export class Snug {
       if (leakRegistry) leakRegistry.unregister(mesh);
     }
     this._meshes.clear();
+    for (const scene of this._scenes) {
+      for (const b of scene._bodies.values()) b.handle = 0;
+      scene._bodies.clear();
+      scene.handle = 0;
+    }
+    this._scenes.clear();
     m._snug_ctx_destroy(this._ctx);
     m._free(this._scratch);
     if (this._stage) m._free(this._stage);

@@ -158,43 +158,79 @@ static snug_status build_top_down(snug_build* b, uint32_t tri_count) {
     return SNUG_OK;
 }
 
-/* The lean path for the common case (binned SAH, binary): each task carries its centroid bounds, so a node
- * costs one binning pass and one partition, and the children's boxes come from the bins. */
+/* The lean path for the common case (binned SAH, binary): a node's bins are filled while its parent is
+ * partitioned (grid over the child's box, known from the parent's bins), so every level costs one pass over
+ * the records, and the children's boxes come from the bins. Depth-first with an explicit stack whose slots
+ * hold the bins; only the right child's bins are ever copied. */
 typedef struct sah_task {
     uint32_t node, begin, count, depth;
-    snug_aabb cent;
+    bool binned;
 } sah_task;
 
-static snug_status build_sah_binary(snug_build* b, uint32_t tri_count) {
+static void grid_for_box(snug_sah_bins* bins, int nbins, uint32_t count, const snug_aabb* box) {
+    vec3 lo, hi; /* centroid sums lie in [2 min, 2 max] */
+    glm_vec3_scale((float*)box->min, 2.0f, lo);
+    glm_vec3_scale((float*)box->max, 2.0f, hi);
+    snug_sah_bins_init(bins, nbins, count, lo, hi);
+}
+
+static snug_status build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count) {
     const snug_bvh_def* def = b->in.def;
-    sah_task stack[64 + 2];
-    int top = 0;
-    snug_aabb root;
+    int slots = def->max_depth + 3;
+    sah_task* stack = snug_alloc(ctx, (size_t)slots * sizeof *stack);
+    snug_sah_bins* bins = snug_alloc(ctx, (size_t)slots * sizeof *bins);
+    if (!stack || !bins) {
+        snug_free(ctx, stack);
+        snug_free(ctx, bins);
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "builder stack");
+    }
+    int nb = def->sah_bins;
+    snug_aabb root, cent;
     snug_prims_bounds(b->prims, tri_count, &root);
+    snug_prims_centroid_bounds(b->prims, tri_count, &cent);
     glm_vec3_copy(root.min, b->nodes[0].min);
     glm_vec3_copy(root.max, b->nodes[0].max);
     b->node_count = 1;
-    stack[top].node = 0, stack[top].begin = 0, stack[top].count = tri_count, stack[top].depth = 1;
-    snug_prims_centroid_bounds(b->prims, tri_count, &stack[top].cent);
-    top++;
+    snug_sah_bins_init(&bins[0], nb, tri_count, cent.min, cent.max);
+    snug_sah_bins_add_all(&bins[0], b->prims, tri_count);
+    stack[0] = (sah_task){0, 0, tri_count, 1, true};
+    int top = 1;
     while (top > 0) {
-        sah_task t = stack[--top];
+        int at = top - 1;
+        sah_task t = stack[at];
         b->range_first[t.node] = t.begin;
         b->range_count[t.node] = t.count;
         if (t.depth > b->depth) b->depth = t.depth;
         snug_prim* prims = b->prims + t.begin;
         if (t.count <= (uint32_t)def->leaf_size || (int)t.depth >= def->max_depth) {
             set_leaf(b, t.node, t.begin, t.count);
+            top--;
             continue;
         }
-        snug_aabb box[2], cbox[2];
-        uint32_t left = snug_sah_split2(def->sah_bins, prims, t.count, &t.cent, box, cbox);
-        if (left == 0) { /* coincident centroids: halve by count */
+        snug_aabb box[2];
+        uint32_t counts[2], left;
+        bool leafy[2];
+        int split = t.binned ? snug_sah_bins_choose(&bins[at], box, counts) : 0;
+        if (split) {
+            for (int k = 0; k < 2; k++) {
+                leafy[k] = counts[k] <= (uint32_t)def->leaf_size || (int)t.depth + 1 >= def->max_depth;
+                if (!leafy[k]) grid_for_box(&bins[at + 1 + k], nb, counts[k], &box[k]);
+            }
+            left = snug_sah_partition(&bins[at], split, prims, t.count, b->in.tmp, leafy[0] ? NULL : &bins[at + 1],
+                                      leafy[1] ? NULL : &bins[at + 2]);
+        } else {
+            /* centroids do not spread (or no bins): halve by count, then bin the halves afresh */
             uint32_t sizes[2];
             snug_split_median(&b->in, prims, t.count, 2, sizes, box);
             left = sizes[0];
-            snug_prims_centroid_bounds(prims, left, &cbox[0]);
-            snug_prims_centroid_bounds(prims + left, t.count - left, &cbox[1]);
+            counts[0] = sizes[0];
+            counts[1] = sizes[1];
+            for (int k = 0; k < 2; k++) {
+                leafy[k] = false;
+                snug_prims_centroid_bounds(prims + (k ? left : 0), counts[k], &cent);
+                snug_sah_bins_init(&bins[at + 1 + k], nb, counts[k], cent.min, cent.max);
+                snug_sah_bins_add_all(&bins[at + 1 + k], prims + (k ? left : 0), counts[k]);
+            }
         }
         uint32_t child = b->node_count;
         b->node_count += 2;
@@ -204,10 +240,20 @@ static snug_status build_sah_binary(snug_build* b, uint32_t tri_count) {
             glm_vec3_copy(box[k].min, b->nodes[child + k].min);
             glm_vec3_copy(box[k].max, b->nodes[child + k].max);
         }
-        /* right child below, left on top: depth-first, first child next to its parent */
-        stack[top++] = (sah_task){child + 1, t.begin + left, t.count - left, t.depth + 1, cbox[1]};
-        stack[top++] = (sah_task){child, t.begin, left, t.depth + 1, cbox[0]};
+        /* slot `at` takes the right child (its bins copied down), slot at + 1 keeps the left one on top */
+        if (!leafy[1]) {
+            snug_sah_bins* r = &bins[at + 2];
+            bins[at].n = r->n, bins[at].axis = r->axis, bins[at].base = r->base, bins[at].scale = r->scale;
+            memcpy(bins[at].count, r->count, (size_t)r->n * sizeof r->count[0]);
+            memcpy(bins[at].min, r->min, (size_t)r->n * sizeof r->min[0]);
+            memcpy(bins[at].max, r->max, (size_t)r->n * sizeof r->max[0]);
+        }
+        stack[at] = (sah_task){child + 1, t.begin + left, t.count - left, t.depth + 1, !leafy[1]};
+        stack[at + 1] = (sah_task){child, t.begin, left, t.depth + 1, !leafy[0]};
+        top = at + 2;
     }
+    snug_free(ctx, stack);
+    snug_free(ctx, bins);
     return SNUG_OK;
 }
 
@@ -263,7 +309,7 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         p->label = 0;
     }
     if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
-    else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = build_sah_binary(&b, tri_count);
+    else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = build_sah_binary(ctx, &b, tri_count);
     else st = build_top_down(&b, tri_count);
     if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);
     if (st == SNUG_OK)

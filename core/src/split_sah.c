@@ -45,11 +45,6 @@ static inline f4 f4_set1(float x) { f4 r = {{x, x, x, x}}; return r; }
 #define F4_SET1(x) f4_set1(x)
 #endif
 
-typedef struct bin {
-    f4 min, max;              /* box of the binned triangles (lanes 0..2) */
-    uint32_t count;
-} bin;
-
 static double area(const float* mn, const float* mx) {
     double x = (double)mx[0] - mn[0], y = (double)mx[1] - mn[1], z = (double)mx[2] - mn[2];
     return x * y + y * z + z * x;
@@ -59,58 +54,67 @@ static inline float fmin_(float a, float b) { return a < b ? a : b; }
 static inline float fmax_(float a, float b) { return a > b ? a : b; }
 
 void snug_prims_centroid_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out) {
-    glm_vec3_broadcast(FLT_MAX, out->min);
-    glm_vec3_broadcast(-FLT_MAX, out->max);
-    for (uint32_t k = 0; k < count; k++)
-        for (int a = 0; a < 3; a++) {
-            float c = prims[k].min[a] + prims[k].max[a];
-            out->min[a] = fmin_(out->min[a], c);
-            out->max[a] = fmax_(out->max[a], c);
-        }
+    f4 lo = F4_SET1(FLT_MAX), hi = F4_SET1(-FLT_MAX);
+    for (uint32_t k = 0; k < count; k++) {
+        f4 c = F4_ADD(F4_LOAD(prims[k].min), F4_LOAD(prims[k].max));
+        lo = F4_MIN(lo, c);
+        hi = F4_MAX(hi, c);
+    }
+    float l[4], h[4];
+    F4_STORE(l, lo);
+    F4_STORE(h, hi);
+    glm_vec3_copy(l, out->min);
+    glm_vec3_copy(h, out->max);
 }
 
-uint32_t snug_sah_split2(int nbins, snug_prim* prims, uint32_t count, const snug_aabb* cent, snug_aabb box[2],
-                         snug_aabb cbox[2]) {
+void snug_sah_bins_init(snug_sah_bins* b, int nbins, uint32_t count, const float lo[3], const float hi[3]) {
     int axis = 0;
-    float ext[3];
-    for (int a = 0; a < 3; a++) ext[a] = cent->max[a] - cent->min[a];
-    if (ext[1] > ext[axis]) axis = 1;
-    if (ext[2] > ext[axis]) axis = 2;
-    float extent = ext[axis];
-    if (!(extent > 0.0f)) return 0;
-    /* fewer bins than triangles buys nothing on small nodes */
+    if (hi[1] - lo[1] > hi[axis] - lo[axis]) axis = 1;
+    if (hi[2] - lo[2] > hi[axis] - lo[axis]) axis = 2;
+    float extent = hi[axis] - lo[axis];
+    /* more bins than triangles buy nothing on small nodes */
     if ((uint32_t)nbins > count + 2) nbins = (int)count + 2;
-    bin bins[64];
+    if (!(extent > 0.0f)) nbins = 1;
+    b->n = nbins;
+    b->axis = axis;
+    b->base = lo[axis];
+    b->scale = nbins > 1 ? (float)nbins * 0.99999f / extent : 0.0f;
     for (int i = 0; i < nbins; i++) {
-        bins[i].min = F4_SET1(FLT_MAX);
-        bins[i].max = F4_SET1(-FLT_MAX);
-        bins[i].count = 0;
+        F4_STORE(b->min[i], F4_SET1(FLT_MAX));
+        F4_STORE(b->max[i], F4_SET1(-FLT_MAX));
+        b->count[i] = 0;
     }
-    float scale = (float)nbins * 0.99999f / extent, base = cent->min[axis];
-#define BIN_OF(p) (int)fmax_(0.0f, fmin_((float)(nbins - 1), ((p)->min[axis] + (p)->max[axis] - base) * scale))
-    for (uint32_t k = 0; k < count; k++) {
-        const snug_prim* p = &prims[k];
-        bin* t = &bins[BIN_OF(p)];
-        t->count++;
-        t->min = F4_MIN(t->min, F4_LOAD(p->min));
-        t->max = F4_MAX(t->max, F4_LOAD(p->max));
-    }
-    float bmin[64][4], bmax[64][4];
-    for (int i = 0; i < nbins; i++) {
-        F4_STORE(bmin[i], bins[i].min);
-        F4_STORE(bmax[i], bins[i].max);
-    }
-    /* suffix areas and counts, then the prefix sweep */
+}
+
+static inline int bin_of(const snug_sah_bins* b, const snug_prim* p) {
+    float x = (p->min[b->axis] + p->max[b->axis] - b->base) * b->scale;
+    return (int)fmax_(0.0f, fmin_((float)(b->n - 1), x));
+}
+
+static inline void bin_add(snug_sah_bins* b, const snug_prim* p) {
+    int k = bin_of(b, p);
+    b->count[k]++;
+    F4_STORE(b->min[k], F4_MIN(F4_LOAD(b->min[k]), F4_LOAD(p->min)));
+    F4_STORE(b->max[k], F4_MAX(F4_LOAD(b->max[k]), F4_LOAD(p->max)));
+}
+
+void snug_sah_bins_add_all(snug_sah_bins* b, const snug_prim* prims, uint32_t count) {
+    for (uint32_t k = 0; k < count; k++) bin_add(b, &prims[k]);
+}
+
+int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t counts[2]) {
+    int nbins = b->n;
+    if (nbins < 2) return 0;
     double right_area[64];
     uint32_t right_count[64];
     float rmin[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, rmax[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
     uint32_t rc = 0;
     for (int i = nbins - 1; i > 0; i--) {
         for (int a = 0; a < 3; a++) {
-            rmin[a] = fmin_(rmin[a], bmin[i][a]);
-            rmax[a] = fmax_(rmax[a], bmax[i][a]);
+            rmin[a] = fmin_(rmin[a], b->min[i][a]);
+            rmax[a] = fmax_(rmax[a], b->max[i][a]);
         }
-        rc += bins[i].count;
+        rc += b->count[i];
         right_area[i] = rc ? area(rmin, rmax) : 0.0;
         right_count[i] = rc;
     }
@@ -120,10 +124,10 @@ uint32_t snug_sah_split2(int nbins, snug_prim* prims, uint32_t count, const snug
     int split = 0;
     for (int i = 1; i < nbins; i++) {
         for (int a = 0; a < 3; a++) {
-            lmin[a] = fmin_(lmin[a], bmin[i - 1][a]);
-            lmax[a] = fmax_(lmax[a], bmax[i - 1][a]);
+            lmin[a] = fmin_(lmin[a], b->min[i - 1][a]);
+            lmax[a] = fmax_(lmax[a], b->max[i - 1][a]);
         }
-        lc += bins[i - 1].count;
+        lc += b->count[i - 1];
         if (lc == 0 || right_count[i] == 0) continue;
         double cost = area(lmin, lmax) * lc + right_area[i] * right_count[i];
         if (cost < best) {
@@ -135,53 +139,58 @@ uint32_t snug_sah_split2(int nbins, snug_prim* prims, uint32_t count, const snug
     for (int side = 0; side < 2; side++) {
         glm_vec3_broadcast(FLT_MAX, box[side].min);
         glm_vec3_broadcast(-FLT_MAX, box[side].max);
-    }
-    /* in-place partition by bin index; the children's centroid bounds are gathered on the way (each record is
-     * classified exactly once) */
-    f4 cmin[2] = {F4_SET1(FLT_MAX), F4_SET1(FLT_MAX)}, cmax[2] = {F4_SET1(-FLT_MAX), F4_SET1(-FLT_MAX)};
-    uint32_t i = 0, j = count;
-    while (i < j) {
-        snug_prim* p = &prims[i];
-        int side = BIN_OF(p) >= split;
-        f4 c = F4_ADD(F4_LOAD(p->min), F4_LOAD(p->max));
-        cmin[side] = F4_MIN(cmin[side], c);
-        cmax[side] = F4_MAX(cmax[side], c);
-        if (!side) {
-            i++;
-        } else {
-            j--;
-            snug_prim t = *p;
-            *p = prims[j];
-            prims[j] = t;
-        }
-    }
-#undef BIN_OF
-    for (int side = 0; side < 2; side++) {
-        float lo[4], hi[4];
-        F4_STORE(lo, cmin[side]);
-        F4_STORE(hi, cmax[side]);
-        glm_vec3_copy(lo, cbox[side].min);
-        glm_vec3_copy(hi, cbox[side].max);
+        counts[side] = 0;
     }
     for (int k = 0; k < nbins; k++) {
-        if (!bins[k].count) continue;
+        if (!b->count[k]) continue;
         int side = k >= split;
+        counts[side] += b->count[k];
         for (int a = 0; a < 3; a++) {
-            box[side].min[a] = fmin_(box[side].min[a], bmin[k][a]);
-            box[side].max[a] = fmax_(box[side].max[a], bmax[k][a]);
+            box[side].min[a] = fmin_(box[side].min[a], b->min[k][a]);
+            box[side].max[a] = fmax_(box[side].max[a], b->max[k][a]);
         }
     }
+    return split;
+}
+
+uint32_t snug_sah_partition(const snug_sah_bins* b, int split, snug_prim* prims, uint32_t count, snug_prim* tmp,
+                            snug_sah_bins* left, snug_sah_bins* right) {
+    /* out of place and branch-free: the side of a record is data, not control flow (a mispredicted branch per
+     * record was the largest cost of the in-place version) */
+    snug_sah_bins dummy;
+    if (!left || !right) {
+        dummy.n = 1, dummy.axis = 0, dummy.base = 0.0f, dummy.scale = 0.0f, dummy.count[0] = 0;
+        F4_STORE(dummy.min[0], F4_SET1(FLT_MAX));
+        F4_STORE(dummy.max[0], F4_SET1(-FLT_MAX));
+    }
+    snug_sah_bins* kids[2] = {left ? left : &dummy, right ? right : &dummy};
+    uint32_t i = 0, j = count;
+    for (uint32_t k = 0; k < count; k++) {
+        const snug_prim* p = &prims[k];
+        int side = bin_of(b, p) >= split;
+        bin_add(kids[side], p);
+        j -= (uint32_t)side;
+        tmp[side ? j : i] = *p;
+        i += (uint32_t)(1 - side);
+    }
+    memcpy(prims, tmp, (size_t)count * sizeof *prims);
     return i;
 }
 
 /* Binary SAH split; returns the left count (0 when the centroids do not spread). */
-static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_aabb* lbox, snug_aabb* rbox) {
-    snug_aabb cent, box[2], cbox[2];
+static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_prim* tmp, snug_aabb* lbox,
+                           snug_aabb* rbox) {
+    snug_aabb cent, box[2];
+    snug_sah_bins bins;
+    uint32_t counts[2];
     snug_prims_centroid_bounds(prims, count, &cent);
-    uint32_t left = snug_sah_split2(nbins, prims, count, &cent, box, cbox);
+    snug_sah_bins_init(&bins, nbins, count, cent.min, cent.max);
+    snug_sah_bins_add_all(&bins, prims, count);
+    int split = snug_sah_bins_choose(&bins, box, counts);
+    if (!split) return 0;
     *lbox = box[0];
     *rbox = box[1];
-    return left;
+    return snug_sah_partition(&bins, split, prims, count, tmp, NULL, NULL);
 }
 
 int snug_split_sah(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
@@ -206,7 +215,7 @@ int snug_split_sah(snug_split_in* in, snug_prim* prims, uint32_t count, int degr
         }
         if (pick < 0) break;
         snug_aabb l, r;
-        uint32_t left = sah_binary(in->def->sah_bins, prims + offsets[pick], sizes[pick], &l, &r);
+        uint32_t left = sah_binary(in->def->sah_bins, prims + offsets[pick], sizes[pick], in->tmp, &l, &r);
         uint32_t ls[SNUG_MAX_BRANCHING];
         snug_aabb lb[SNUG_MAX_BRANCHING];
         if (left == 0) {

@@ -1,0 +1,115 @@
+// Scenes through the JS API: bodies, hierarchy (world poses follow parents; cycles rejected), broad-phase pairs
+// and boxes against brute force over world boxes, scene rays against per-mesh rays, the collision step, stale
+// handles. Skipped while the module lacks the scene functions.
+import test from 'node:test';
+import assert from 'node:assert/strict';
+import { Snug, SnugError, pose } from '../../wasm/snug.js';
+import { wasmBinary, seed, scale, rng, sphere, randomPose, has } from './support.mjs';
+
+const snug = await Snug.create({ wasmBinary });
+const ready = has(snug, 'snug_scene_create');
+const msg = `seed ${seed}`;
+const staleErr = (e) => e instanceof SnugError && e.status === 'SNUG_ERR_STALE_HANDLE';
+
+test('bodies, hierarchy and poses', { skip: !ready && 'scenes not in this build yet' }, () => {
+  const mesh = snug.createMesh(sphere(0.5, 8, 8));
+  const scene = snug.createScene();
+  const parent = scene.createBody({ mesh, pose: pose([0, 0, 0, 1], [1, 0, 0]) });
+  const child = scene.createBody({ mesh, parent, pose: pose([0, 0, 0, 1], [0, 2, 0]) });
+  assert.deepEqual(Array.from(child.getPose()), [0, 0, 0, 1, 1, 2, 0], 'child world = parent * local');
+  assert.equal(child.parent, parent);
+  assert.equal(parent.info().childCount, 1);
+  parent.setPose(pose([0, 0, Math.SQRT1_2, Math.SQRT1_2], [5, 0, 0])); // 90 degrees about z
+  const w = child.getPose();
+  assert.ok(Math.abs(w[4] - 3) < 1e-5 && Math.abs(w[5]) < 1e-5, `child follows its parent: ${Array.from(w)}`);
+  assert.deepEqual(Array.from(child.getLocalPose()).slice(4), [0, 2, 0]);
+  assert.throws(() => parent.setParent(child), (e) => e.status === 'SNUG_ERR_CYCLE');
+  child.setParent(null, true);
+  assert.equal(child.parent, null);
+  assert.ok(Math.abs(child.getPose()[4] - 3) < 1e-5, 'keepWorld keeps the world pose');
+  const info = child.info();
+  assert.ok(info.aabbMin[0] < 3 && info.aabbMax[0] > 3);
+  child.setFilter(2, 0xffff);
+  assert.equal(child.info().layer, 2);
+  child.setStatic(true);
+  assert.equal(child.info().isStatic, true);
+  child.setEnabled(false);
+  assert.equal(child.info().enabled, false);
+  child.dispose();
+  assert.throws(() => child.getPose(), staleErr);
+  assert.throws(() => scene.createBody({ mesh, parent: child }), staleErr);
+  const other = snug.createScene();
+  assert.throws(() => other.createBody({ mesh, parent }), staleErr);
+  assert.throws(() => parent.setPose([0, 0, 0, 1, NaN, 0, 0]), (e) => e.status === 'SNUG_ERR_NOT_FINITE');
+  other.dispose();
+  scene.dispose();
+  assert.throws(() => parent.getPose(), staleErr);
+  assert.throws(() => scene.createBody({ mesh }), staleErr);
+  mesh.dispose();
+});
+
+test('broad-phase pairs and box queries against brute force over world boxes', { skip: !ready && 'scenes not in this build yet' }, () => {
+  const r = rng(seed + 7);
+  const mesh = snug.createMesh(sphere(0.3, 6, 8));
+  const scene = snug.createScene();
+  const n = 60 * scale;
+  const bodies = [];
+  for (let i = 0; i < n; i++) bodies.push(scene.createBody({ mesh, pose: randomPose(r, 3) }));
+  const boxes = bodies.map((b) => b.info());
+  const key = (a, b) => (a.handle < b.handle ? `${a.handle}:${b.handle}` : `${b.handle}:${a.handle}`);
+  const meet = (p, q) => [0, 1, 2].every((k) => p.aabbMin[k] <= q.aabbMax[k] && q.aabbMin[k] <= p.aabbMax[k]);
+  const expected = new Set();
+  for (let i = 0; i < n; i++) for (let j = i + 1; j < n; j++) if (meet(boxes[i], boxes[j])) expected.add(key(bodies[i], bodies[j]));
+  const got = new Set(scene.pairs().map(([a, b]) => key(a, b)));
+  assert.deepEqual([...got].sort(), [...expected].sort(), msg);
+  const q = { aabbMin: [-1, -1, -1], aabbMax: [1, 1, 1] };
+  const inBox = new Set(bodies.filter((_, i) => meet(boxes[i], q)));
+  assert.deepEqual(new Set(scene.queryBox(q.aabbMin, q.aabbMax)), inBox);
+  scene.dispose();
+  mesh.dispose();
+});
+
+test('scene raycast equals the closest per-body raycast', { skip: !(ready && has(snug, 'snug_scene_raycast') && has(snug, 'snug_query_raycast')) && 'scene rays not in this build yet' }, () => {
+  const r = rng(seed + 8);
+  const mesh = snug.createMesh(sphere(0.4, 10, 12));
+  const scene = snug.createScene();
+  const bodies = [];
+  for (let i = 0; i < 20; i++) bodies.push(scene.createBody({ mesh, pose: randomPose(r, 3) }));
+  for (let i = 0; i < 50 * scale; i++) {
+    const o = [(2 * r() - 1) * 5, (2 * r() - 1) * 5, (2 * r() - 1) * 5];
+    const d = [-o[0] + r() - 0.5, -o[1] + r() - 0.5, -o[2] + r() - 0.5];
+    let best = null;
+    for (const b of bodies) {
+      const h = snug.raycast(mesh, b.getPose(), o, d);
+      if (h && (!best || h.t < best.t)) best = { t: h.t, body: b };
+    }
+    const hit = scene.raycast(o, d);
+    assert.equal(hit ? hit.body : null, best ? best.body : null, `ray ${i} (${msg})`);
+    if (best) assert.ok(Math.abs(hit.t - best.t) < 1e-5);
+  }
+  scene.dispose();
+  mesh.dispose();
+});
+
+test('collision step: a registered motion into another body is detected and committed', { skip: !(ready && has(snug, 'snug_step_detect')) && 'step not in this build yet' }, () => {
+  const mesh = snug.createMesh(sphere(0.5, 12, 16));
+  const scene = snug.createScene();
+  const a = scene.createBody({ mesh, pose: pose([0, 0, 0, 1], [0, 0, 0]) });
+  scene.createBody({ mesh, pose: pose([0, 0, 0, 1], [3, 0, 0]), isStatic: true });
+  scene.stepBegin();
+  scene.stepMove(a, pose([0, 0, 0, 1], [2.5, 0, 0]));
+  const [c] = scene.stepDetect({ mode: 'static' });
+  assert.equal(c.group, a);
+  assert.equal(c.hit, true);
+  scene.stepBegin();
+  scene.stepMove(a, pose([0, 0, 0, 1], [1, 0, 0]));
+  const [free] = scene.stepDetect({ mode: 'static' });
+  assert.equal(free.hit, false);
+  scene.stepCommit(a, 1);
+  assert.ok(Math.abs(a.getPose()[4] - 1) < 1e-6);
+  assert.throws(() => scene.stepDetect({ mode: 'sideways' }), (e) => e.status === 'SNUG_ERR_INVALID_ARGUMENT');
+  const st = scene.stepStats();
+  assert.ok(st.groups >= 1);
+  scene.dispose();
+  mesh.dispose();
+});

@@ -1,0 +1,354 @@
+// Types of the snug JavaScript API (wasm/snug.js, wasm/scene.js). Kept in step with the code by hand; every
+// name here is exported or public there.
+
+/** [qx, qy, qz, qw, px, py, pz]: unit quaternion and translation; world = rotate(q, local) + p. null = identity. */
+export type Pose = ArrayLike<number>;
+export type Vec3 = ArrayLike<number> | { x: number; y: number; z: number };
+
+export type StatusName =
+  | 'SNUG_OK' | 'SNUG_ERR_INVALID_ARGUMENT' | 'SNUG_ERR_NOT_FINITE' | 'SNUG_ERR_INDEX_RANGE' | 'SNUG_ERR_EMPTY'
+  | 'SNUG_ERR_STALE_HANDLE' | 'SNUG_ERR_OUT_OF_MEMORY' | 'SNUG_ERR_BLOB_TRUNCATED' | 'SNUG_ERR_BLOB_FOREIGN'
+  | 'SNUG_ERR_BLOB_VERSION' | 'SNUG_ERR_BLOB_CORRUPT' | 'SNUG_ERR_BUFFER_TOO_SMALL' | 'SNUG_ERR_NOT_CLOSED'
+  | 'SNUG_ERR_CYCLE';
+export type BvType = 'sphere' | 'aabb' | 'obb' | 'kdop14' | 'kdop18' | 'kdop26' | 'mixed';
+export type Splitter = 'median' | 'sah' | 'gottschalk' | 'zachmann' | 'kcenter' | 'kmeans' | 'greedy' | 'branch-bound';
+export type Measure = 'volume' | 'surface' | 'diameter' | 'hausdorff';
+export type Traversal = 'simultaneous' | 'one-sided' | 'hybrid';
+export type ToiMode = 'dynamic' | 'mixed' | 'static' | 'daasd';
+export type RootFinder = 'linear' | 'regula-falsi' | 'quadratic' | 'sampling' | 'sampling-regula-falsi';
+export type Feature = 'none' | 'vertex-face' | 'face-vertex' | 'edge-edge' | 'face-face';
+export type StepMode = 'static' | 'mixed' | 'dynamic';
+
+export const STATUS_NAMES: readonly StatusName[];
+export const BV_TYPES: readonly BvType[];
+export const SPLITTERS: readonly Splitter[];
+export const MEASURES: readonly Measure[];
+export const TRAVERSALS: readonly Traversal[];
+export const TOI_MODES: readonly ToiMode[];
+export const ROOT_FINDERS: readonly RootFinder[];
+export const FEATURES: readonly Feature[];
+
+/** A failed call: the core's status name and message. */
+export class SnugError extends Error {
+  constructor(code: number, message?: string);
+  readonly name: 'SnugError';
+  readonly code: number;
+  readonly status: StatusName;
+}
+
+export function pose(q?: ArrayLike<number>, p?: ArrayLike<number>, out?: Float32Array): Float32Array;
+
+export interface BvhDef {
+  bvType?: BvType | number;
+  splitter?: Splitter | number;
+  branching?: number;
+  maxBranching?: number;
+  alpha?: number;
+  smallNode?: number;
+  leafSize?: number;
+  maxDepth?: number;
+  measure?: Measure | number;
+  sahBins?: number;
+  bbMaxFaces?: number;
+  bottomUp?: boolean;
+  obbRefine?: boolean;
+  hausdorff?: boolean;
+}
+
+export interface MeshDef {
+  /** 3 floats per vertex. */
+  positions: ArrayLike<number>;
+  /** 3 per triangle; omitted or null: vertices 3i, 3i+1, 3i+2 form triangle i. */
+  indices?: ArrayLike<number> | null;
+  weld?: boolean;
+  weldTolerance?: number;
+  bvh?: BvhDef;
+  label?: string;
+}
+
+export interface MeshInfo {
+  vertexCount: number;
+  triangleCount: number;
+  degenerateCount: number;
+  edgeCount: number;
+  boundaryEdgeCount: number;
+  nonmanifoldEdgeCount: number;
+  nodeCount: number;
+  leafCount: number;
+  depth: number;
+  bvType: BvType;
+  aabbMin: [number, number, number];
+  aabbMax: [number, number, number];
+  scale: number;
+  tolerance: number;
+  closed: boolean;
+  memoryBytes: number;
+}
+
+export interface BvhQuality {
+  volumeSum: number;
+  surfaceSum: number;
+  diameterSum: number;
+  hausdorffMax: number;
+  sahCost: number;
+  nodesPerType: Record<Exclude<BvType, 'mixed'>, number>;
+}
+
+export interface QueryStats {
+  /** Row-major [typeA * 6 + typeB]. */
+  bvTests: Float64Array;
+  primitiveTests: number;
+  nodesVisited: number;
+}
+
+export class Mesh {
+  readonly snug: Snug;
+  /** 0 once disposed. */
+  readonly handle: number;
+  readonly label?: string;
+  readonly disposed: boolean;
+  info(): MeshInfo;
+  quality(): BvhQuality;
+  degenerate(): Uint32Array;
+  setPositions(positions: ArrayLike<number>): void;
+  serialize(): Uint8Array;
+  dispose(): void;
+}
+
+export class RayHit {
+  tri: number;
+  t: number;
+  readonly point: Float32Array;
+  readonly normal: Float32Array;
+}
+
+export class PointResult {
+  distance: number;
+  tri: number;
+  readonly point: Float32Array;
+}
+
+export class DistanceResult {
+  distance: number;
+  triA: number;
+  triB: number;
+  readonly pointA: Float32Array;
+  readonly pointB: Float32Array;
+}
+
+export class ToiResult {
+  hit: boolean;
+  t: number;
+  safeT: number;
+  feature: Feature;
+  triA: number;
+  triB: number;
+  featureA: number;
+  featureB: number;
+  readonly point: Float32Array;
+  readonly normal: Float32Array;
+}
+
+export class RayHits {
+  constructor(capacity: number);
+  capacity: number;
+  count: number;
+  /** 8 words per ray: [tri (as u32), t, px, py, pz, nx, ny, nz]. */
+  f32: Float32Array;
+  u32: Uint32Array;
+  hit(i: number): boolean;
+  tri(i: number): number;
+  t(i: number): number;
+  point(i: number, out?: Float32Array): Float32Array;
+  normal(i: number, out?: Float32Array): Float32Array;
+}
+
+export class TriPairs {
+  constructor(capacity?: number);
+  /** pairs[2k] triangle id in A, pairs[2k + 1] in B. */
+  pairs: Uint32Array;
+  count: number;
+  total: number;
+}
+
+export interface ToiDef {
+  mode?: ToiMode | number;
+  rootFinder?: RootFinder | number;
+  samplingStep?: number;
+  maxIterations?: number;
+  tolerance?: number;
+  daasdSlabs?: number;
+}
+
+/** A pose (static) or a motion from start to end (lerp + slerp). */
+export type Motion = Pose | null | { start: Pose; end: Pose };
+
+export interface CreateOptions {
+  wasmBinary?: ArrayBuffer | Uint8Array;
+  locateFile?: (path: string, prefix: string) => string;
+  /** The Emscripten factory (default: build/wasm/snug.mjs). */
+  factory?: (args: object) => Promise<object>;
+  /** An already instantiated module: the new context shares its memory. */
+  module?: object;
+}
+
+export interface WorkerBuildOptions {
+  worker?: Worker | import('node:worker_threads').Worker;
+  onProgress?: (stage: 'load' | 'build' | 'serialize' | 'done', fraction: number) => void;
+  wasmUrl?: string;
+  label?: string;
+}
+
+export class Snug {
+  static create(options?: CreateOptions): Promise<Snug>;
+  constructor(module: object);
+  readonly module: any;
+  readonly disposed: boolean;
+  /** Bytes of wasm linear memory (grows, never shrinks). */
+  readonly heapBytes: number;
+  /** Shared results, overwritten by the next call of the same kind. */
+  readonly hit: RayHit;
+  readonly pointResult: PointResult;
+  readonly distanceResult: DistanceResult;
+  readonly toiResult: ToiResult;
+  /** Witness triangle ids of the last overlap() that hit. */
+  readonly pair: Uint32Array;
+
+  allocatedBytes(): number;
+  setTraversal(traversal: Traversal | number): void;
+  lastStats(): QueryStats;
+
+  createMesh(def: MeshDef): Mesh;
+  defaultBvhDef(): Required<Omit<BvhDef, 'bvType' | 'splitter' | 'measure'>> & { bvType: BvType; splitter: Splitter; measure: Measure };
+  meshFromBlob(blob: Uint8Array | ArrayBuffer | ArrayBufferView, label?: string): Mesh;
+  buildMeshInWorker(def: MeshDef, options?: WorkerBuildOptions): Promise<Mesh>;
+
+  overlap(a: Mesh, poseA: Pose | null, b: Mesh, poseB: Pose | null): boolean;
+  overlapAll(a: Mesh, poseA: Pose | null, b: Mesh, poseB: Pose | null, out?: TriPairs): TriPairs;
+  distance(a: Mesh, poseA: Pose | null, b: Mesh, poseB: Pose | null, out?: DistanceResult): DistanceResult;
+  within(a: Mesh, poseA: Pose | null, b: Mesh, poseB: Pose | null, maxDistance: number): boolean;
+  raycast(mesh: Mesh, pose: Pose | null, origin: Vec3, dir: Vec3, tmax?: number, out?: RayHit): RayHit | null;
+  raycastAny(mesh: Mesh, pose: Pose | null, origin: Vec3, dir: Vec3, tmax?: number): boolean;
+  raycastAll(mesh: Mesh, pose: Pose | null, origin: Vec3, dir: Vec3, tmax?: number, out?: RayHits): RayHits;
+  raycastBatch(mesh: Mesh, pose: Pose | null, origins: ArrayLike<number>, dirs: ArrayLike<number>,
+    tmax?: ArrayLike<number> | null, out?: RayHits): RayHits;
+  closestPoint(mesh: Mesh, pose: Pose | null, point: Vec3, maxDistance?: number, out?: PointResult): PointResult | null;
+  inside(mesh: Mesh, pose: Pose | null, point: Vec3): boolean;
+
+  sweep(moving: Mesh, pose: Pose | null, translation: Vec3, other: Mesh, otherPose: Pose | null, out?: ToiResult): ToiResult;
+  sweepRotation(moving: Mesh, pose: Pose | null, pivot: Vec3, axis: Vec3, angle: number, other: Mesh,
+    otherPose: Pose | null, out?: ToiResult): ToiResult;
+  toi(a: Mesh, motionA: Motion, b: Mesh, motionB: Motion, def?: ToiDef, out?: ToiResult): ToiResult;
+
+  createScene(): Scene;
+  dispose(): void;
+}
+
+export default Snug;
+
+export interface BodyDef {
+  mesh: Mesh;
+  parent?: Body | null;
+  /** Local pose (relative to the parent; the world pose of a root body). */
+  pose?: Pose;
+  isStatic?: boolean;
+  enabled?: boolean;
+  layer?: number;
+  mask?: number;
+  userData?: unknown;
+}
+
+export interface BodyInfo {
+  parent: Body | null;
+  childCount: number;
+  isStatic: boolean;
+  enabled: boolean;
+  layer: number;
+  mask: number;
+  aabbMin: [number, number, number];
+  aabbMax: [number, number, number];
+}
+
+export class Body {
+  readonly scene: Scene;
+  readonly handle: number;
+  readonly mesh: Mesh;
+  readonly disposed: boolean;
+  readonly parent: Body | null;
+  userData: unknown;
+  setPose(pose: Pose): void;
+  getPose(out?: Float32Array): Float32Array;
+  setLocalPose(pose: Pose): void;
+  getLocalPose(out?: Float32Array): Float32Array;
+  setParent(parent: Body | null, keepWorld?: boolean): void;
+  setStatic(isStatic: boolean): void;
+  setEnabled(enabled: boolean): void;
+  setFilter(layer: number, mask: number): void;
+  info(): BodyInfo;
+  dispose(): void;
+}
+
+export class SceneHit {
+  body: Body | null;
+  tri: number;
+  t: number;
+  readonly point: Float32Array;
+  readonly normal: Float32Array;
+}
+
+export class Contact {
+  group: Body | null;
+  hit: boolean;
+  approx: 'none' | 'conservative' | 'indicator';
+  t: number;
+  bodyA: Body | null;
+  bodyB: Body | null;
+  feature: Feature;
+  triA: number;
+  triB: number;
+  featureA: number;
+  featureB: number;
+  readonly point: Float32Array;
+  readonly normal: Float32Array;
+  distanceBound: number;
+}
+
+export interface SceneRayBatch {
+  count: number;
+  /** 9 words per ray: [body handle (u32, 0 = miss), tri (u32), t, px, py, pz, nx, ny, nz]. */
+  raw: Float32Array;
+  u32: Uint32Array;
+}
+
+export interface StepStats {
+  groups: number;
+  movedBodies: number;
+  broadphasePairs: number;
+  finishedPairs: number;
+  unfinishedPairs: number;
+  bvTests: number;
+  primitiveTests: number;
+  timeUs: number;
+}
+
+export class Scene {
+  readonly snug: Snug;
+  readonly handle: number;
+  readonly disposed: boolean;
+  readonly bodies: Body[];
+  readonly hit: SceneHit;
+  createBody(def: BodyDef): Body;
+  ignorePair(a: Body, b: Body, ignore?: boolean): void;
+  pairs(): [Body, Body][];
+  queryBox(min: Vec3, max: Vec3): Body[];
+  raycast(origin: Vec3, dir: Vec3, tmax?: number, mask?: number, out?: SceneHit): SceneHit | null;
+  raycastBatch(origins: ArrayLike<number>, dirs: ArrayLike<number>, tmax?: ArrayLike<number> | null, mask?: number,
+    out?: SceneRayBatch): SceneRayBatch;
+  stepBegin(): void;
+  stepMove(body: Body, target: Pose, relative?: boolean): void;
+  /** One Contact per registered group; the objects are reused by the next call. */
+  stepDetect(def?: { mode?: StepMode }): Contact[];
+  stepCommit(body: Body, t: number): void;
+  stepStats(): StepStats;
+  dispose(): void;
+}

@@ -92,7 +92,8 @@ export async function start(container = document.body) {
   scene.add(sun);
 
   const snug = await Snug.create({ locateFile: () => wasmUrl });
-  const sync = new SnugSync(snug);
+  // Bodies mirror the three.js hierarchy when the module has scenes (the teapot is a child of the table).
+  const sync = new SnugSync(snug, { scene: typeof snug.module._snug_scene_create === 'function' });
   const room = new Group();
   room.name = 'room';
   scene.add(room);

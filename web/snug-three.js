@@ -59,8 +59,11 @@ export function meshFromGeometry(snug, geometry, { scale = [1, 1, 1], label, wel
  * mirrors the three.js parent/child links; otherwise poses are kept here and queries take them directly.
  */
 export class SnugSync {
-  constructor(snug) {
+  /** options.scene: a snug Scene (or true to create one) to mirror objects as bodies with their parent links. */
+  constructor(snug, { scene = null } = {}) {
     this.snug = snug;
+    this.scene = scene === true ? snug.createScene() : scene;
+    this._ownScene = scene === true;
     this.entries = [];
     this.byObject = new Map();
     this._meshes = new Map(); // geometry -> Map(scale key -> { mesh, refs })
@@ -85,15 +88,26 @@ export class SnugSync {
       object, geometry, mesh: shared.mesh, arrays: source || shared.arrays, scale, isStatic, label,
       pose: poseFromMatrix(object.matrixWorld), worldMin: new Vector3(), worldMax: new Vector3(), _key: key,
     };
+    if (this.scene) {
+      entry.body = this.scene.createBody({ mesh: shared.mesh, pose: entry.pose, isStatic, userData: object });
+      const parent = this._registeredAncestor(object);
+      if (parent) entry.body.setParent(parent.body, true);
+    }
     this.entries.push(entry);
     this.byObject.set(object, entry);
     this._bounds(entry);
     return entry;
   }
 
+  _registeredAncestor(object) {
+    for (let o = object.parent; o; o = o.parent) if (this.byObject.has(o)) return this.byObject.get(o);
+    return null;
+  }
+
   remove(object) {
     const entry = this.byObject.get(object);
     if (!entry) return;
+    if (entry.body) entry.body.dispose();
     this.byObject.delete(object);
     this.entries.splice(this.entries.indexOf(entry), 1);
     const perGeom = this._meshes.get(entry.geometry);
@@ -109,7 +123,18 @@ export class SnugSync {
     for (const e of this.entries) {
       e.object.updateWorldMatrix(true, false);
       poseFromMatrix(e.object.matrixWorld, e.pose);
+      if (e.body) e.body.setPose(e.pose);
       this._bounds(e);
+    }
+  }
+
+  /** Write the bodies' world poses (e.g. after a collision step commit) back to the three.js objects. */
+  push() {
+    if (!this.scene) return;
+    const pose = new Float32Array(7);
+    for (const e of this.entries) {
+      if (this._registeredAncestor(e.object)) continue; // moved along with its registered ancestor
+      this.setWorldPose(e.object, e.body.getPose(pose));
     }
   }
 
@@ -132,6 +157,7 @@ export class SnugSync {
         this._bounds(e);
       }
     }
+    if (entry && entry.body) entry.body.setPose(entry.pose); // the core moves the body's subtree the same way
   }
 
   // World AABB of the entry's mesh at its pose (from the geometry's box: cheap and conservative).
@@ -147,6 +173,8 @@ export class SnugSync {
   }
 
   dispose() {
+    for (const e of this.entries) if (e.body) e.body.dispose();
+    if (this._ownScene) this.scene.dispose();
     for (const perGeom of this._meshes.values()) for (const s of perGeom.values()) s.mesh.dispose();
     this._meshes.clear();
     this.entries.length = 0;

@@ -159,6 +159,7 @@ typedef struct search {
     double ref[3];       /* edge-edge normal orientation at u0, so that a flip of a x b does not fake a root */
     bool has_ref;
     bool broken;         /* distance undefined at some evaluated u (parallel edges) */
+    double u_tol;
 } search;
 
 /* g(u) = s d(u) - eps: positive while apart by more than eps. */
@@ -177,8 +178,8 @@ static bool inside_at(search* s, double u) { return snug_ccd_inside(s->fr, s->f,
  * side, seed Fig. 5.14) once the bracket is tiny or the iterations run out. */
 static double illinois(search* s, double a, double ga, double b, double gb, int max_iter) {
     int last = 0;
-    double width = b - a;
-    for (int it = 0; it < max_iter && b - a > 1e-9 * width + 1e-15; it++) {
+    double stop = fmax(1e-9 * (b - a) + 1e-15, s->u_tol);
+    for (int it = 0; it < max_iter && b - a > stop; it++) {
         double c = a - ga * (b - a) / (gb - ga);
         if (!(c > a && c < b)) c = 0.5 * (a + b);
         double gc = g_at(s, c);
@@ -226,7 +227,7 @@ static double bracket_root(search* s, const snug_ccd_params* p, double a, double
 
 bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const snug_ccd_params* p, double u0,
                           double u1, snug_ccd_hit* hit) {
-    search s = {fr, f, p->eps, 1.0, p->eps, {0, 0, 0}, false, false};
+    search s = {fr, f, p->eps, 1.0, p->eps, {0, 0, 0}, false, false, p->u_tol};
     double d0, n0[3];
     if (!snug_ccd_distance(fr, f, u0, NULL, &d0, n0)) {
         if (f->kind != SNUG_CCD_EE || fr->translation) return false;

@@ -60,6 +60,7 @@ typedef struct snug_ccd_params {
     double step;        /* sampling step in u */
     int max_iter;
     double eps;         /* contact distance (world units) */
+    double u_tol;       /* regula falsi stops once the bracket is this narrow (0: 1e-9 of the interval) */
 } snug_ccd_params;
 
 typedef struct snug_ccd_hit {

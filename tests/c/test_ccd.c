@@ -188,7 +188,7 @@ static void test_quadratic_roots(void) {
 }
 
 static snug_ccd_params params(snug_root_finder f) {
-    snug_ccd_params p = {f, 1.0 / 16.0, 32, 1e-7};
+    snug_ccd_params p = {f, 1.0 / 16.0, 32, 1e-7, 0.0};
     return p;
 }
 

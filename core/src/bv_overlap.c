@@ -139,72 +139,76 @@ bool snug_obb_obb(const snug_obb* a, const snug_obb* b, const snug_xform* rel) {
 }
 
 bool snug_aabb_obb(const snug_aabb* a, const snug_obb* b, const snug_xform* rel) {
+    /* the AABB as an OBB in float: the rounding of its centre and half extents (a few ulps of |min|, |max|) is
+     * inside the SAT's rounding guard, which scales with the same magnitudes */
     snug_obb oa;
-    snug_obb_from_aabb(a, &oa);
+    glm_vec3_add((float*)a->min, (float*)a->max, oa.c);
+    glm_vec3_scale(oa.c, 0.5f, oa.c);
+    glm_vec3_sub((float*)a->max, (float*)a->min, oa.e);
+    glm_vec3_scale(oa.e, 0.5f, oa.e);
+    glm_mat3_identity(oa.axes);
     return snug_obb_obb(&oa, b, rel);
 }
 
 /* ------------------------------------------------------------------------------------------------ k-DOP */
 
-/* Cone decomposition of u into three signed directions of `dirs` (see bv.h); returns sum |w|. Candidates are
- * the DECOMP_CAND signed directions closest to u; the cones (best, x, y) among them are tried. */
-#define DECOMP_CAND 5
-static double decompose(const double u[3], const float (*dirs)[3], int n, uint8_t idx[3], float w[3]) {
-    static const double inv_len[3] = {1.0, 0.57735026918962576, 0.70710678118654752}; /* by count of non-zeros */
-    int cand[DECOMP_CAND];
-    double cosv[DECOMP_CAND];
-    int nc = 0;
-    for (int i = 0; i < 2 * n; i++) {
-        const float* d = dirs[i >> 1];
-        int nz = (d[0] != 0) + (d[1] != 0) + (d[2] != 0);
-        double cs = (d[0] * u[0] + d[1] * u[1] + d[2] * u[2]) * inv_len[nz == 1 ? 0 : nz == 3 ? 1 : 2];
-        if (i & 1) cs = -cs;
-        if (nc == DECOMP_CAND && cs <= cosv[DECOMP_CAND - 1]) continue;
-        int pos = nc < DECOMP_CAND ? nc++ : DECOMP_CAND - 1;
-        while (pos > 0 && cosv[pos - 1] < cs) {
-            cand[pos] = cand[pos - 1];
-            cosv[pos] = cosv[pos - 1];
-            pos--;
+/* Decomposition of u over B's signed directions: u = lambda d1 + sum_k r_k e_k with d1 the direction closest to
+ * u and lambda >= 0 minimising lambda |d1| + |r|_1, the support bound's weight (f is convex and piecewise linear
+ * in lambda, so its minimum is at 0 or at a breakpoint u_k / d1_k). The axes e_k are slabs 0..2 of every type.
+ * When u is one of the directions, lambda = 1 and r = 0 exactly. Returns the sum of |weights|. */
+static double decompose(const double u[3], const float (*dirs)[3], int n, uint8_t idx[SNUG_KDOP_TERMS], float w[SNUG_KDOP_TERMS]) {
+    /* The closest signed direction in closed form, per family of the fixed tables (bv_fit.c): the best axis is
+     * the largest |u_i|; the best corner (+-1,+-1,+-1) follows the signs of u; the best edge (+-1,+-1,0) takes the
+     * two largest |u_i|. best = 2 * slab + (1 if the direction is negated). */
+    double au[3] = {fabs(u[0]), fabs(u[1]), fabs(u[2])};
+    int imax = au[0] >= au[1] ? (au[0] >= au[2] ? 0 : 2) : (au[1] >= au[2] ? 1 : 2);
+    int best = 2 * imax + (u[imax] < 0);
+    double best_cos = au[imax];
+    bool corners = n == 7 || n == 13, edges = n == 9 || n == 13;
+    if (corners) {
+        double cs = (au[0] + au[1] + au[2]) * 0.57735026918962576;
+        if (cs > best_cos) { /* table rows 3..6 have x = +1: (1,1,1), (1,-1,1), (1,1,-1), (1,-1,-1) */
+            bool neg = u[0] < 0;
+            bool s1 = (u[1] < 0) != neg, s2 = (u[2] < 0) != neg;
+            best_cos = cs;
+            best = 2 * (3 + s1 + 2 * s2) + neg;
         }
-        cand[pos] = i;
-        cosv[pos] = cs;
     }
-    /* fallback that always works: the octant of the three axes */
-    double best_cost = 0.0;
+    if (edges) {
+        int imin = au[0] < au[1] ? (au[0] < au[2] ? 0 : 2) : (au[1] < au[2] ? 1 : 2);
+        int a = imin == 0 ? 1 : 0, b = imin == 2 ? 1 : 2; /* the two largest components, a < b */
+        double cs = (au[a] + au[b]) * 0.70710678118654752;
+        if (cs > best_cos) { /* rows base+0..5: (1,1,0), (1,-1,0), (1,0,1), (1,0,-1), (0,1,1), (0,1,-1) */
+            int base = n == 9 ? 3 : 7;
+            int pair = a == 0 ? (b == 1 ? 0 : 2) : 4;
+            bool neg = u[a] < 0;
+            bool opposite = (u[b] < 0) != neg;
+            best_cos = cs;
+            best = 2 * (base + pair + opposite) + neg;
+        }
+    }
+    double s = (best & 1) ? -1.0 : 1.0, d1[3];
+    const float* d = dirs[best >> 1];
+    for (int k = 0; k < 3; k++) d1[k] = s * d[k];
+    double len1 = sqrt(d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2]);
+    double lambda = 0.0, fbest = fabs(u[0]) + fabs(u[1]) + fabs(u[2]);
     for (int k = 0; k < 3; k++) {
-        idx[k] = (uint8_t)(u[k] >= 0 ? SNUG_KDOP_MAX_AXES + k : k);
-        w[k] = (float)(u[k] >= 0 ? fabs(u[k]) : -fabs(u[k]));
-        best_cost += fabs(u[k]);
+        if (d1[k] == 0.0) continue;
+        double l = u[k] / d1[k];
+        if (!(l > 0.0)) continue;
+        double f = l * len1 + fabs(u[0] - l * d1[0]) + fabs(u[1] - l * d1[1]) + fabs(u[2] - l * d1[2]);
+        if (f < fbest) fbest = f, lambda = l;
     }
-    double wsum = best_cost;
-    for (int p = 1; p < nc; p++)
-        for (int q = p + 1; q < nc; q++) {
-            int ids[3] = {cand[0], cand[p], cand[q]};
-            double v[3][3], len[3];
-            for (int k = 0; k < 3; k++) {
-                double s = (ids[k] & 1) ? -1.0 : 1.0;
-                const float* dd = dirs[ids[k] >> 1];
-                for (int c = 0; c < 3; c++) v[k][c] = s * dd[c];
-                len[k] = sqrt(v[k][0] * v[k][0] + v[k][1] * v[k][1] + v[k][2] * v[k][2]);
-            }
-            /* lambda_k = det(v with column k replaced by u) / det(v), columns v[0..2] */
-#define DET3(a, b, c) \
-    ((a)[0] * ((b)[1] * (c)[2] - (b)[2] * (c)[1]) - (b)[0] * ((a)[1] * (c)[2] - (a)[2] * (c)[1]) + (c)[0] * ((a)[1] * (b)[2] - (a)[2] * (b)[1]))
-            double det = DET3(v[0], v[1], v[2]);
-            if (fabs(det) < 1e-9 * len[0] * len[1] * len[2]) continue;
-            double lam[3] = {DET3(u, v[1], v[2]) / det, DET3(v[0], u, v[2]) / det, DET3(v[0], v[1], u) / det};
-#undef DET3
-            if (lam[0] < 0 || lam[1] < 0 || lam[2] < 0) continue;
-            double cost = lam[0] * len[0] + lam[1] * len[1] + lam[2] * len[2];
-            if (cost >= best_cost) continue;
-            best_cost = cost;
-            wsum = lam[0] + lam[1] + lam[2];
-            for (int k = 0; k < 3; k++) {
-                bool neg = ids[k] & 1;
-                idx[k] = (uint8_t)(neg ? (ids[k] >> 1) : SNUG_KDOP_MAX_AXES + (ids[k] >> 1));
-                w[k] = (float)(neg ? -lam[k] : lam[k]);
-            }
-        }
+    /* lo[i] is at i, hi[i] at SNUG_KDOP_MAX_AXES + i: the support along +d_i is hi_i, along -d_i it is -lo_i */
+    idx[0] = (uint8_t)((best & 1) ? (best >> 1) : SNUG_KDOP_MAX_AXES + (best >> 1));
+    w[0] = (float)((best & 1) ? -lambda : lambda);
+    double wsum = lambda;
+    for (int k = 0; k < 3; k++) {
+        double r = u[k] - lambda * d1[k];
+        idx[1 + k] = (uint8_t)(r >= 0 ? SNUG_KDOP_MAX_AXES + k : k);
+        w[1 + k] = (float)r; /* +r * hi_k, or -|r| * lo_k: the sign already matches */
+        wsum += fabs(r);
+    }
     return wsum;
 }
 
@@ -239,7 +243,7 @@ void snug_kdop_rel_prepare(const snug_xform* rel, snug_bv_type ta, snug_bv_type 
             double wu = decompose(u, other, out->n[1 - side], out->side[side].idx[j][0], out->side[side].w[j][0]);
             double un[3] = {-u[0], -u[1], -u[2]};
             double wl = decompose(un, other, out->n[1 - side], out->side[side].idx[j][1], out->side[side].w[j][1]);
-            for (int k = 0; k < 3; k++) out->side[side].w[j][1][k] = -out->side[side].w[j][1][k]; /* lower = dt - h(-u) */
+            for (int k = 0; k < SNUG_KDOP_TERMS; k++) out->side[side].w[j][1][k] = -out->side[side].w[j][1][k]; /* lower = dt - h(-u) */
             wmax = fmax(wmax, fmax(wu, wl));
         }
     }
@@ -248,11 +252,14 @@ void snug_kdop_rel_prepare(const snug_xform* rel, snug_bv_type ta, snug_bv_type 
 
 /* one side: the other BV's bounds along this side's slabs; true when some slab separates */
 static inline bool kdop_side_separates(const float* lo, const float* hi, const float* other, int n, const float* dt,
-                                       const uint8_t (*idx)[2][3], const float (*w)[2][3], float g) {
+                                       const uint8_t (*idx)[2][SNUG_KDOP_TERMS], const float (*w)[2][SNUG_KDOP_TERMS], float g) {
     bool sep = false;
     for (int j = 0; j < n; j++) {
-        float ub = dt[j] + w[j][0][0] * other[idx[j][0][0]] + w[j][0][1] * other[idx[j][0][1]] + w[j][0][2] * other[idx[j][0][2]];
-        float lb = dt[j] + w[j][1][0] * other[idx[j][1][0]] + w[j][1][1] * other[idx[j][1][1]] + w[j][1][2] * other[idx[j][1][2]];
+        float ub = dt[j], lb = dt[j];
+        for (int k = 0; k < SNUG_KDOP_TERMS; k++) {
+            ub += w[j][0][k] * other[idx[j][0][k]];
+            lb += w[j][1][k] * other[idx[j][1][k]];
+        }
         sep |= (ub < lo[j] - g) | (lb > hi[j] + g);
     }
     return sep;
@@ -263,11 +270,11 @@ bool snug_kdop_kdop_rel(const snug_kdop* a, const snug_kdop* b, const snug_kdop_
     const float* fa = a->lo;
     const float* fb = b->lo;
     _Static_assert(sizeof(snug_kdop) == 2 * SNUG_KDOP_MAX_AXES * sizeof(float), "k-DOP layout");
-    if (kdop_side_separates(a->lo, a->hi, fb, rel->n[0], rel->side[0].dt, (const uint8_t(*)[2][3])rel->side[0].idx,
-                            (const float(*)[2][3])rel->side[0].w, rel->guard))
+    if (kdop_side_separates(a->lo, a->hi, fb, rel->n[0], rel->side[0].dt, (const uint8_t(*)[2][SNUG_KDOP_TERMS])rel->side[0].idx,
+                            (const float(*)[2][SNUG_KDOP_TERMS])rel->side[0].w, rel->guard))
         return false;
-    return !kdop_side_separates(b->lo, b->hi, fa, rel->n[1], rel->side[1].dt, (const uint8_t(*)[2][3])rel->side[1].idx,
-                                (const float(*)[2][3])rel->side[1].w, rel->guard);
+    return !kdop_side_separates(b->lo, b->hi, fa, rel->n[1], rel->side[1].dt, (const uint8_t(*)[2][SNUG_KDOP_TERMS])rel->side[1].idx,
+                                (const float(*)[2][SNUG_KDOP_TERMS])rel->side[1].w, rel->guard);
 }
 
 static float kdop_magnitude(const snug_kdop* k, int n) {

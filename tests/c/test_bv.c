@@ -534,6 +534,10 @@ static void test_kdop_pairs(void) {
                          ? oracle_kdop_vertices(d, n, eroded[i].kdop.lo, eroded[i].kdop.hi, everts[i], 64)
                          : 0;
         }
+        float magnitude = 0.0f;
+        for (int i = 0; i < POOL; i++)
+            for (int s = 0; s < snug_kdop_axis_count(type); s++)
+                magnitude = fmaxf(magnitude, fmaxf(fabsf(pool[i].kdop.lo[s]), fabsf(pool[i].kdop.hi[s])));
         pair_counts pc = {0}, idc = {0};
         int mismatch_prepared = 0, identity_mismatch = 0;
         for (int it = 0; it < cases; it++) {
@@ -560,7 +564,7 @@ static void test_kdop_pairs(void) {
             else c->band++, c->band_hit += hit;
             /* prepared (per mesh pair) and unprepared give the same answer */
             snug_kdop_rel kr;
-            snug_kdop_rel_prepare(&x, type, type, 1e3f, &kr);
+            snug_kdop_rel_prepare(&x, type, type, magnitude, &kr);
             mismatch_prepared += hit != snug_kdop_kdop_rel(&pool[i].kdop, &pool[j].kdop, &kr);
             if (identity) { /* exact: the plain interval test */
                 bool plain = true;

@@ -141,8 +141,34 @@ export class HierarchyHelper extends Group {
 const BOX_EDGES = [[0, 1], [2, 3], [4, 5], [6, 7], [0, 2], [1, 3], [4, 6], [5, 7], [0, 4], [1, 5], [2, 6], [3, 7]];
 
 /**
+ * The core's own hierarchy of a mesh, read from its blob (Mesh.serialize(), format version 1 as documented in
+ * core/src/blob.c): every node's box and its depth. Boxes are in mesh space. Returns { boxes, levels }.
+ */
+export function hierarchyFromBlob(blob) {
+  const dv = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  const magic = String.fromCharCode(...blob.subarray(0, 7));
+  if (magic !== 'SNUGMSH' || dv.getUint32(8, true) !== 1) throw new Error('snug: not a version 1 snug mesh blob');
+  const V = dv.getUint32(32, true), T = dv.getUint32(36, true), N = dv.getUint32(40, true);
+  const headerSize = dv.getUint32(12, true), defSize = dv.getUint32(56, true);
+  const nodesAt = headerSize + defSize + 12 * V + 12 * T + 4 * T;
+  const boxes = new Float32Array(6 * N);
+  const levels = new Uint8Array(N);
+  for (let n = 0; n < N; n++) {
+    const at = nodesAt + 32 * n;
+    for (let a = 0; a < 3; a++) {
+      boxes[6 * n + a] = dv.getFloat32(at + 4 * a, true);
+      boxes[6 * n + 3 + a] = dv.getFloat32(at + 16 + 4 * a, true);
+    }
+    const first = dv.getUint32(at + 12, true), children = dv.getUint32(at + 28, true) & 7;
+    // Parents precede their children (checked by the loader), so a child's depth is known from its parent's.
+    for (let c = 0; c < children; c++) levels[first + c] = levels[n] + 1;
+  }
+  return { boxes, levels };
+}
+
+/**
  * A bounding-box hierarchy of a mesh's triangles computed here (median split on the longest axis), for drawing
- * when the module offers no node export. Returns { boxes: Float32Array(6 per node), levels: Uint8Array }.
+ * when no blob is at hand (the core's own tree comes from hierarchyFromBlob). Returns { boxes: Float32Array(6 per node), levels: Uint8Array }.
  */
 export function hierarchyBoxes(arrays, { leafSize = 8, maxDepth = 12 } = {}) {
   const { positions, indices } = arrays;

@@ -113,3 +113,28 @@ test('helpers: contact and triangle buffers, hierarchy boxes nest', () => {
   assert.deepEqual(Array.from(boxes.subarray(0, 6)), [-0.5, -1, -1.5, 0.5, 1, 1.5]);
   assert.ok(Math.max(...levels) >= 3);
 });
+
+test('hierarchyFromBlob reads the core tree: root box = mesh bounds, children inside parents, depth = info.depth',
+  { skip: !has(snug, 'snug_mesh_serialize') && 'serialization not in this build yet' }, async () => {
+    const { hierarchyFromBlob } = await import('../../web/helpers.js');
+    const { loadMesh } = await import('../meshes/load.mjs');
+    const m = snug.createMesh({ ...(await loadMesh('bunny')), bvh: { branching: 4 } });
+    const info = m.info();
+    const { boxes, levels } = hierarchyFromBlob(m.serialize());
+    assert.equal(levels.length, info.nodeCount);
+    assert.equal(Math.max(...levels) + 1, info.depth);
+    for (let a = 0; a < 3; a++) {
+      assert.ok(near(boxes[a], info.aabbMin[a]) && near(boxes[3 + a], info.aabbMax[a]), 'root box');
+    }
+    // Each node at depth d > 0 lies inside some node at depth d - 1.
+    for (let n = 1; n < levels.length; n++) {
+      let inside = false;
+      for (let p = 0; p < levels.length && !inside; p++) {
+        if (levels[p] !== levels[n] - 1) continue;
+        inside = [0, 1, 2].every((a) => boxes[6 * p + a] <= boxes[6 * n + a] + 1e-6 && boxes[6 * n + 3 + a] <= boxes[6 * p + 3 + a] + 1e-6);
+      }
+      assert.ok(inside, `node ${n}`);
+    }
+    assert.throws(() => hierarchyFromBlob(new Uint8Array(64)), /version 1/);
+    m.dispose();
+  });

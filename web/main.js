@@ -11,7 +11,7 @@ import { mergeGeometries } from 'three/examples/jsm/utils/BufferGeometryUtils.js
 import wasmUrl from '../build/wasm/snug.wasm?url';
 import { Snug } from '../wasm/snug.js';
 import { SnugSync, DragMover, matrixFromPose } from './snug-three.js';
-import { ContactHelper, TriangleHelper } from './helpers.js';
+import { ContactHelper, TriangleHelper, HierarchyHelper, hierarchyFromBlob } from './helpers.js';
 import { bunny, dragon11k, teapot } from 'virtual:snug-meshes';
 
 const BLOCKED = new Color(0xe63946);
@@ -74,7 +74,7 @@ export async function start(container = document.body) {
   scene.background = new Color(0x1d2230);
   scene.fog = new Fog(0x1d2230, 14, 30);
   const camera = new PerspectiveCamera(45, window.innerWidth / window.innerHeight, 0.05, 100);
-  camera.position.set(0.3, 5.2, 7.4);
+  camera.position.set(0.2, 6.4, 8.8);
   const controls = new OrbitControls(camera, renderer.domElement);
   controls.target.set(0, 0.5, -0.3);
   controls.maxPolarAngle = Math.PI * 0.48;
@@ -135,6 +135,33 @@ export async function start(container = document.body) {
   const triangles = new TriangleHelper();
   scene.add(contacts, triangles);
 
+  // Press H to step through the hierarchy of the last grabbed object level by level (then off).
+  const hierarchy = { helper: null, entry: null, level: -1 };
+  function showHierarchy(entry, level) {
+    if (hierarchy.helper && hierarchy.entry !== entry) {
+      scene.remove(hierarchy.helper);
+      hierarchy.helper = null;
+    }
+    hierarchy.entry = entry;
+    if (!hierarchy.helper) {
+      const { boxes, levels } = hierarchyFromBlob(entry.mesh.serialize());
+      hierarchy.helper = new HierarchyHelper(boxes, levels);
+      hierarchy.helper.matrixAutoUpdate = false;
+      scene.add(hierarchy.helper);
+    }
+    hierarchy.level = level >= hierarchy.helper.levels.length ? -1 : level;
+    hierarchy.helper.showLevel(hierarchy.level);
+    hierarchy.helper.matrix.copy(matrixFromPose(entry.pose));
+    hierarchy.helper.matrixWorldNeedsUpdate = true;
+    requestRender();
+  }
+  window.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'h' && ev.key !== 'H') return;
+    const entry = hierarchy.entry || items.dragon;
+    if (typeof snug.module._snug_mesh_serialize !== 'function') return;
+    showHierarchy(entry, hierarchy.level + 1);
+  });
+
   const mover = new DragMover(sync, { ignore: (e) => e.object.name === 'floor' });
   const triCount = sync.entries.reduce((n, e) => n + (e.arrays.indices ? e.arrays.indices.length / 3 : e.arrays.positions.length / 9), 0);
 
@@ -164,6 +191,8 @@ export async function start(container = document.body) {
     const hit = raycaster.intersectObjects(dragTargets(), false)[0];
     if (!hit) return;
     grab.entry = dragRoot(hit.object);
+    if (hierarchy.helper) showHierarchy(grab.entry, hierarchy.entry === grab.entry ? hierarchy.level : 0);
+    else hierarchy.entry = grab.entry;
     plane.constant = -hit.point.y;
     grab.hit.copy(hit.point);
     grab.offset.copy(grab.entry.object.getWorldPosition(new Vector3())).sub(hit.point);
@@ -202,6 +231,10 @@ export async function start(container = document.body) {
     for (const b of mover.blockers) b.object.material.color.copy(BLOCKED);
     stats.blocked = [...mover.blockers].map((b) => b.object.name).join(', ');
     contacts.set(mover.contacts);
+    if (hierarchy.helper && hierarchy.entry === entry) {
+      hierarchy.helper.matrix.copy(matrixFromPose(entry.pose));
+      hierarchy.helper.matrixWorldNeedsUpdate = true;
+    }
     requestRender();
     triangles.clear();
     for (const c of mover.contacts) {
@@ -264,6 +297,7 @@ export async function start(container = document.body) {
     position(name) { return items[name].object.getWorldPosition(new Vector3()).toArray(); },
     overlaps(a, b) { return snug.overlap(items[a].mesh, items[a].pose, items[b].mesh, items[b].pose); },
     isBlocked(name) { return items[name].object.material.color.equals(BLOCKED); },
+    hierarchy,
     render() { renderer.render(scene, camera); },
     requestRender,
   };

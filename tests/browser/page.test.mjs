@@ -82,3 +82,22 @@ test('dragging the dragon diagonally into the left wall slides along it', async 
   assert.ok(state.red, 'the wall is red');
   assert.deepEqual(errors, []);
 });
+
+test('H walks the hierarchy of the last grabbed object level by level', async (t) => {
+  const { page, errors } = ctx;
+  if (!(await page.evaluate(() => typeof window.snugApp.snug.module._snug_mesh_serialize === 'function'))) {
+    return t.skip('the module has no snug_mesh_serialize yet');
+  }
+  await page.keyboard.press('h');
+  await page.keyboard.press('h');
+  await page.keyboard.press('h');
+  const state = await page.evaluate(() => {
+    const h = window.snugApp.hierarchy;
+    return { level: h.level, levels: h.helper.levels.length, visible: h.helper.levels.map((l) => l.visible), name: h.entry.object.name };
+  });
+  await page.screenshot({ path: `${shots}hierarchy.png` });
+  assert.equal(state.level, 2);
+  assert.ok(state.levels > 3, `levels ${state.levels}`);
+  assert.deepEqual(state.visible.map((v, i) => v === (i === 2)), state.visible.map(() => true), 'only level 2 shows');
+  assert.deepEqual(errors, []);
+});

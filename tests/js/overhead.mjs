@@ -1,0 +1,55 @@
+// JS <-> wasm overhead of the API per single call (not a test: prints numbers). Compares the wrapper with a bare
+// call of the same exported C function on the same scratch memory, for a query whose C work is trivial, and
+// reports single-ray throughput on the 871k dragon when the module has snug_query_raycast.
+//   node tests/js/overhead.mjs
+import { Snug } from '../../wasm/snug.js';
+import { loadMesh } from '../meshes/load.mjs';
+
+const snug = await Snug.create();
+const m = snug.module;
+const tet = { positions: [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1], indices: [0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 3] };
+const a = snug.createMesh(tet), b = snug.createMesh(tet);
+const pa = Float32Array.from([0, 0, 0, 1, 0, 0, 0]), pb = Float32Array.from([0, 0, 0, 1, 5, 0, 0]);
+const N = 2e6;
+
+function time(label, fn) {
+  for (let i = 0; i < N / 10; i++) fn(i);
+  const t0 = process.hrtime.bigint();
+  for (let i = 0; i < N; i++) fn(i);
+  const ns = Number(process.hrtime.bigint() - t0) / N;
+  console.log(`${label.padEnd(44)} ${ns.toFixed(1).padStart(7)} ns/call`);
+  return ns;
+}
+
+const s = snug._scratch;
+snug._pose(s, pa);
+snug._pose(s + 32, pb);
+const bare = time('bare _snug_query_overlap (apart, root reject)', () => m._snug_query_overlap(snug._ctx, a.handle, s, b.handle, s + 32, s + 128, s + 144));
+const wrapped = time('snug.overlap (poses written, checks, result)', () => snug.overlap(a, pa, b, pb));
+console.log(`wrapper overhead per call: ${(wrapped - bare).toFixed(1)} ns`);
+
+if (typeof m._snug_query_raycast === 'function') {
+  const dragon = snug.createMesh(await loadMesh('dragon871k'));
+  const info = dragon.info();
+  const c = info.aabbMin.map((v, i) => (v + info.aabbMax[i]) / 2);
+  const o = new Float32Array(3), d = new Float32Array(3);
+  let r = 1;
+  const rnd = () => ((r = (r * 1103515245 + 12345) >>> 0) / 4294967296);
+  const rays = 200000;
+  const origins = new Float32Array(3 * rays), dirs = new Float32Array(3 * rays);
+  for (let i = 0; i < rays; i++) {
+    for (let k = 0; k < 3; k++) {
+      origins[3 * i + k] = c[k] + (rnd() - 0.5) * 2 * info.scale;
+      dirs[3 * i + k] = c[k] + (rnd() - 0.5) * 0.3 * info.scale - origins[3 * i + k];
+    }
+  }
+  const t0 = process.hrtime.bigint();
+  let hits = 0;
+  for (let i = 0; i < rays; i++) {
+    o[0] = origins[3 * i]; o[1] = origins[3 * i + 1]; o[2] = origins[3 * i + 2];
+    d[0] = dirs[3 * i]; d[1] = dirs[3 * i + 1]; d[2] = dirs[3 * i + 2];
+    if (snug.raycast(dragon, null, o, d)) hits++;
+  }
+  const sec = Number(process.hrtime.bigint() - t0) / 1e9;
+  console.log(`single-call rays on dragon871k: ${(rays / sec / 1000).toFixed(0)}k rays/s (${hits} hits of ${rays})`);
+}

@@ -95,13 +95,14 @@ export function writeAnswers(slug, mesh, ts) {
   writeFileSync(`${BENCH_DIR}/answers/${slug}-${mesh}.f32`, Float32Array.from(ts));
 }
 
-// Same scheme as timing.h: warm-up, then samples of `inner` calls (about 2 ms each) until minReps and budgetMs.
+// Same scheme as timing.h: warm-up, then samples of `inner` calls (about 2 ms each) until minReps and budgetMs;
+// a warm-up slower than the whole budget is the only sample.
 export function measure(fn, minReps = 5, budgetMs = 1000) {
   let t0 = performance.now();
   fn();
   const first = performance.now() - t0;
   let inner = first < 2 ? Math.min(1e6, Math.floor(2 / Math.max(first, 1e-5)) + 1) : 1;
-  if (first > budgetMs) minReps = 1; // a call slower than the whole budget gets one timed sample
+  if (first > budgetMs) return { med: first, min: first, max: first, n: 1, calls: 1 }; // too slow to repeat
   const samples = [];
   let calls = 0;
   const start = performance.now();

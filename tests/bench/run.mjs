@@ -57,7 +57,10 @@ function classify(res, timeoutS) {
   return { status: `crash (exit ${res.status ?? res.signal})`, note: line || err.slice(-300) };
 }
 
-for (const t of tasks) {
+// BENCH_REPORT_ONLY=1 rewrites the results from the rows of the last run (build/bench/rows.json) without running.
+const reportOnly = process.env.BENCH_REPORT_ONLY === '1';
+if (reportOnly) rows.push(...JSON.parse(readFileSync(`${BENCH_DIR}/rows.json`, 'utf8')));
+for (const t of reportOnly ? [] : tasks) {
   if (only && !only.test(t.label)) continue;
   const t0 = Date.now();
   process.stdout.write(`[bench] ${t.label} ... `);
@@ -69,7 +72,10 @@ for (const t of tasks) {
     rows.push({ ...t.expect, impl: got.length ? `${t.expect.impl} (after ${got.length} rows)` : t.expect.impl, status: c.status, note: c.note });
     console.log(`${c.status} ${c.note}`);
   } else console.log(`${got.length} rows, ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  for (const r of got) console.log(`    ${r.sec} | ${r.case} | ${r.impl} | ${r.med !== undefined ? r.med.toPrecision(4) + ' ms' : ''} ${r.status}`);
 }
+
+if (!reportOnly) writeFileSync(`${BENCH_DIR}/rows.json`, JSON.stringify(rows));
 
 // -------------------------------------------------------------------------------------------- answer checks
 const diagOf = {};

@@ -28,8 +28,8 @@ static inline int bench_cmp_double(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
-/* Time fn(arg): at least min_reps samples (1 when the warm-up alone exceeds budget_ms), more while under
- * budget_ms, at most 41. */
+/* Time fn(arg): at least min_reps samples, more while under budget_ms, at most 41. A warm-up call that alone
+ * exceeds budget_ms is the only sample (n = 1). */
 static inline bench_stats bench_measure(void (*fn)(void*), void* arg, int min_reps, double budget_ms) {
     enum { MAX_SAMPLES = 41 };
     double samples[MAX_SAMPLES];
@@ -41,8 +41,13 @@ static inline bench_stats bench_measure(void (*fn)(void*), void* arg, int min_re
     long inner = 1;
     if (first < 2.0) inner = (long)(2.0 / (first > 1e-5 ? first : 1e-5)) + 1;
     if (inner > 1000000) inner = 1000000;
-    /* A call slower than the whole budget (a slow variant, a huge mesh) gets one timed sample, not min_reps. */
-    if (first > budget_ms) min_reps = 1;
+    /* A call slower than the whole budget (a slow variant) is reported from that one call, not repeated. */
+    if (first > budget_ms) {
+        s.med = s.min = s.max = first;
+        s.n = 1;
+        s.calls = 1;
+        return s;
+    }
     double start = bench_now_ms();
     while (s.n < MAX_SAMPLES && (s.n < min_reps || bench_now_ms() - start < budget_ms)) {
         double a = bench_now_ms();

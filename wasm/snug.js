@@ -74,12 +74,13 @@ async function instantiate(options) {
 let workerJobs = 0;
 
 async function startWorker() {
-  const url = new URL('./worker.js', import.meta.url);
+  // The literal form is what bundlers (Vite) recognise and emit as a worker chunk.
   if (typeof Worker === 'function') return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
-  const wt = 'node:worker_threads';
+  const wt = 'node:worker_threads', file = WORKER_FILE;
   const { Worker: NodeWorker } = await import(/* @vite-ignore */ wt);
-  return new NodeWorker(url);
+  return new NodeWorker(new URL(/* @vite-ignore */ file, import.meta.url));
 }
+const WORKER_FILE = './worker.js';
 
 // Message listener for a browser Worker or a node worker_threads Worker; returns the unsubscribe function.
 function listen(worker, onMessage, onError) {

@@ -10,7 +10,7 @@ import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { mergeGeometries } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
 import wasmUrl from '../build/wasm/snug.wasm?url';
 import { Snug } from '../wasm/snug.js';
-import { SnugSync, DragMover, matrixFromPose } from './snug-three.js';
+import { SnugSync, DragMover, matrixFromPose, geometryArrays } from './snug-three.js';
 import { ContactHelper, TriangleHelper, HierarchyHelper, hierarchyFromBlob } from './helpers.js';
 import { bunny, dragon11k, teapot } from 'virtual:snug-meshes';
 
@@ -99,7 +99,7 @@ export async function start(container = document.body) {
   scene.add(room);
 
   const items = {};
-  function place(name, geometry, mat, { x = 0, z = 0, y = 0, rotY = 0, parent = room, draggable = true, isStatic = false } = {}) {
+  function place(name, geometry, mat, { x = 0, z = 0, y = 0, rotY = 0, parent = room, draggable = true, isStatic = false, mesh } = {}) {
     const m = new Mesh(geometry, mat.clone());
     m.name = name;
     m.position.set(x, y, z);
@@ -110,7 +110,8 @@ export async function start(container = document.body) {
     m.userData.draggable = draggable;
     parent.add(m);
     m.updateWorldMatrix(true, false);
-    items[name] = sync.add(m, { isStatic, label: name });
+    items[name] = sync.add(m, { isStatic, label: name, mesh });
+    items[name].fromWorker = !!mesh;
     return m;
   }
 
@@ -127,7 +128,17 @@ export async function start(container = document.body) {
   place('sofa', sofa(), material(0x3d5a80, 0.85), { x: 0.6, z: -3.3 });
   place('shelf', shelf(), material(0x6b705c, 0.7), { x: 3.6, z: -3.7 });
   place('bunny', meshGeometry(bunny, { height: 0.55 }), material(0xd4a373, 0.5), { x: 1.9, z: 0.9 });
-  place('dragon', meshGeometry(dragon11k, { height: 0.7, rotateY: -0.4 }), material(0x2a9d8f, 0.35, 0.1), { x: -3.2, z: 1.2 });
+  // The dragon's hierarchy is built in a Web Worker; the main thread only loads the returned blob.
+  const dragonGeometry = meshGeometry(dragon11k, { height: 0.7, rotateY: -0.4 });
+  let dragonMesh = null;
+  if (typeof snug.module._snug_mesh_serialize === 'function') {
+    status.textContent = 'building the dragon hierarchy in a worker…';
+    dragonMesh = await snug.buildMeshInWorker(geometryArrays(dragonGeometry), {
+      wasmUrl: new URL(wasmUrl, window.location.href).href, label: 'dragon',
+      onProgress: (stage, f) => { status.textContent = `dragon hierarchy in a worker: ${stage} ${Math.round(f * 100)}%`; },
+    });
+  }
+  place('dragon', dragonGeometry, material(0x2a9d8f, 0.35, 0.1), { x: -3.2, z: 1.2, mesh: dragonMesh });
   place('stool', new CylinderGeometry(0.22, 0.25, 0.48, 28).translate(0, 0.24, 0), material(0xe9c46a, 0.5), { x: 0.4, z: 1.6 });
   place('sculpture', new TorusKnotGeometry(0.28, 0.09, 120, 14).translate(0, 0.37, 0), material(0x9b5de5, 0.3, 0.3), { x: 3.4, z: 1.5 });
 

@@ -70,7 +70,7 @@ export class SnugSync {
   }
 
   /** Register an object (a three.js Mesh or any Object3D with a geometry given in opts). */
-  add(object, { geometry = object.geometry, isStatic = false, label = object.name, source } = {}) {
+  add(object, { geometry = object.geometry, isStatic = false, label = object.name, source, mesh } = {}) {
     object.updateWorldMatrix(true, false);
     const scale = new Vector3();
     object.matrixWorld.decompose(_p, _q, scale);
@@ -79,8 +79,9 @@ export class SnugSync {
     if (!perGeom) this._meshes.set(geometry, (perGeom = new Map()));
     let shared = perGeom.get(key);
     if (!shared) {
+      // A prebuilt mesh (e.g. from snug.buildMeshInWorker) must be made of geometryArrays(geometry, scale).
       const arrays = geometryArrays(geometry, scale);
-      shared = { mesh: this.snug.createMesh({ ...arrays, label }), arrays, refs: 0 };
+      shared = { mesh: mesh || this.snug.createMesh({ ...arrays, label }), arrays, refs: 0 };
       perGeom.set(key, shared);
     }
     shared.refs++;

@@ -30,6 +30,12 @@ test('the page loads the default scene without errors', async () => {
   }));
   for (const name of ['floor', 'bunny', 'dragon', 'table', 'sofa']) assert.ok(info.objects.includes(name), name);
   assert.ok(info.triangles > 15000, `triangles ${info.triangles}`);
+  const worker = await page.evaluate(() => ({
+    has: typeof window.snugApp.snug.module._snug_mesh_serialize === 'function',
+    fromWorker: window.snugApp.items.dragon.fromWorker,
+    triangles: window.snugApp.items.dragon.mesh.info().triangleCount,
+  }));
+  if (worker.has) assert.ok(worker.fromWorker && worker.triangles > 10000, 'the dragon hierarchy came from a Web Worker');
   await page.screenshot({ path: `${shots}page.png` });
   assert.deepEqual(errors, []);
 });

@@ -241,6 +241,11 @@ bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const 
     }
     s.side = d0 >= 0.0 ? 1.0 : -1.0;
     double g0 = fabs(d0) - p->eps;
+    if (g0 <= 0.0) { /* touching at u0: the side it comes from is the one it is moving away from */
+        double h = (u1 - u0) / 64.0, dh, nh[3];
+        if (h > 0.0 && snug_ccd_distance(fr, f, u0 + h, s.has_ref ? s.ref : NULL, &dh, nh) && dh != d0)
+            s.side = dh < d0 ? 1.0 : -1.0;
+    }
     double found = -1.0;
     if (g0 <= 0.0) {
         if (inside_at(&s, u0)) found = u0;

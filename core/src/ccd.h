@@ -89,9 +89,9 @@ int snug_ccd_quadratic_roots01(double a, double b, double c, double roots[2]);
 
 /* ------------------------------------------------------------------------------------------- mesh level */
 
-/* Do triangles a and b (world, double) properly cross, i.e. penetrate rather than touch? One of them reaches more
- * than eps to both sides of the other's plane and its cut with that plane runs through the other triangle at
- * least eps inside its edges. Touching faces, edges resting on faces and coplanar faces do not cross. */
+/* Do triangles a and b (world, double, counter-clockwise seen from outside) penetrate rather than touch? Part of
+ * one lies more than eps (and at most 64 eps) behind the other's face, over that face's interior shrunk by eps.
+ * Touching faces, faces standing on faces and coplanar faces do not cross (see sweep.c). */
 bool snug_tri_tri_crossing(const double a[3][3], const double b[3][3], double eps);
 
 /* Shared by snug_query_toi, the sweeps and DAASD: validated meshes, the contact tolerance in world units. */

@@ -1,21 +1,40 @@
 /* Placement sweeps: cast a mesh along a translation or a rotation about an axis until it would penetrate another.
  *
- * A sweep runs the dynamic time-of-impact search with sweep semantics: a feature contact only blocks when its two
- * triangles properly cross shortly after it (snug_tri_tri_crossing). A box resting on a table and dragged along it
- * keeps touching (coplanar faces, side faces whose bottom edges lie on the table, table vertices passing under
- * those edges) without any pair crossing, so it slides; pushed down, its side faces cut through the table top at
- * once and the sweep stops at t = 0.
- * Known limit: when every triangle pair of a real penetration meets only along shared boundaries (a cube corner
- * driven exactly onto a vertex of a table tessellated along the cube's own face planes), no single pair crosses
- * and the sweep passes; the dynamic TOI (snug_query_toi) still reports that contact. */
+ * A sweep runs the dynamic time-of-impact search with sweep semantics: a feature contact only blocks when, just
+ * after it, part of one of the two triangles has gone behind the other's face (against its normal) over that
+ * face's interior (snug_tri_tri_crossing). A box resting on a table and dragged along it keeps touching (coplanar
+ * faces, side faces standing on the table, table vertices passing under their edges) without any part going
+ * behind a face, so it slides; lifted it leaves; pushed down, its bottom goes behind the table top at once and the
+ * sweep stops at t = 0. The same rule sees aligned cases that no edge-face crossing shows (equal boxes pushed face
+ * to face, a cube corner driven onto a grid vertex).
+ * Requires consistently oriented triangles (counter-clockwise seen from outside, the usual convention); a mesh
+ * with inward faces reads leaving as entering. Pairs that already interpenetrate deeper than the probe window
+ * (64 tolerances) at the start do not block. */
 #include <math.h>
 #include <string.h>
 
 #include "ccd.h"
 
-/* Does triangle a reach through triangle b: more than eps to both sides of b's plane, with its cut through that
- * plane passing at least eps inside b's edges? */
-static bool reaches_through(const double a[3][3], const double b[3][3], double eps) {
+/* Keep the part of the convex polygon p (n points) where f(x) = w . x + c >= 0 (Sutherland-Hodgman step). */
+static int clip(double p[][3], int n, const double w[3], double c, double out[][3]) {
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const double* x = p[i];
+        const double* y = p[(i + 1) % n];
+        double fx = w[0] * x[0] + w[1] * x[1] + w[2] * x[2] + c, fy = w[0] * y[0] + w[1] * y[1] + w[2] * y[2] + c;
+        if (fx >= 0.0) memcpy(out[m++], x, sizeof out[0]);
+        if ((fx >= 0.0) != (fy >= 0.0)) {
+            double s = fx / (fx - fy);
+            for (int k = 0; k < 3; k++) out[m][k] = x[k] + s * (y[k] - x[k]);
+            m++;
+        }
+    }
+    return m;
+}
+
+/* Has some part of triangle a gone behind face b (against b's normal) by more than eps but at most `depth`, over
+ * b's interior shrunk by eps? The window keeps the far side of b's own mesh (a thin plate's other face) out. */
+static bool reaches_behind(const double a[3][3], const double b[3][3], double eps, double depth) {
     double e0[3], e1[3], n[3];
     for (int i = 0; i < 3; i++) e0[i] = b[1][i] - b[0][i], e1[i] = b[2][i] - b[0][i];
     n[0] = e0[1] * e1[2] - e0[2] * e1[1];
@@ -24,51 +43,34 @@ static bool reaches_through(const double a[3][3], const double b[3][3], double e
     double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
     if (!(len > 0.0)) return false;
     for (int i = 0; i < 3; i++) n[i] /= len;
-    double d[3], lo = INFINITY, hi = -INFINITY;
-    for (int c = 0; c < 3; c++) {
-        d[c] = n[0] * (a[c][0] - b[0][0]) + n[1] * (a[c][1] - b[0][1]) + n[2] * (a[c][2] - b[0][2]);
-        lo = fmin(lo, d[c]), hi = fmax(hi, d[c]);
-    }
-    if (!(hi > eps && lo < -eps)) return false;
-    /* the cut: where a's edges change sign */
-    double pts[3][3];
-    int np = 0;
-    for (int c = 0; c < 3 && np < 2; c++) {
-        int k = (c + 1) % 3;
-        if ((d[c] < 0.0) == (d[k] < 0.0)) continue;
-        double s = d[c] / (d[c] - d[k]);
-        for (int i = 0; i < 3; i++) pts[np][i] = a[c][i] + s * (a[k][i] - a[c][i]);
-        np++;
-    }
-    if (np < 2) return false;
-    double lmin = 0.0, lmax = 1.0, dir[3];
-    for (int i = 0; i < 3; i++) dir[i] = pts[1][i] - pts[0][i];
-    for (int k = 0; k < 3; k++) {
+    double nb = n[0] * b[0][0] + n[1] * b[0][1] + n[2] * b[0][2];
+    double buf[2][9][3];
+    int cnt = 3;
+    memcpy(buf[0], a, sizeof(double) * 9);
+    int cur = 0;
+    /* behind by more than eps: -(n.x - nb) - eps >= 0; by at most depth: (n.x - nb) + depth >= 0 */
+    double neg[3] = {-n[0], -n[1], -n[2]};
+    cnt = clip(buf[cur], cnt, neg, nb - eps, buf[1 - cur]), cur = 1 - cur;
+    if (!cnt) return false;
+    cnt = clip(buf[cur], cnt, n, depth - nb, buf[1 - cur]), cur = 1 - cur;
+    for (int k = 0; k < 3 && cnt; k++) {
         const double* p = b[k];
         const double* q = b[(k + 1) % 3];
         double e[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, m[3];
-        m[0] = e[1] * n[2] - e[2] * n[1];
+        m[0] = e[1] * n[2] - e[2] * n[1]; /* outward in-plane normal of edge k */
         m[1] = e[2] * n[0] - e[0] * n[2];
         m[2] = e[0] * n[1] - e[1] * n[0];
         double ml = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
         if (!(ml > 0.0)) return false;
-        /* m / ml . (x(l) - p) <= -eps with x(l) = pts[0] + l dir */
-        double f0 = (m[0] * (pts[0][0] - p[0]) + m[1] * (pts[0][1] - p[1]) + m[2] * (pts[0][2] - p[2])) / ml + eps;
-        double fd = (m[0] * dir[0] + m[1] * dir[1] + m[2] * dir[2]) / ml;
-        if (fd == 0.0) {
-            if (f0 > 0.0) return false;
-        } else if (fd > 0.0) {
-            lmax = fmin(lmax, -f0 / fd);
-        } else {
-            lmin = fmax(lmin, -f0 / fd);
-        }
-        if (lmin > lmax) return false;
+        double w[3] = {-m[0] / ml, -m[1] / ml, -m[2] / ml}; /* inside by eps: -(m.(x - p)) - eps >= 0 */
+        cnt = clip(buf[cur], cnt, w, -(w[0] * p[0] + w[1] * p[1] + w[2] * p[2]) - eps, buf[1 - cur]), cur = 1 - cur;
     }
-    return true;
+    return cnt > 0;
 }
 
 bool snug_tri_tri_crossing(const double a[3][3], const double b[3][3], double eps) {
-    return reaches_through(a, b, eps) || reaches_through(b, a, eps);
+    double depth = 64.0 * eps;
+    return reaches_behind(a, b, eps, depth) || reaches_behind(b, a, eps, depth);
 }
 
 static snug_status sweep_run(snug_ctx* ctx, snug_mesh moving, const snug_motion* motion, snug_mesh other,

@@ -352,13 +352,24 @@ snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
         snug_bvh_free(ctx, &bvh);
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "node data of %u nodes", nc);
     }
+    /* plain OBB trees: the lean moment path (same covariance as snug_obb_fit, linear per level) */
+    bool obb_fast = def->bv_type == SNUG_BV_OBB && !def->obb_refine && def->measure != SNUG_MEASURE_HAUSDORFF;
+    if (obb_fast && snug_bvh_fit_obbs(ctx, b, bvh.obbs) != SNUG_OK) {
+        bvh.nodes = NULL;
+        snug_bvh_free(ctx, &bvh);
+        return SNUG_ERR_OUT_OF_MEMORY;
+    }
     for (uint32_t i = 0; i < nc; i++) {
         snug_node* n = &bvh.nodes[i];
         if (SNUG_NODE_CHILDREN(n->info) == 0) bvh.leaf_count++;
         snug_bv_any bv;
         snug_bv_type type;
         double q;
-        if (def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF) {
+        if (obb_fast) {
+            bv.obb = bvh.obbs[i];
+            type = SNUG_BV_OBB;
+            q = snug_bv_measure(type, &bv, def->measure);
+        } else if (def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF) {
             /* the node box is the BV: no refit needed */
             glm_vec3_copy(n->min, bv.aabb.min);
             glm_vec3_copy(n->max, bv.aabb.max);

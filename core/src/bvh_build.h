@@ -18,6 +18,9 @@ typedef struct snug_build {
 /* Bottom-up topology by pairwise merging: sets nodes (AABB, children, leaf ranges), ranges, depth and reorders
  * prims into slot order. */
 snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
+/* Every node's OBB (covariance axes, no refinement) from moments summed bottom-up; needs ranges and slot-order
+ * prims. */
+snug_status snug_bvh_fit_obbs(snug_ctx* ctx, const snug_build* b, snug_obb* obbs);
 /* BVs, costs and Hausdorff bounds for a finished topology; moves the nodes into out. */
 snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out);
 

@@ -31,6 +31,10 @@ static float round_down(double v, double pad) {
     if ((double)f > x) f = nextafterf(f, -INFINITY);
     return f;
 }
+/* min/max without libm calls in the vertex loops (fmin/fmax are not inlined without fast-math) */
+static inline double dmin(double a, double b) { return b < a ? b : a; }
+static inline double dmax(double a, double b) { return b > a ? b : a; }
+
 /* a few ulps of a BV whose coordinates reach `magnitude` */
 static double ulp_pad(double magnitude) { return 4.0 * FLT_EPSILON * magnitude + 1e-30; }
 
@@ -186,7 +190,7 @@ void snug_sphere_fit(const snug_tri_set* set, snug_sphere* out) {
     double c[3] = {out->c[0], out->c[1], out->c[2]}, r2 = 0.0;
     FOR_EACH_VERTEX(set, p) {
         double q[3] = {p[0], p[1], p[2]};
-        r2 = fmax(r2, dist2(c, q));
+        r2 = dmax(r2, dist2(c, q));
     }
     double r = sqrt(r2);
     out->r = round_up(r, ulp_pad(r + fmax(fabs(c[0]), fmax(fabs(c[1]), fabs(c[2])))));
@@ -194,58 +198,44 @@ void snug_sphere_fit(const snug_tri_set* set, snug_sphere* out) {
 
 /* ------------------------------------------------------------------------------------------------ OBB */
 
-/* Area-weighted triangle covariance (seed 001 §7.9), accumulated around a first-pass centroid so that float
- * data far from the origin does not cancel. Falls back to the vertex covariance when every triangle is
- * degenerate. */
+/* Area-weighted triangle covariance (seed 001 §7.9) in one pass, with coordinates taken relative to the set's
+ * first vertex so that float data far from the origin does not cancel (the shift leaves the covariance
+ * unchanged). Falls back to the vertex covariance when every triangle is degenerate. */
 static void triangle_covariance(const snug_tri_set* set, double cov[3][3]) {
-    double area = 0.0, mu[3] = {0, 0, 0}, vmu[3] = {0, 0, 0};
-    double nv = 0.0;
+    const float* o = set->positions + 3u * set->tris[3u * snug_tri_set_slot(set, 0)];
+    double area = 0.0, m1[3] = {0, 0, 0}, m2[3][3] = {{0}};      /* area-weighted */
+    double nv = 0.0, v1[3] = {0, 0, 0}, v2[3][3] = {{0}};         /* per vertex, for the fallback */
     for (uint32_t k = 0; k < set->count; k++) {
         const uint32_t* t = set->tris + 3u * snug_tri_set_slot(set, k);
-        double v[3][3];
+        double v[3][3], m[3];
         for (int c = 0; c < 3; c++)
-            for (int i = 0; i < 3; i++) v[c][i] = set->positions[3u * t[c] + (uint32_t)i];
+            for (int i = 0; i < 3; i++) v[c][i] = (double)set->positions[3u * t[c] + (uint32_t)i] - o[i];
+        for (int i = 0; i < 3; i++) m[i] = (v[0][i] + v[1][i] + v[2][i]) / 3.0;
         double e1[3], e2[3], n[3];
         for (int i = 0; i < 3; i++) e1[i] = v[1][i] - v[0][i], e2[i] = v[2][i] - v[0][i];
         n[0] = e1[1] * e2[2] - e1[2] * e2[1];
         n[1] = e1[2] * e2[0] - e1[0] * e2[2];
         n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-        double a = 0.5 * sqrt(dot3(n, n));
+        double a = 0.5 * sqrt(dot3(n, n)), w = a / 12.0;
         area += a;
-        for (int i = 0; i < 3; i++) {
-            mu[i] += a * (v[0][i] + v[1][i] + v[2][i]) / 3.0;
-            vmu[i] += v[0][i] + v[1][i] + v[2][i];
-        }
         nv += 3.0;
+        for (int i = 0; i < 3; i++) {
+            m1[i] += a * m[i];
+            v1[i] += v[0][i] + v[1][i] + v[2][i];
+            for (int j = i; j < 3; j++) {
+                double pp = v[0][i] * v[0][j] + v[1][i] * v[1][j] + v[2][i] * v[2][j];
+                m2[i][j] += w * (9.0 * m[i] * m[j] + pp);
+                v2[i][j] += pp;
+            }
+        }
     }
     bool by_area = area > 0.0;
-    for (int i = 0; i < 3; i++) mu[i] = by_area ? mu[i] / area : vmu[i] / nv;
-    memset(cov, 0, sizeof(double[3][3]));
-    for (uint32_t k = 0; k < set->count; k++) {
-        const uint32_t* t = set->tris + 3u * snug_tri_set_slot(set, k);
-        double v[3][3], m[3];
-        for (int c = 0; c < 3; c++)
-            for (int i = 0; i < 3; i++) v[c][i] = set->positions[3u * t[c] + (uint32_t)i] - mu[i];
-        for (int i = 0; i < 3; i++) m[i] = (v[0][i] + v[1][i] + v[2][i]) / 3.0;
-        double w = 1.0;
-        if (by_area) {
-            double e1[3], e2[3], n[3];
-            for (int i = 0; i < 3; i++) e1[i] = v[1][i] - v[0][i], e2[i] = v[2][i] - v[0][i];
-            n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-            n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-            n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-            w = 0.5 * sqrt(dot3(n, n)) / 12.0;
-        }
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                cov[i][j] += by_area ? w * (9.0 * m[i] * m[j] + v[0][i] * v[0][j] + v[1][i] * v[1][j] + v[2][i] * v[2][j])
-                                     : v[0][i] * v[0][j] + v[1][i] * v[1][j] + v[2][i] * v[2][j];
-    }
-    /* the centred first moment is ~0 by construction; the normalisation does not change the eigenvectors but
-     * keeps the matrix well scaled */
     double norm = by_area ? area : nv;
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) cov[i][j] /= norm;
+        for (int j = i; j < 3; j++) {
+            double mi = (by_area ? m1[i] : v1[i]) / norm, mj = (by_area ? m1[j] : v1[j]) / norm;
+            cov[i][j] = cov[j][i] = (by_area ? m2[i][j] : v2[i][j]) / norm - mi * mj;
+        }
 }
 
 /* Box of the set along given (orthonormal) float axes: centre and half extents in double, no padding. */
@@ -254,8 +244,8 @@ static void box_along(const snug_tri_set* set, const mat3 axes, double lo[3], do
     FOR_EACH_VERTEX(set, p) {
         for (int k = 0; k < 3; k++) {
             double d = (double)axes[k][0] * p[0] + (double)axes[k][1] * p[1] + (double)axes[k][2] * p[2];
-            lo[k] = fmin(lo[k], d);
-            hi[k] = fmax(hi[k], d);
+            lo[k] = dmin(lo[k], d);
+            hi[k] = dmax(hi[k], d);
         }
     }
 }
@@ -268,8 +258,8 @@ static double surface_along(const snug_tri_set* set, const double axes[3][3], ui
         const float* p = set->positions + 3u * set->tris[3u * snug_tri_set_slot(set, r / 3u) + r % 3u];
         for (int k = 0; k < 3; k++) {
             double d = axes[k][0] * p[0] + axes[k][1] * p[1] + axes[k][2] * p[2];
-            lo[k] = fmin(lo[k], d);
-            hi[k] = fmax(hi[k], d);
+            lo[k] = dmin(lo[k], d);
+            hi[k] = dmax(hi[k], d);
         }
     }
     double e0 = hi[0] - lo[0], e1 = hi[1] - lo[1], e2 = hi[2] - lo[2];
@@ -350,7 +340,9 @@ static void refine_axes(const snug_tri_set* set, double axes[3][3]) {
     rotate_axes(base, x[best], axes);
 }
 
-/* Final box along float axes: slab semantics |axes_k . (v - c)| <= e_k hold for every vertex, stored values. */
+/* Final box along float axes: slab semantics |axes_k . (v - c)| <= e_k hold for every vertex, stored values.
+ * One pass: the projections a_k . v (double) give the centre, and with the rounded float centre c the extents
+ * follow as max(hi_k - a_k . c, a_k . c - lo_k); the pad covers the double rounding and the axes' float rounding. */
 static void obb_finish(const snug_tri_set* set, snug_obb* out) {
     double lo[3], hi[3];
     box_along(set, out->axes, lo, hi);
@@ -358,16 +350,13 @@ static void obb_finish(const snug_tri_set* set, snug_obb* out) {
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < 3; i++) c[i] += (double)out->axes[k][i] * 0.5 * (lo[k] + hi[k]);
     for (int i = 0; i < 3; i++) out->c[i] = (float)c[i];
-    double e[3] = {0, 0, 0};
-    FOR_EACH_VERTEX(set, p) {
-        for (int k = 0; k < 3; k++) {
-            double d = (double)out->axes[k][0] * ((double)p[0] - out->c[0]) + (double)out->axes[k][1] * ((double)p[1] - out->c[1]) +
-                       (double)out->axes[k][2] * ((double)p[2] - out->c[2]);
-            e[k] = fmax(e[k], fabs(d));
-        }
+    double e[3], mag = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double ac = (double)out->axes[k][0] * out->c[0] + (double)out->axes[k][1] * out->c[1] + (double)out->axes[k][2] * out->c[2];
+        e[k] = dmax(hi[k] - ac, ac - lo[k]);
+        mag = dmax(mag, dmax(fabs(lo[k]), fabs(hi[k])));
     }
-    double mag = fmax(fabs((double)out->c[0]), fmax(fabs((double)out->c[1]), fabs((double)out->c[2]))) + e[0] + e[1] + e[2];
-    for (int k = 0; k < 3; k++) out->e[k] = round_up(e[k], ulp_pad(mag));
+    for (int k = 0; k < 3; k++) out->e[k] = round_up(e[k], ulp_pad(mag + e[0] + e[1] + e[2]));
 }
 
 static double obb_surface(const snug_obb* b) {
@@ -427,8 +416,8 @@ void snug_kdop_fit(const snug_tri_set* set, snug_bv_type type, snug_kdop* out) {
     FOR_EACH_VERTEX(set, p) {
         for (int j = 0; j < n; j++) {
             double s = (double)d[j][0] * p[0] + (double)d[j][1] * p[1] + (double)d[j][2] * p[2];
-            lo[j] = fmin(lo[j], s);
-            hi[j] = fmax(hi[j], s);
+            lo[j] = dmin(lo[j], s);
+            hi[j] = dmax(hi[j], s);
         }
     }
     memset(out, 0, sizeof *out);

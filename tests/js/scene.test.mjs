@@ -113,3 +113,19 @@ test('collision step: a registered motion into another body is detected and comm
   scene.dispose();
   mesh.dispose();
 });
+
+test('1e5 body create/dispose cycles and 1e3 scene cycles: no memory growth', { skip: !ready && 'scenes not in this build yet' }, () => {
+  const mesh = snug.createMesh(sphere(0.5, 6, 6));
+  const scene = snug.createScene();
+  const keep = scene.createBody({ mesh });
+  for (let i = 0; i < 1000; i++) scene.createBody({ mesh, parent: keep }).dispose();
+  const bytes = snug.allocatedBytes(), heap = snug.heapBytes;
+  for (let i = 0; i < 100000; i++) scene.createBody({ mesh, parent: i & 1 ? keep : null }).dispose();
+  assert.equal(snug.allocatedBytes(), bytes);
+  assert.equal(snug.heapBytes, heap);
+  assert.equal(scene.bodies.length, 1);
+  for (let i = 0; i < 1000; i++) { const s = snug.createScene(); s.createBody({ mesh }); s.dispose(); }
+  assert.equal(snug.allocatedBytes(), bytes);
+  scene.dispose();
+  mesh.dispose();
+});

@@ -197,9 +197,26 @@ export async function start(container = document.body) {
     return sync.byObject.get(o);
   }
 
+  // Picking: the core's scene raycast when the module has it (bodies carry their Object3D), else three.js.
+  const useCoreRays = !!sync.scene && typeof snug.module._snug_query_raycast === 'function';
+  function pick() {
+    const t0 = performance.now();
+    let object = null;
+    const point = new Vector3();
+    if (useCoreRays) {
+      const h = sync.scene.raycast(raycaster.ray.origin, raycaster.ray.direction);
+      if (h && h.body && h.body.userData.userData.draggable) { object = h.body.userData; point.fromArray(h.point); }
+    } else {
+      const h = raycaster.intersectObjects(dragTargets(), false)[0];
+      if (h) { object = h.object; point.copy(h.point); }
+    }
+    stats.pickMs = performance.now() - t0;
+    return object && { object, point };
+  }
+
   renderer.domElement.addEventListener('pointerdown', (ev) => {
     pointerRay(ev);
-    const hit = raycaster.intersectObjects(dragTargets(), false)[0];
+    const hit = pick();
     if (!hit) return;
     grab.entry = dragRoot(hit.object);
     if (hierarchy.helper) showHierarchy(grab.entry, hierarchy.entry === grab.entry ? hierarchy.level : 0);
@@ -231,7 +248,7 @@ export async function start(container = document.body) {
   renderer.domElement.addEventListener('pointerup', release);
   renderer.domElement.addEventListener('pointercancel', release);
 
-  const stats = { moves: 0, lastMs: 0, avgMs: 0, queries: 0, blocked: '' };
+  const stats = { moves: 0, lastMs: 0, avgMs: 0, queries: 0, blocked: '', pickMs: 0 };
   function dragMove(entry, delta) {
     mover.move(entry, delta);
     stats.moves++;
@@ -263,7 +280,7 @@ export async function start(container = document.body) {
     overlay.innerHTML =
       `<b>${triCount.toLocaleString()}</b> triangles in <b>${sync.entries.length}</b> objects<br>` +
       `drag query <b>${stats.lastMs.toFixed(2)} ms</b> (avg ${stats.avgMs.toFixed(2)} ms, ${stats.queries} ${mover.useSweep ? 'sweeps' : 'overlap tests'})<br>` +
-      `blocked by <b>${stats.blocked || '—'}</b><br>` +
+      `pick ${(stats.pickMs * 1000).toFixed(0)} µs (${useCoreRays ? 'snug scene ray' : 'three.js ray'}) · blocked by <b>${stats.blocked || '—'}</b><br>` +
       `wasm heap ${(snug.heapBytes / 1048576).toFixed(0)} MB · core ${(snug.allocatedBytes() / 1048576).toFixed(2)} MB · render ${renderMs.toFixed(1)} ms`;
   }
   const requestRender = () => { dirty = true; };

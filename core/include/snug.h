@@ -335,7 +335,8 @@ typedef enum snug_feature_kind {
 typedef struct snug_toi_result {
     bool hit;                     /* false: no contact during the motion (t = safe_t = 1) */
     float t;                      /* earliest contact time in [0, 1] (a sweep: the blocked fraction of the motion) */
-    float safe_t;                 /* <= t, the meshes are apart by at least the tolerance at every time in [0, safe_t] */
+    float safe_t;                 /* <= t: t moved back by the time the fastest point needs for two tolerances; a
+                                   * caller can place the meshes there without them touching */
     snug_feature_kind feature;
     uint32_t tri_a, tri_b;        /* triangle ids as given at creation (SNUG_NO_HIT without a hit) */
     int feature_a, feature_b;     /* corner or edge index within the triangle, -1 for a whole face */
@@ -344,14 +345,16 @@ typedef struct snug_toi_result {
 } snug_toi_result;
 
 /* Earliest time of impact of mesh a moving by motion_a and mesh b moving by motion_b. Touching within the
- * tolerance is contact; meshes that already touch at t = 0 report t = 0. */
+ * tolerance is contact; meshes that already touch at t = 0 report t = 0. Limits: the sampling finders miss a
+ * contact that begins and ends within one sampling step, parallel edge pairs are left to the vertex-face tests. */
 snug_status snug_query_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
                            const snug_motion* motion_b, const snug_toi_def* def, snug_toi_result* result);
 
 /* Placement sweeps: move `moving` from `pose` by `translation` (world) against `other` at `other_pose`. The result's
  * t is the largest collision-free fraction of the motion, with the blocking feature and normal. A start pose that
  * already touches within tolerance is not blocked by motions that slide along or leave the contact; only motions
- * that push in are (result t = 0). */
+ * that push in are (result t = 0). Pushing in is judged by face orientation: triangles must be counter-clockwise
+ * seen from outside (as usual for closed meshes). */
 snug_status snug_query_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
                              snug_mesh other, const snug_pose* other_pose, snug_toi_result* result);
 /* The same for a rotation by `angle` radians (|angle| < pi; split larger turns) about the world axis through

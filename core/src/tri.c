@@ -124,24 +124,38 @@ static double point_tri(dvec p, dvec a, dvec b, dvec c, dvec* out) {
     return ddot(w, w);
 }
 
-/* Does segment pq strictly cross triangle abc (through its interior, not just touching)? */
-static bool seg_pierces_tri(dvec p, dvec q, dvec a, dvec b, dvec c, dvec* hit) {
-    double sp = orient3d(a, b, c, p), sq = orient3d(a, b, c, q);
-    if (!((sp > 0.0 && sq < 0.0) || (sp < 0.0 && sq > 0.0))) return false;
+/* Does edge pq, whose ends have the strictly opposite plane values sp, sq for triangle abc, cross abc inside? */
+static bool edge_pierces(dvec p, dvec q, double sp, double sq, dvec a, dvec b, dvec c, dvec* hit) {
     double e0 = orient3d(p, q, a, b), e1 = orient3d(p, q, b, c), e2 = orient3d(p, q, c, a);
     if (!((e0 > 0.0 && e1 > 0.0 && e2 > 0.0) || (e0 < 0.0 && e1 < 0.0 && e2 < 0.0))) return false;
     if (hit) *hit = dadd(p, dscale(dsub(q, p), sp / (sp - sq)));
     return true;
 }
 
-/* All vertices of B on one side of A's plane, farther than eps? (A degenerate plane rejects nothing.) */
-static bool plane_rejects(const dvec A[3], const dvec B[3], double eps) {
+/* Plane values of B's vertices for triangle A (orient3d(A, B[i])); n2 = |normal|^2. */
+static void plane_values(const dvec A[3], const dvec B[3], double s[3], double* n2) {
     dvec n = dcross(dsub(A[1], A[0]), dsub(A[2], A[0]));
-    double n2 = ddot(n, n);
+    *n2 = ddot(n, n);
+    for (int i = 0; i < 3; i++) s[i] = ddot(n, dsub(B[i], A[0]));
+}
+
+/* All of B on one side of A's plane, farther than eps? (A degenerate plane rejects nothing.) */
+static bool plane_rejects(const double s[3], double n2, double eps) {
     if (!(n2 > 0.0)) return false;
     double lim = eps * sqrt(n2);
-    double s0 = ddot(n, dsub(B[0], A[0])), s1 = ddot(n, dsub(B[1], A[0])), s2 = ddot(n, dsub(B[2], A[0]));
-    return (s0 > lim && s1 > lim && s2 > lim) || (s0 < -lim && s1 < -lim && s2 < -lim);
+    return (s[0] > lim && s[1] > lim && s[2] > lim) || (s[0] < -lim && s[1] < -lim && s[2] < -lim);
+}
+
+static inline bool opposite(double x, double y) { return (x > 0.0 && y < 0.0) || (x < 0.0 && y > 0.0); }
+
+/* Does an edge of one triangle strictly cross the other's interior? sb: B's plane values for A, sa: A's for B. */
+static bool tris_pierce(const dvec A[3], const dvec B[3], const double sa[3], const double sb[3], dvec* hit) {
+    for (int i = 0; i < 3; i++) {
+        int j = (i + 1) % 3;
+        if (opposite(sb[i], sb[j]) && edge_pierces(B[i], B[j], sb[i], sb[j], A[0], A[1], A[2], hit)) return true;
+        if (opposite(sa[i], sa[j]) && edge_pierces(A[i], A[j], sa[i], sa[j], B[0], B[1], B[2], hit)) return true;
+    }
+    return false;
 }
 
 /* Smallest of the 15 feature distances (squared) with its points; stops once it is <= stop2. */
@@ -179,20 +193,16 @@ static double feature_distance(const dvec A[3], const dvec B[3], double stop2, d
     return best;
 }
 
-static bool tris_pierce(const dvec A[3], const dvec B[3], dvec* hit) {
-    for (int i = 0; i < 3; i++) {
-        if (seg_pierces_tri(A[i], A[(i + 1) % 3], B[0], B[1], B[2], hit)) return true;
-        if (seg_pierces_tri(B[i], B[(i + 1) % 3], A[0], A[1], A[2], hit)) return true;
-    }
-    return false;
-}
-
 bool snug_tri_tri_overlap(const float a0[3], const float a1[3], const float a2[3], const float b0[3],
                           const float b1[3], const float b2[3], float eps) {
     const dvec A[3] = {dv(a0), dv(a1), dv(a2)}, B[3] = {dv(b0), dv(b1), dv(b2)};
     double e = eps > 0.0f ? (double)eps : 0.0;
-    if (plane_rejects(A, B, e) || plane_rejects(B, A, e)) return false;
-    if (tris_pierce(A, B, NULL)) return true;
+    double sa[3], sb[3], na2, nb2;
+    plane_values(A, B, sb, &na2);
+    if (plane_rejects(sb, na2, e)) return false;
+    plane_values(B, A, sa, &nb2);
+    if (plane_rejects(sa, nb2, e)) return false;
+    if (tris_pierce(A, B, sa, sb, NULL)) return true;
     dvec pa, pb;
     return feature_distance(A, B, e * e, &pa, &pb) <= e * e;
 }
@@ -201,7 +211,10 @@ float snug_tri_tri_distance(const float a0[3], const float a1[3], const float a2
                             const float b1[3], const float b2[3], float pa[3], float pb[3]) {
     const dvec A[3] = {dv(a0), dv(a1), dv(a2)}, B[3] = {dv(b0), dv(b1), dv(b2)};
     dvec p, q;
-    if (tris_pierce(A, B, &p)) {
+    double sa[3], sb[3], na2, nb2;
+    plane_values(A, B, sb, &na2);
+    plane_values(B, A, sa, &nb2);
+    if (tris_pierce(A, B, sa, sb, &p)) {
         dstore(p, pa);
         dstore(p, pb);
         return 0.0f;

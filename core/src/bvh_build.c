@@ -165,6 +165,7 @@ static snug_status build_top_down(snug_build* b, uint32_t tri_count) {
 typedef struct sah_task {
     uint32_t node, begin, count, depth;
     bool binned;
+    bool in_tmp; /* the records of this task sit in the scratch copy (partitions alternate buffers) */
 } sah_task;
 
 static void grid_for_box(snug_sah_bins* bins, int nbins, uint32_t count, const snug_aabb* box) {
@@ -193,7 +194,7 @@ static snug_status build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_c
     b->node_count = 1;
     snug_sah_bins_init(&bins[0], nb, tri_count, cent.min, cent.max);
     snug_sah_bins_add_all(&bins[0], b->prims, tri_count);
-    stack[0] = (sah_task){0, 0, tri_count, 1, true};
+    stack[0] = (sah_task){0, 0, tri_count, 1, true, false};
     int top = 1;
     while (top > 0) {
         int at = top - 1;
@@ -201,12 +202,15 @@ static snug_status build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_c
         b->range_first[t.node] = t.begin;
         b->range_count[t.node] = t.count;
         if (t.depth > b->depth) b->depth = t.depth;
-        snug_prim* prims = b->prims + t.begin;
+        snug_prim* prims = (t.in_tmp ? b->in.tmp : b->prims) + t.begin;
+        snug_prim* other = (t.in_tmp ? b->prims : b->in.tmp) + t.begin;
         if (t.count <= (uint32_t)def->leaf_size || (int)t.depth >= def->max_depth) {
+            if (t.in_tmp) memcpy(b->prims + t.begin, prims, t.count * sizeof *prims);
             set_leaf(b, t.node, t.begin, t.count);
             top--;
             continue;
         }
+        bool kids_in_tmp = t.in_tmp;
         snug_aabb box[2];
         uint32_t counts[2], left;
         bool leafy[2];
@@ -216,8 +220,10 @@ static snug_status build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_c
                 leafy[k] = counts[k] <= (uint32_t)def->leaf_size || (int)t.depth + 1 >= def->max_depth;
                 if (!leafy[k]) grid_for_box(&bins[at + 1 + k], nb, counts[k], &box[k]);
             }
-            left = snug_sah_partition(&bins[at], split, prims, t.count, b->in.tmp, leafy[0] ? NULL : &bins[at + 1],
+            left = snug_sah_partition(&bins[at], split, prims, t.count, other, leafy[0] ? NULL : &bins[at + 1],
                                       leafy[1] ? NULL : &bins[at + 2]);
+            kids_in_tmp = !t.in_tmp;
+            prims = other;
         } else {
             /* centroids do not spread (or no bins): halve by count, then bin the halves afresh */
             uint32_t sizes[2];
@@ -248,8 +254,8 @@ static snug_status build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_c
             memcpy(bins[at].min, r->min, (size_t)r->n * sizeof r->min[0]);
             memcpy(bins[at].max, r->max, (size_t)r->n * sizeof r->max[0]);
         }
-        stack[at] = (sah_task){child + 1, t.begin + left, t.count - left, t.depth + 1, !leafy[1]};
-        stack[at + 1] = (sah_task){child, t.begin, left, t.depth + 1, !leafy[0]};
+        stack[at] = (sah_task){child + 1, t.begin + left, t.count - left, t.depth + 1, !leafy[1], kids_in_tmp};
+        stack[at + 1] = (sah_task){child, t.begin, left, t.depth + 1, !leafy[0], kids_in_tmp};
         top = at + 2;
     }
     snug_free(ctx, stack);

@@ -69,9 +69,9 @@ void snug_sah_bins_init(snug_sah_bins* b, int nbins, uint32_t count, const float
 void snug_sah_bins_add_all(snug_sah_bins* b, const snug_prim* prims, uint32_t count);
 /* Cheapest plane: returns the first bin of the right side (0: no split) with both sides' boxes and counts. */
 int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t counts[2]);
-/* Returns the left count; left/right (optional, initialised) receive the records of their side. tmp holds
- * count records of scratch. */
-uint32_t snug_sah_partition(const snug_sah_bins* b, int split, snug_prim* prims, uint32_t count, snug_prim* tmp,
+/* Writes src's records to dst (count of them), bins < split first, and returns the left count; left/right
+ * (optional, initialised) receive the records of their side. */
+uint32_t snug_sah_partition(const snug_sah_bins* b, int split, const snug_prim* src, uint32_t count, snug_prim* dst,
                             snug_sah_bins* left, snug_sah_bins* right);
 void snug_prims_centroid_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out);
 

@@ -153,7 +153,7 @@ int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t coun
     return split;
 }
 
-uint32_t snug_sah_partition(const snug_sah_bins* b, int split, snug_prim* prims, uint32_t count, snug_prim* tmp,
+uint32_t snug_sah_partition(const snug_sah_bins* b, int split, const snug_prim* src, uint32_t count, snug_prim* dst,
                             snug_sah_bins* left, snug_sah_bins* right) {
     /* out of place and branch-free: the side of a record is data, not control flow (a mispredicted branch per
      * record was the largest cost of the in-place version) */
@@ -166,14 +166,13 @@ uint32_t snug_sah_partition(const snug_sah_bins* b, int split, snug_prim* prims,
     snug_sah_bins* kids[2] = {left ? left : &dummy, right ? right : &dummy};
     uint32_t i = 0, j = count;
     for (uint32_t k = 0; k < count; k++) {
-        const snug_prim* p = &prims[k];
+        const snug_prim* p = &src[k];
         int side = bin_of(b, p) >= split;
         bin_add(kids[side], p);
         j -= (uint32_t)side;
-        tmp[side ? j : i] = *p;
+        dst[side ? j : i] = *p;
         i += (uint32_t)(1 - side);
     }
-    memcpy(prims, tmp, (size_t)count * sizeof *prims);
     return i;
 }
 
@@ -190,7 +189,9 @@ static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_pri
     if (!split) return 0;
     *lbox = box[0];
     *rbox = box[1];
-    return snug_sah_partition(&bins, split, prims, count, tmp, NULL, NULL);
+    uint32_t left = snug_sah_partition(&bins, split, prims, count, tmp, NULL, NULL);
+    memcpy(prims, tmp, (size_t)count * sizeof *prims);
+    return left;
 }
 
 int snug_split_sah(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,

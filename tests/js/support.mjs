@@ -116,7 +116,7 @@ export function bruteRay(tris, o, d, tmax = Infinity) {
   const hits = [];
   tris.forEach((tri, i) => {
     const t = rayTri(o, d, tri);
-    if (t <= tmax) hits.push({ t, tri: i });
+    if (t !== Infinity && t <= tmax) hits.push({ t, tri: i });
   });
   return hits.sort((x, y) => x.t - y.t);
 }

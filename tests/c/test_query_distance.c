@@ -1,0 +1,207 @@
+/* Mesh-mesh distance and the tolerance query against brute force over every triangle pair (pairs whose boxes are
+ * already farther apart than the best distance may be skipped). Distances must agree within 1e-5 of the model
+ * size, the reported points must lie on the reported triangles and realise the distance; every BV type, with and
+ * without Hausdorff bounds, and every traversal strategy. */
+#include "query_support.h"
+#include "tri.h"
+
+/* Brute-force distance in A's frame (B through the query's relative transform). */
+static double brute_distance(const test_mesh* a, const test_mesh* b, const snug_xform* rel) {
+    float best = INFINITY;
+    float* tb = malloc(b->triangle_count * 9 * sizeof(float));
+    float* blo = malloc(b->triangle_count * 3 * sizeof(float));
+    float* bhi = malloc(b->triangle_count * 3 * sizeof(float));
+    for (uint32_t j = 0; j < b->triangle_count; j++)
+        for (int c = 0; c < 3; c++) {
+            snug_xform_point(rel, qs_vertex(b, j, c), tb + 9 * j + 3 * c);
+        }
+    for (uint32_t j = 0; j < b->triangle_count; j++)
+        for (int k = 0; k < 3; k++) {
+            blo[3 * j + k] = fminf(fminf(tb[9 * j + k], tb[9 * j + 3 + k]), tb[9 * j + 6 + k]);
+            bhi[3 * j + k] = fmaxf(fmaxf(tb[9 * j + k], tb[9 * j + 3 + k]), tb[9 * j + 6 + k]);
+        }
+    for (uint32_t i = 0; i < a->triangle_count; i++) {
+        const float *a0 = qs_vertex(a, i, 0), *a1 = qs_vertex(a, i, 1), *a2 = qs_vertex(a, i, 2);
+        float lo[3], hi[3];
+        for (int c = 0; c < 3; c++) {
+            lo[c] = fminf(fminf(a0[c], a1[c]), a2[c]);
+            hi[c] = fmaxf(fmaxf(a0[c], a1[c]), a2[c]);
+        }
+        for (uint32_t j = 0; j < b->triangle_count; j++) {
+            float g2 = 0.0f;
+            for (int c = 0; c < 3; c++) {
+                float g = fmaxf(blo[3 * j + c] - hi[c], lo[c] - bhi[3 * j + c]);
+                if (g > 0.0f) g2 += g * g;
+            }
+            if (g2 >= best * best) continue;
+            float pa[3], pb[3];
+            float d = snug_tri_tri_distance(a0, a1, a2, tb + 9 * j, tb + 9 * j + 3, tb + 9 * j + 6, pa, pb);
+            if (d < best) best = d;
+        }
+    }
+    free(tb);
+    free(blo);
+    free(bhi);
+    return best;
+}
+
+static void world_vertex(const test_mesh* m, const snug_pose* p, uint32_t t, int c, float out[3]) {
+    snug_xform x;
+    snug_xform_from_pose(p, &x);
+    snug_xform_point(&x, qs_vertex(m, t, c), out);
+}
+
+static void check_result(snug_ctx* ctx, const test_mesh* ta, snug_mesh ha, const snug_pose* pa, const test_mesh* tb,
+                         snug_mesh hb, const snug_pose* pb, double expect, float size, const char* what) {
+    snug_distance_result res;
+    CHECK(snug_query_distance(ctx, ha, pa, hb, pb, &res) == SNUG_OK);
+    float tol = 1e-5f * size;
+    CHECK_MSG(fabs(res.distance - expect) <= tol, "%s: distance %.9g, brute force %.9g (seed %llu)", what,
+              (double)res.distance, expect, (unsigned long long)harness_seed());
+    float d[3] = {res.point_a[0] - res.point_b[0], res.point_a[1] - res.point_b[1], res.point_a[2] - res.point_b[2]};
+    CHECK_MSG(fabsf(sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) - res.distance) <= tol, "%s: points do not realise the distance", what);
+    CHECK(res.tri_a < ta->triangle_count && res.tri_b < tb->triangle_count);
+    if (res.tri_a < ta->triangle_count && res.tri_b < tb->triangle_count) {
+        float v[3][3], q[3];
+        for (int c = 0; c < 3; c++) world_vertex(ta, pa, res.tri_a, c, v[c]);
+        CHECK_MSG(sqrtf(snug_point_tri_closest(res.point_a, v[0], v[1], v[2], q)) <= tol, "%s: point_a off tri_a", what);
+        for (int c = 0; c < 3; c++) world_vertex(tb, pb, res.tri_b, c, v[c]);
+        CHECK_MSG(sqrtf(snug_point_tri_closest(res.point_b, v[0], v[1], v[2], q)) <= tol, "%s: point_b off tri_b", what);
+    }
+    /* the tolerance query, on both sides of the distance */
+    float probes[2] = {(float)expect - 1e-4f * size, (float)expect + 1e-4f * size};
+    for (int k = 0; k < 2; k++) {
+        bool within = false;
+        CHECK(snug_query_within(ctx, ha, pa, hb, pb, probes[k], &within) == SNUG_OK);
+        CHECK_MSG(within == (k == 1) || (k == 0 && probes[k] < 0 && !within), "%s: within(%g) = %d for distance %.9g", what,
+                  (double)probes[k], within, expect);
+    }
+}
+
+static void test_small_meshes_match_brute_force(void) {
+    rng r = {harness_seed()};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_bv_type types[SNUG_BV_TYPE_COUNT + 1];
+    int ntypes = qs_bv_types(ctx, types);
+    test_mesh pool[QS_POOL];
+    qs_small_pool(&r, pool);
+    snug_mesh h[SNUG_BV_TYPE_COUNT + 1][2][QS_POOL];
+    for (int i = 0; i < QS_POOL; i++)
+        for (int t = 0; t < ntypes; t++)
+            for (int hd = 0; hd < 2; hd++) {
+                h[t][hd][i] = qs_make_ex(ctx, &pool[i], types[t], hd == 1);
+                CHECK(h[t][hd][i] != 0);
+            }
+    int cases = 20000 * harness_scale();
+    int touching = 0;
+    for (int n = 0; n < cases && !harness_current_failed; n++) {
+        int ia = (int)(rng_next(&r) % QS_POOL), ib = (int)(rng_next(&r) % QS_POOL);
+        int ta = (int)(rng_next(&r) % (uint64_t)ntypes), tb = (int)(rng_next(&r) % (uint64_t)ntypes);
+        int hd = (int)(rng_next(&r) % 2);
+        snug_pose pa = qs_random_pose(&r, 2.0f), pb = qs_random_pose(&r, n % 4 == 0 ? 2.0f : 5.0f);
+        for (int i = 0; i < 3; i++) pb.p[i] += pa.p[i];
+        if (n % 20 == 0) {
+            ib = ia;
+            pb = pa;
+            pb.p[0] += 1e-3f * (float)(n % 3);
+        }
+        snug_xform rel;
+        snug_xform_relative(&pa, &pb, &rel);
+        double expect = brute_distance(&pool[ia], &pool[ib], &rel);
+        touching += expect == 0.0;
+        float size = fmaxf(qs_scale(ctx, h[ta][hd][ia]), qs_scale(ctx, h[tb][hd][ib]));
+        char what[96];
+        snprintf(what, sizeof what, "case %d (meshes %d/%d, types %d/%d, hausdorff %d)", n, ia, ib, (int)types[ta],
+                 (int)types[tb], hd);
+        snug_ctx_set_traversal(ctx, (snug_traversal)(n % SNUG_TRAVERSAL_COUNT));
+        check_result(ctx, &pool[ia], h[ta][hd][ia], &pa, &pool[ib], h[tb][hd][ib], &pb, expect, size, what);
+    }
+    CHECK(touching > 0 && touching < cases / 2);
+    qs_free_pool(pool, QS_POOL);
+    snug_ctx_destroy(ctx);
+}
+
+/* Big meshes against scaled small ones at random distances, and two dragons at the benchmark poses. */
+static void test_big_meshes_match_brute_force(void) {
+    rng r = {harness_seed() ^ 0xd1b54a32u};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_bv_type types[SNUG_BV_TYPE_COUNT + 1];
+    int ntypes = qs_bv_types(ctx, types);
+    if (QS_SANITIZED)
+        while (ntypes > 0 && (types[ntypes - 1] == SNUG_BV_MIXED || types[ntypes - 1] == SNUG_BV_KDOP26)) ntypes--;
+    const char* names[4] = {"bunny", "teapot", "dragon11k", "torusknot10k"};
+    int per_mesh = (QS_SANITIZED ? 5 : 25) * harness_scale();
+    for (int k = 0; k < 4; k++) {
+        test_mesh big;
+        if (!test_mesh_load(names[k], &big)) continue;
+        int t = k % ntypes;
+        snug_mesh hb = qs_make_ex(ctx, &big, types[t], k % 2 == 0);
+        float size = qs_scale(ctx, hb);
+        test_mesh pool[QS_POOL];
+        qs_small_pool(&r, pool);
+        for (int n = 0; n < per_mesh && !harness_current_failed; n++) {
+            int ib = (int)(rng_next(&r) % QS_POOL);
+            test_mesh* s = &pool[ib];
+            snug_mesh hs = qs_make(ctx, s, types[(t + n) % ntypes]);
+            snug_pose pa = qs_random_pose(&r, size), pb = qs_random_pose(&r, size);
+            /* the small mesh is ~2 units: scale the pose offset instead of the mesh */
+            snug_xform rel;
+            snug_xform_relative(&pa, &pb, &rel);
+            double expect = brute_distance(&big, s, &rel);
+            char what[96];
+            snprintf(what, sizeof what, "%s case %d (small %d)", names[k], n, ib);
+            snug_ctx_set_traversal(ctx, (snug_traversal)(n % SNUG_TRAVERSAL_COUNT));
+            check_result(ctx, &big, hb, &pa, s, hs, &pb, expect, fmaxf(size, qs_scale(ctx, hs)), what);
+            snug_mesh_destroy(ctx, hs);
+        }
+        qs_free_pool(pool, QS_POOL);
+        test_mesh_free(&big);
+    }
+    snug_ctx_destroy(ctx);
+}
+
+static void test_bad_input_and_strategies_agree(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    test_mesh sphere, torus;
+    test_mesh_sphere(1.0f, 12, 16, &sphere);
+    test_mesh_torus(2.0f, 0.5f, 16, 12, &torus);
+    snug_mesh a = qs_make(ctx, &sphere, SNUG_BV_AABB), b = qs_make_ex(ctx, &torus, SNUG_BV_AABB, true);
+    snug_pose p = snug_pose_identity(), q = p, bad = p;
+    q.p[0] = 5.0f;
+    bad.q[0] = NAN;
+    snug_distance_result res;
+    bool w;
+    CHECK(snug_query_distance(NULL, a, &p, b, &q, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_distance(ctx, a, &p, b, &q, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_distance(ctx, a, &bad, b, &q, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_query_within(ctx, a, &p, b, NULL, 1.0f, &w) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_within(ctx, a, &p, b, &q, NAN, &w) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_query_within(ctx, a, &p, b, &q, 1.0f, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    snug_mesh gone = qs_make(ctx, &sphere, SNUG_BV_AABB);
+    snug_mesh_destroy(ctx, gone);
+    CHECK(snug_query_distance(ctx, gone, &p, b, &q, &res) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_query_within(ctx, a, &p, gone, &q, 1.0f, &w) == SNUG_ERR_STALE_HANDLE);
+    /* sphere radius 1 at the origin, torus (R 2, r 0.5) centred at x = 5: the nearest torus point is x = 2.5 */
+    float first = -1.0f;
+    for (int s = 0; s < SNUG_TRAVERSAL_COUNT; s++) {
+        snug_ctx_set_traversal(ctx, (snug_traversal)s);
+        CHECK(snug_query_distance(ctx, a, &p, b, &q, &res) == SNUG_OK);
+        CHECK_NEAR(res.distance, 1.5, 0.02);
+        if (s == 0) first = res.distance;
+        CHECK_NEAR(res.distance, first, 1e-6);
+        CHECK(snug_ctx_last_stats(ctx)->primitive_tests > 0);
+    }
+    CHECK(snug_query_within(ctx, a, &p, b, &q, 1.6f, &w) == SNUG_OK && w);
+    CHECK(snug_query_within(ctx, a, &p, b, &q, 1.4f, &w) == SNUG_OK && !w);
+    CHECK(snug_query_within(ctx, a, &p, b, &q, -1.0f, &w) == SNUG_OK && !w);
+    test_mesh_free(&sphere);
+    test_mesh_free(&torus);
+    snug_ctx_destroy(ctx);
+}
+
+int main(void) {
+    RUN(test_bad_input_and_strategies_agree);
+    RUN(test_small_meshes_match_brute_force);
+    RUN(test_big_meshes_match_brute_force);
+    return harness_finish();
+}

@@ -43,6 +43,13 @@ if (typeof m._snug_query_raycast === 'function') {
       dirs[3 * i + k] = c[k] + (rnd() - 0.5) * 0.3 * info.scale - origins[3 * i + k];
     }
   }
+  // A ray that misses the root box: the C side does almost nothing, so the difference is the JS overhead.
+  const far = [info.aabbMax[0] + info.scale, 0, 0], up = [0, 1, 0];
+  snug._pose(s, null);
+  snug._ray(far, up, Infinity);
+  const bareRay = time('bare _snug_query_raycast (misses the root)', () => m._snug_query_raycast(snug._ctx, dragon.handle, s, s + 64, s + 96));
+  const wrappedRay = time('snug.raycast (pose, ray, checks, result)', () => snug.raycast(dragon, null, far, up));
+  console.log(`raycast wrapper overhead per call: ${(wrappedRay - bareRay).toFixed(1)} ns`);
   const t0 = process.hrtime.bigint();
   let hits = 0;
   for (let i = 0; i < rays; i++) {

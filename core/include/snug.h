@@ -509,7 +509,10 @@ typedef struct snug_step_def {
     snug_step_mode mode;
     snug_approx cutoff;           /* the answer for pair tests left at the budget's end: CONSERVATIVE or INDICATOR */
     double budget_us;             /* time for the pair tests, shared through one work queue; INFINITY = no limit.
-                                     The broad phase always completes. */
+                                     The broad phase always completes. 0: no pair test runs, so every candidate
+                                     pair is an approximate hit at t = 0 (static mode: every pair whose root
+                                     boxes overlap; the others are exact misses). The clock is read every 8 node
+                                     pairs (static) or before each pair test (mixed, dynamic). */
     double (*clock_us)(void* user); /* time source in microseconds; NULL = no budget (the core has no clock) */
     void* clock_user;
     snug_body_pair* pairs;        /* optional: every colliding body pair (approximate ones included) */

@@ -2,6 +2,7 @@
 #include "motion.h"
 
 #include <math.h>
+#include <string.h>
 
 snug_motion snug_motion_static(const snug_pose* pose) {
     snug_motion m = {0};
@@ -66,7 +67,7 @@ void snug_lerp_slerp_init_pivot(snug_lerp_slerp* m, const snug_pose* a, const sn
         for (int i = 0; i < 4; i++) m->q1[i] = m->q0[i];
     }
     /* pivot positions: pose.p + R(pose) c */
-    double R0[9], R1[9];
+    double R1[9], *R0 = m->R0;
     quat_matrix(m->q0, R0);
     quat_matrix(m->q1, R1);
     for (int r = 0; r < 3; r++) {
@@ -99,9 +100,13 @@ static void quat_at(const snug_lerp_slerp* m, double u, double q[4]) {
 }
 
 void snug_lerp_slerp_at(const snug_lerp_slerp* m, double u, snug_dxform* out) {
-    double q[4];
-    quat_at(m, u, q);
-    quat_matrix(q, out->R);
+    if (m->translation_only) {
+        memcpy(out->R, m->R0, sizeof out->R);
+    } else {
+        double q[4];
+        quat_at(m, u, q);
+        quat_matrix(q, out->R);
+    }
     /* x(u) = R (x - c) + p(u): the translation part is p(u) - R c */
     const double* c = m->c;
     for (int r = 0; r < 3; r++)

@@ -28,6 +28,7 @@ typedef struct snug_lerp_slerp {
     double p0[3], p1[3];   /* world position of the pivot at u = 0 and u = 1 */
     double half_angle;     /* acos(q0 . q1): the rotation turns by 2 * half_angle in [0, pi] */
     bool translation_only; /* equal rotations: every point moves on a straight line at constant speed */
+    double R0[9];          /* rotation at u = 0 (the constant one of a translation) */
 } snug_lerp_slerp;
 
 void snug_lerp_slerp_init(snug_lerp_slerp* m, const snug_pose* a, const snug_pose* b);

@@ -137,7 +137,7 @@ static bool boxes_overlap(toi_search* s, const wbox* a, const wbox* b) {
 
 static float box_size(const snug_node* n) {
     float m = 0.0f;
-    for (int i = 0; i < 3; i++) m = fmaxf(m, n->max[i] - n->min[i]);
+    for (int i = 0; i < 3; i++) m = n->max[i] - n->min[i] > m ? n->max[i] - n->min[i] : m;
     return m;
 }
 
@@ -157,29 +157,47 @@ static void tri_world(toi_search* s, int k, uint32_t slot, double u, double w[3]
     for (int c = 0; c < 3; c++) snug_dxform_point(x[k], snug_mesh_vertex(s->m[k], slot, c), w[c]);
 }
 
-static void tri_box(toi_search* s, int k, uint32_t slot, double u0, double u1, wbox* out) {
-    double w0[3][3], w1[3][3], reach = 0.0;
+/* Swept boxes of a triangle over [u0, u1]: one per vertex (its chord padded by its own bulge) and their union. */
+typedef struct swept_tri {
+    wbox v[3];
+    wbox all;
+} swept_tri;
+
+static void tri_box(toi_search* s, int k, uint32_t slot, double u0, double u1, swept_tri* out) {
+    double w0[3][3], w1[3][3];
     tri_world(s, k, slot, u0, w0);
     tri_world(s, k, slot, u1, w1);
     double bulge = snug_lerp_slerp_bulge(s->fr.m[k], u1 - u0);
-    if (bulge > 0.0) {
-        for (int c = 0; c < 3; c++) {
+    for (int i = 0; i < 3; i++) out->all.lo[i] = INFINITY, out->all.hi[i] = -INFINITY;
+    for (int c = 0; c < 3; c++) {
+        double pad = 0.0;
+        if (bulge > 0.0) {
             const float* v = snug_mesh_vertex(s->m[k], slot, c);
             double r = 0.0;
             for (int i = 0; i < 3; i++) r += (v[i] - s->pivot[k][i]) * (v[i] - s->pivot[k][i]);
-            reach = fmax(reach, sqrt(r));
+            pad = bulge * sqrt(r);
+        }
+        for (int i = 0; i < 3; i++) {
+            double lo = w0[c][i] < w1[c][i] ? w0[c][i] : w1[c][i], hi = w0[c][i] < w1[c][i] ? w1[c][i] : w0[c][i];
+            double slack = pad + 1e-7 * (fabs(lo) + fabs(hi));
+            out->v[c].lo[i] = (float)(lo - slack);
+            out->v[c].hi[i] = (float)(hi + slack);
+            if (out->v[c].lo[i] < out->all.lo[i]) out->all.lo[i] = out->v[c].lo[i];
+            if (out->v[c].hi[i] > out->all.hi[i]) out->all.hi[i] = out->v[c].hi[i];
         }
     }
-    double pad = bulge * reach;
+}
+
+static inline bool wbox_apart(const wbox* a, const wbox* b, float e) {
+    for (int i = 0; i < 3; i++)
+        if (a->lo[i] > b->hi[i] + e || b->lo[i] > a->hi[i] + e) return true;
+    return false;
+}
+
+static inline void wbox_union(const wbox* a, const wbox* b, wbox* out) {
     for (int i = 0; i < 3; i++) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (int c = 0; c < 3; c++) {
-            lo = fmin(lo, fmin(w0[c][i], w1[c][i]));
-            hi = fmax(hi, fmax(w0[c][i], w1[c][i]));
-        }
-        double slack = pad + 1e-7 * (fabs(lo) + fabs(hi));
-        out->lo[i] = (float)(lo - slack);
-        out->hi[i] = (float)(hi + slack);
+        out->lo[i] = a->lo[i] < b->lo[i] ? a->lo[i] : b->lo[i];
+        out->hi[i] = a->hi[i] > b->hi[i] ? a->hi[i] : b->hi[i];
     }
 }
 
@@ -232,8 +250,11 @@ static bool contact_blocks(toi_search* s, uint32_t sa, uint32_t sb, const snug_c
     return snug_tri_tri_crossing(wa, wb, s->in->eps);
 }
 
-/* All feature pairs of triangle slots sa (A) and sb (B) over [u0, u1]. */
-static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0, double u1) {
+/* All feature pairs of triangle slots sa (A) and sb (B) over [u0, u1]; with swept boxes (ta, tb) a feature pair
+ * whose swept vertex / edge / face boxes are apart is skipped before any root finding. */
+static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0, double u1, const swept_tri* ta,
+                             const swept_tri* tb) {
+    float e = (float)s->in->eps;
     const float* va[3] = {snug_mesh_vertex(s->m[0], sa, 0), snug_mesh_vertex(s->m[0], sa, 1), snug_mesh_vertex(s->m[0], sa, 2)};
     const float* vb[3] = {snug_mesh_vertex(s->m[1], sb, 0), snug_mesh_vertex(s->m[1], sb, 1), snug_mesh_vertex(s->m[1], sb, 2)};
     snug_ccd_feature f;
@@ -244,12 +265,20 @@ static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0,
         if (k < 3) {
             f.kind = SNUG_CCD_VF, ia = k, ib = -1, kind = SNUG_FEATURE_VERTEX_FACE;
             f.p[0] = va[k], f.p[1] = vb[0], f.p[2] = vb[1], f.p[3] = vb[2];
+            if (ta && wbox_apart(&ta->v[k], &tb->all, e)) continue;
         } else if (k < 6) {
             f.kind = SNUG_CCD_FV, ia = -1, ib = k - 3, kind = SNUG_FEATURE_FACE_VERTEX;
             f.p[0] = vb[k - 3], f.p[1] = va[0], f.p[2] = va[1], f.p[3] = va[2];
+            if (ta && wbox_apart(&tb->v[k - 3], &ta->all, e)) continue;
         } else {
             f.kind = SNUG_CCD_EE, ia = (k - 6) / 3, ib = (k - 6) % 3, kind = SNUG_FEATURE_EDGE_EDGE;
             f.p[0] = va[ia], f.p[1] = va[(ia + 1) % 3], f.p[2] = vb[ib], f.p[3] = vb[(ib + 1) % 3];
+            if (ta) {
+                wbox ea, eb;
+                wbox_union(&ta->v[ia], &ta->v[(ia + 1) % 3], &ea);
+                wbox_union(&tb->v[ib], &tb->v[(ib + 1) % 3], &eb);
+                if (wbox_apart(&ea, &eb, e)) continue;
+            }
         }
         double hi = u1 < s->best_u + s->tie ? u1 : s->best_u + s->tie;
         if (hi < u0) return;
@@ -269,21 +298,21 @@ static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double
     const snug_node* A = &s->m[0]->bvh.nodes[na];
     const snug_node* B = &s->m[1]->bvh.nodes[nb];
     uint32_t ca = SNUG_NODE_COUNT(A->info), cb = SNUG_NODE_COUNT(B->info);
-    wbox boxes_b[256];
+    swept_tri boxes_b[256];
     for (uint32_t j = 0; j < cb; j++) tri_box(s, 1, B->first + j, u0, u1, &boxes_b[j]);
     for (uint32_t i = 0; i < ca; i++) {
-        wbox ba;
+        swept_tri ba;
         uint32_t sa = A->first + i;
         tri_box(s, 0, sa, u0, u1, &ba);
         for (uint32_t j = 0; j < cb; j++) {
             if ((s->mode == LEAF_DYNAMIC && s->best_u + s->tie < u0) || (s->mode == LEAF_STATIC && s->overlap_seen)) return;
-            if (!boxes_overlap(s, &ba, &boxes_b[j])) continue;
+            if (!boxes_overlap(s, &ba.all, &boxes_b[j].all)) continue;
             uint32_t sb = B->first + j;
             double wa[3][3], wb[3][3];
             if (s->mode != LEAF_DYNAMIC) { /* end pose: u0 == u1 == 1 */
                 if (!tris_overlap_at(s, sa, sb, 1.0, wa, wb)) continue;
                 if (!s->overlap_seen) s->overlap_seen = true, s->overlap_a = sa, s->overlap_b = sb;
-                if (s->mode == LEAF_MIXED) tri_pair_dynamic(s, sa, sb, 0.0, 1.0);
+                if (s->mode == LEAF_MIXED) tri_pair_dynamic(s, sa, sb, 0.0, 1.0, NULL, NULL);
                 continue;
             }
             if (u0 == 0.0 && s->at_start && !s->in->slide && tris_overlap_at(s, sa, sb, 0.0, wa, wb)) {
@@ -292,7 +321,7 @@ static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double
                 record(s, 0.0, SNUG_FEATURE_FACE_FACE, sa, sb, -1, -1, p, n);
                 return;
             }
-            tri_pair_dynamic(s, sa, sb, u0, u1);
+            tri_pair_dynamic(s, sa, sb, u0, u1, &ba, &boxes_b[j]);
         }
     }
 }

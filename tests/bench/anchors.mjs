@@ -4,13 +4,9 @@
 //   task: build <mesh> | rays <mesh> | pairs | meshmesh <case index> | broadphase | room
 // run.mjs starts one child process per (lib, task, mesh) with a timeout, so an anchor's crash, out-of-memory or
 // hang becomes a result row instead of ending the benchmark.
-import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
 import { loadBin, rays, measure, row, writeAnswers, pairPose, PAIR_CASES, bounds, RAY_COUNT, prng } from './common.mjs';
 
 const [lib, task, arg] = process.argv.slice(2);
-const require = createRequire(import.meta.url);
-const version = (pkg) => JSON.parse(readFileSync(require.resolve(`${pkg}/package.json`), 'utf8')).version;
 
 // ------------------------------------------------------------------------------------------- three-mesh-bvh
 async function tmb() {
@@ -312,7 +308,3 @@ if (!libs[lib]) {
   process.exit(2);
 }
 await libs[lib]();
-// Versions for the results header.
-if (task === 'version') console.log('VERSION ' + JSON.stringify({
-  tmb: version('three-mesh-bvh'), three: version('three'), rapier: version('@dimforge/rapier3d-compat'), jolt: version('jolt-physics'),
-}[lib]));

@@ -59,7 +59,12 @@ function classify(res, timeoutS) {
 
 // BENCH_REPORT_ONLY=1 rewrites the results from the rows of the last run (build/bench/rows.json) without running.
 const reportOnly = process.env.BENCH_REPORT_ONLY === '1';
-if (reportOnly) rows.push(...JSON.parse(readFileSync(`${BENCH_DIR}/rows.json`, 'utf8')));
+let savedMinutes = null;
+if (reportOnly) {
+  const saved = JSON.parse(readFileSync(`${BENCH_DIR}/rows.json`, 'utf8'));
+  rows.push(...(Array.isArray(saved) ? saved : saved.rows));
+  savedMinutes = Array.isArray(saved) ? process.env.BENCH_MINUTES ?? '?' : saved.minutes;
+}
 for (const t of reportOnly ? [] : tasks) {
   if (only && !only.test(t.label)) continue;
   const t0 = Date.now();
@@ -75,7 +80,7 @@ for (const t of reportOnly ? [] : tasks) {
   for (const r of got) console.log(`    ${r.sec} | ${r.case} | ${r.impl} | ${r.med !== undefined ? r.med.toPrecision(4) + ' ms' : ''} ${r.status}`);
 }
 
-if (!reportOnly) writeFileSync(`${BENCH_DIR}/rows.json`, JSON.stringify(rows));
+if (!reportOnly) writeFileSync(`${BENCH_DIR}/rows.json`, JSON.stringify({ rows, minutes: ((Date.now() - started) / 60000).toFixed(1) }));
 
 // -------------------------------------------------------------------------------------------- answer checks
 const diagOf = {};
@@ -136,9 +141,8 @@ if (!only || only.test('size')) {
   const rapierJs = readFileSync(require.resolve('@dimforge/rapier3d-compat'), 'utf8');
   const b64 = /"([A-Za-z0-9+/=]{100000,})"/.exec(rapierJs);
   if (b64) sizeRow('Rapier', Buffer.from(b64[1], 'base64'), 'rapier3d-compat: the wasm embedded as base64 in rapier.mjs');
-  const tmbDir = require.resolve('three-mesh-bvh').replace(/src\/index\.js$/, '');
-  const tmbBundle = ['build/index.module.js', 'build/index.umd.cjs'].map((f) => tmbDir + f).find(existsSync);
-  if (tmbBundle) sizeRow('three-mesh-bvh (JS, no wasm)', readFileSync(tmbBundle), `three-mesh-bvh ${tmbBundle.slice(tmbDir.length)}`);
+  const tmbBundle = 'node_modules/three-mesh-bvh/build/index.module.js';
+  if (existsSync(tmbBundle)) sizeRow('three-mesh-bvh (JS, no wasm)', readFileSync(tmbBundle), `three-mesh-bvh build/index.module.js (not minified)`);
 }
 
 // ---------------------------------------------------------------------------------------- ratios and tables
@@ -206,16 +210,20 @@ if (sizes.length) {
 const find = (sec, cas, impl) => rows.find((x) => x.sec === sec && x.case === cas && x.impl === impl && x.med !== undefined);
 const snugW = (sec, cas, variant = 'AABB SAH') => find(sec, cas, `snug wasm ${variant}`) || find(sec, cas, 'snug wasm');
 const targets = [];
-const target = (issue, what, row, goal, pass, extra = '') =>
-  targets.push(`| #${issue} | ${what} | ${row ? fmt(row.med) + ' ms' : 'not measured: snug side not implemented yet'} | ${goal} | ${row ? (pass(row) ? 'met' : 'not met') : 'pending'} | ${extra} |`);
+// pass() returns true, false, or null when the anchor it compares with has no result in this run.
+const target = (issue, what, row, goal, pass, extra = '') => {
+  const verdict = row ? { true: 'met', false: 'not met', null: 'anchor missing' }[String(pass(row))] : 'pending';
+  const snugCell = row ? `${fmt(row.med)} ms${row.status !== 'ok' ? ` (${row.status})` : ''}` : 'not measured: snug side not implemented yet';
+  targets.push(`| #${issue} | ${what} | ${snugCell} | ${goal} | ${verdict} | ${extra} |`);
+};
 target(2, 'AABB SAH build, dragon 871k, wasm', snugW('build', 'dragon871k'), '≤ 150 ms', (r) => r.med <= 150, ratioText('build', 'dragon871k', snugW('build', 'dragon871k'), ['three-mesh-bvh CENTER', 'three-mesh-bvh SAH']));
 target(2, 'OBB tree build, dragon 48k, wasm', snugW('build', 'dragon48k', 'OBB Gottschalk'), '≤ 30 ms', (r) => r.med <= 30, ratioText('build', 'dragon48k', snugW('build', 'dragon48k', 'OBB Gottschalk'), ['FCL native OBBRSS']));
 for (const s of ['5%', '40%', '150%']) {
   const c = `dragon48k shift ${s}`, r = snugW('overlap', c), fcl = find('overlap', c, 'FCL native OBBRSS'), tmbR = find('overlap', c, 'three-mesh-bvh SAH');
   target(3, `first contact, ${c}, wasm`, r, '≤ FCL native OBBRSS and ≥ 10× faster than three-mesh-bvh',
-    (x) => (!fcl || x.med <= fcl.med) && (!tmbR || tmbR.med >= 10 * x.med), ratioText('overlap', c, r, ['FCL native OBBRSS', 'three-mesh-bvh SAH']));
+    (x) => (!fcl || !tmbR ? null : x.med <= fcl.med && tmbR.med >= 10 * x.med), ratioText('overlap', c, r, ['FCL native OBBRSS', 'three-mesh-bvh SAH']));
   const d = snugW('distance', c), fd = find('distance', c, 'FCL native OBBRSS');
-  target(3, `distance, ${c}, wasm`, d, '≤ FCL native OBBRSS', (x) => !fd || x.med <= fd.med, ratioText('distance', c, d, ['FCL native OBBRSS', 'three-mesh-bvh SAH']));
+  target(3, `distance, ${c}, wasm`, d, '≤ FCL native OBBRSS', (x) => (!fd ? null : x.med <= fd.med), ratioText('distance', c, d, ['FCL native OBBRSS', 'three-mesh-bvh SAH']));
 }
 const knot = 'torusknot10k near-coincident';
 target(3, `first contact, ${knot}, wasm`, snugW('overlap', knot), '≤ 0.5 ms', (r) => r.med <= 0.5, ratioText('overlap', knot, snugW('overlap', knot), ['three-mesh-bvh SAH', 'FCL native OBBRSS']));
@@ -236,15 +244,15 @@ function raysText(r) { return r ? `${Math.round(1e7 / r.med).toLocaleString('en-
 const cpu = os.cpus()[0]?.model?.trim() || 'unknown CPU';
 const machine = process.env.BENCH_MACHINE || `${os.cpus().length}core-${(/(xeon|epyc|ryzen|core|arm|apple)/i.exec(cpu)?.[1] || 'cpu').toLowerCase()}`;
 const sh = (c) => { try { return execSync(c, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, NODE_PATH: '/usr/share/nodejs' } }).split('\n')[0].trim(); } catch { return 'unknown'; } };
-const pkgVersion = (p) => { try { return JSON.parse(readFileSync(require.resolve(`${p}/package.json`), 'utf8')).version; } catch { return 'unknown'; } };
-const minutes = ((Date.now() - started) / 60000).toFixed(1);
+const pkgVersion = (p) => { try { return JSON.parse(readFileSync(`node_modules/${p}/package.json`, 'utf8')).version; } catch { return 'unknown'; } };
+const minutes = savedMinutes ?? ((Date.now() - started) / 60000).toFixed(1);
 const header = [
   `# snug benchmark results: ${machine}`,
   '',
   'Written by `make bench` (tests/bench/run.mjs); docs quote this file. Do not edit by hand.',
   '',
   `- date: ${new Date().toISOString()}`,
-  `- command: \`make bench\`${only ? ` (BENCH_ONLY=${process.env.BENCH_ONLY}: partial run)` : ''}; run time ${minutes} min`,
+  `- command: \`make bench\`${only ? ` (BENCH_ONLY=${process.env.BENCH_ONLY}: partial run)` : ''}; measuring took ${minutes} min (building excluded)`,
   `- CPU: ${cpu}, ${os.cpus().length} logical cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GB RAM; one thread everywhere`,
   `- snug commit: ${sh('git rev-parse --short HEAD')}${sh('git status --porcelain core') !== '' ? ' (core has uncommitted changes)' : ''}`,
   `- node ${process.version}; ${sh('emcc --version')}; ${sh('gcc --version')}; FCL ${sh('pkg-config --modversion fcl')} (libfcl-dev), libccd`,

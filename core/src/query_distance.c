@@ -58,15 +58,15 @@ static float pair_lower_bound(const dist_job* j, uint32_t na, uint32_t nb) {
     glm_mat3_mulv(Rt, d, dB);
     float lb = 0.0f;
     for (int i = 0; i < 3; i++) {
-        lb = fmaxf(lb, fabsf(d[i]) - ha[i] - hbA[i]);
-        lb = fmaxf(lb, fabsf(dB[i]) - hb[i] - haB[i]);
+        lb = glm_max(lb, fabsf(d[i]) - ha[i] - hbA[i]);
+        lb = glm_max(lb, fabsf(dB[i]) - hb[i] - haB[i]);
     }
     snug_bv_type ta = (snug_bv_type)SNUG_NODE_BV_TYPE(A->info), tb = (snug_bv_type)SNUG_NODE_BV_TYPE(B->info);
     if (ta == SNUG_BV_SPHERE && tb == SNUG_BV_SPHERE) {
         const snug_sphere *sa = &j->ma->bvh.spheres[na], *sb = &j->mb->bvh.spheres[nb];
         vec3 c;
         snug_xform_point(j->rel, sb->c, c);
-        lb = fmaxf(lb, glm_vec3_distance(c, (float*)sa->c) - sa->r - sb->r);
+        lb = glm_max(lb, glm_vec3_distance(c, (float*)sa->c) - sa->r - sb->r);
     }
     return lb - j->guard;
 }
@@ -140,7 +140,7 @@ static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
             /* box gap: a lower bound on the triangle distance */
             float g2 = 0.0f;
             for (int c = 0; c < 3; c++) {
-                float g = fmaxf(blo[k][c] - hi[c], lo[c] - bhi[k][c]);
+                float g1 = blo[k][c] - hi[c], g2b = lo[c] - bhi[k][c], g = g1 > g2b ? g1 : g2b;
                 if (g > 0.0f) g2 += g * g;
             }
             if (g2 > j->best * j->best) continue;

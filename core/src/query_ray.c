@@ -1,0 +1,284 @@
+/* Rays and segments against one mesh: closest hit, any hit, all hits (sorted), and a batched closest-hit form.
+ * The ray goes into the mesh frame once; the traversal walks the node AABBs (always present) front to back,
+ * nearer child first, and drops every node that starts beyond the closest hit so far. Slab intervals are
+ * widened by a few ulps so that a ray grazing a box face is never lost; the triangle test is the watertight
+ * one of tri.c. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "traverse.h"
+#include "tri.h"
+
+#define RAY_STACK 400 /* depth <= 64, at most 5 siblings pending per level */
+
+enum { TRACE_CLOSEST, TRACE_ANY, TRACE_ALL };
+
+static inline float min2(float a, float b) { return a < b ? a : b; }
+static inline float max2(float a, float b) { return a > b ? a : b; }
+
+/* Slab test of a node AABB; returns the entry parameter or INFINITY on a miss. Plain compares instead of
+ * fminf/fmaxf (library calls without -ffast-math); the inverse direction is finite, so there is no NaN. */
+static inline float slab(const snug_node* n, const snug_ray_local* r, float tmax) {
+    float ax = (n->min[0] - r->o[0]) * r->inv[0], bx = (n->max[0] - r->o[0]) * r->inv[0];
+    float ay = (n->min[1] - r->o[1]) * r->inv[1], by = (n->max[1] - r->o[1]) * r->inv[1];
+    float az = (n->min[2] - r->o[2]) * r->inv[2], bz = (n->max[2] - r->o[2]) * r->inv[2];
+    float t0 = max2(max2(min2(ax, bx), min2(ay, by)), max2(min2(az, bz), r->tmin));
+    float t1 = min2(min2(max2(ax, bx), max2(ay, by)), min2(max2(az, bz), tmax));
+    /* a few ulps of slack so rounding of the slab planes never loses a grazing ray */
+    return t0 <= t1 * (1.0f + 4.0f * FLT_EPSILON) + FLT_MIN ? t0 : INFINITY;
+}
+
+void snug_ray_local_init(snug_ray_local* r, const float o[3], const float d[3], float tmax) {
+    glm_vec3_copy((float*)o, r->o);
+    glm_vec3_copy((float*)d, r->d);
+    /* a zero component gets a huge finite inverse instead of inf, so that an origin exactly on a slab plane
+     * gives 0 * big = 0 rather than 0 * inf = NaN */
+    for (int c = 0; c < 3; c++) r->inv[c] = fabsf(d[c]) > 1e-30f ? 1.0f / d[c] : copysignf(1e38f, d[c]);
+    r->tmin = 0.0f;
+    r->tmax = tmax;
+}
+
+/* The traversal, instantiated per mode. CLOSEST/ANY fill *best; ALL calls visit for every hit. */
+static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data* m, const snug_ray_local* r, const int mode,
+                                                            snug_ray_hit_local* best, snug_ray_visit_fn visit, void* user,
+                                                            uint64_t* nodes, uint64_t* prims) {
+    const snug_node* nodes_arr = m->bvh.nodes;
+    uint32_t stack[RAY_STACK];
+    float tstack[RAY_STACK];
+    int top = 0;
+    float tbest = r->tmax;
+    uint32_t hits = 0;
+    best->slot = SNUG_NONE;
+    float t_root = slab(&nodes_arr[0], r, tbest);
+    if (t_root == INFINITY) return 0;
+    stack[top] = 0;
+    tstack[top++] = t_root;
+    while (top) {
+        top--;
+        if (tstack[top] > tbest) continue;
+        const snug_node* n = &nodes_arr[stack[top]];
+        (*nodes)++;
+        uint32_t kids = SNUG_NODE_CHILDREN(n->info);
+        if (kids == 0) {
+            uint32_t end = n->first + SNUG_NODE_COUNT(n->info);
+            for (uint32_t s = n->first; s < end; s++) {
+                float t, u, v;
+                (*prims)++;
+                if (!snug_ray_tri(r->o, r->d, tbest, snug_mesh_vertex(m, s, 0), snug_mesh_vertex(m, s, 1),
+                                  snug_mesh_vertex(m, s, 2), &t, &u, &v) || t < r->tmin)
+                    continue;
+                hits++;
+                if (mode == TRACE_ALL) {
+                    visit(user, s, t, u, v);
+                    continue;
+                }
+                tbest = t;
+                best->slot = s;
+                best->t = t;
+                best->u = u;
+                best->v = v;
+                if (mode == TRACE_ANY) return hits;
+            }
+            continue;
+        }
+        /* children: entry parameters, pushed far to near so the nearest is popped first */
+        uint32_t ids[6];
+        float ts[6];
+        int k = 0;
+        for (uint32_t c = n->first; c < n->first + kids; c++) {
+            float t = slab(&nodes_arr[c], r, tbest);
+            if (t == INFINITY) continue;
+            int i = k++;
+            while (i > 0 && ts[i - 1] < t) {
+                ts[i] = ts[i - 1];
+                ids[i] = ids[i - 1];
+                i--;
+            }
+            ts[i] = t;
+            ids[i] = c;
+        }
+        for (int i = 0; i < k; i++) {
+            stack[top] = ids[i];
+            tstack[top++] = ts[i];
+        }
+    }
+    return hits;
+}
+
+uint32_t snug_ray_closest(const snug_mesh_data* m, const snug_ray_local* r, snug_ray_hit_local* hit, snug_query_stats* st) {
+    return trace(m, r, TRACE_CLOSEST, hit, NULL, NULL, &st->nodes_visited, &st->primitive_tests);
+}
+
+uint32_t snug_ray_visit_all(const snug_mesh_data* m, const snug_ray_local* r, snug_ray_visit_fn visit, void* user,
+                            snug_query_stats* st) {
+    snug_ray_hit_local unused;
+    return trace(m, r, TRACE_ALL, &unused, visit, user, &st->nodes_visited, &st->primitive_tests);
+}
+
+static uint32_t ray_any(const snug_mesh_data* m, const snug_ray_local* r, snug_query_stats* st) {
+    snug_ray_hit_local unused;
+    return trace(m, r, TRACE_ANY, &unused, NULL, NULL, &st->nodes_visited, &st->primitive_tests);
+}
+
+/* ------------------------------------------------------------------ public queries */
+
+static snug_status check_ray(snug_ctx* ctx, const float o[3], const float d[3], float tmax, const char* what, uint32_t i) {
+    for (int c = 0; c < 3; c++)
+        if (!isfinite(o[c]) || !isfinite(d[c]))
+            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN or infinite origin or direction", what, i);
+    if (isnan(tmax)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN tmax", what, i);
+    if (d[0] == 0.0f && d[1] == 0.0f && d[2] == 0.0f)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s %u has a zero direction", what, i);
+    return SNUG_OK;
+}
+
+/* The ray in the mesh frame: o' = R^T (o - p), d' = R^T d (t is unchanged by a rigid motion). */
+static void to_local(const snug_xform* inv, const float o[3], const float d[3], float tmax, snug_ray_local* out) {
+    vec3 lo, ld;
+    snug_xform_point(inv, o, lo);
+    snug_xform_dir(inv, d, ld);
+    snug_ray_local_init(out, lo, ld, tmax);
+}
+
+static void fill_hit(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
+                     const snug_ray_hit_local* h, snug_ray_hit* out) {
+    out->tri = m->tri_ids[h->slot];
+    out->t = h->t;
+    for (int c = 0; c < 3; c++) out->point[c] = o[c] + h->t * d[c];
+    const float *a = snug_mesh_vertex(m, h->slot, 0), *b = snug_mesh_vertex(m, h->slot, 1), *cc = snug_mesh_vertex(m, h->slot, 2);
+    vec3 e1, e2, n, nw;
+    glm_vec3_sub((float*)b, (float*)a, e1);
+    glm_vec3_sub((float*)cc, (float*)a, e2);
+    glm_vec3_cross(e1, e2, n);
+    snug_xform_dir(x, n, nw);
+    glm_vec3_normalize(nw);
+    if (glm_vec3_dot(nw, (float*)d) > 0.0f) glm_vec3_negate(nw);
+    glm_vec3_copy(nw, out->normal);
+}
+
+static void no_hit(snug_ray_hit* out) {
+    memset(out, 0, sizeof *out);
+    out->tri = SNUG_NO_HIT;
+    out->t = INFINITY;
+}
+
+static snug_status begin_ray(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray, const void* out,
+                             snug_mesh_data** m, snug_xform* x, snug_xform* inv) {
+    if (!ray || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "ray and result must not be NULL");
+    snug_status st = snug_query_begin_one(ctx, mesh, pose, m);
+    if (st != SNUG_OK) return st;
+    st = check_ray(ctx, ray->origin, ray->dir, ray->tmax, "ray", 0);
+    if (st != SNUG_OK) return st;
+    snug_xform_from_pose(pose, x);
+    snug_xform_inverse(x, inv);
+    return SNUG_OK;
+}
+
+snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+                               snug_ray_hit* hit) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    snug_mesh_data* m;
+    snug_xform x, inv;
+    snug_status st = begin_ray(ctx, mesh, pose, ray, hit, &m, &x, &inv);
+    if (st != SNUG_OK) return st;
+    snug_ray_local r;
+    to_local(&inv, ray->origin, ray->dir, ray->tmax, &r);
+    snug_ray_hit_local h;
+    snug_ray_closest(m, &r, &h, &ctx->stats);
+    if (h.slot == SNUG_NONE) no_hit(hit);
+    else fill_hit(m, &x, ray->origin, ray->dir, &h, hit);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_query_raycast_any(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+                                   bool* hit) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    snug_mesh_data* m;
+    snug_xform x, inv;
+    snug_status st = begin_ray(ctx, mesh, pose, ray, hit, &m, &x, &inv);
+    if (st != SNUG_OK) return st;
+    snug_ray_local r;
+    to_local(&inv, ray->origin, ray->dir, ray->tmax, &r);
+    *hit = ray_any(m, &r, &ctx->stats) > 0;
+    return snug_succeed(ctx);
+}
+
+/* raycast_all keeps the `capacity` nearest hits: while the buffer fills, append; then replace the farthest. */
+typedef struct all_job {
+    const snug_mesh_data* m;
+    snug_ray_hit* hits;
+    uint32_t capacity, count;
+} all_job;
+
+static void collect(void* user, uint32_t slot, float t, float u, float v) {
+    (void)u, (void)v;
+    all_job* j = user;
+    if (j->capacity == 0) return;
+    uint32_t at = j->count;
+    if (j->count < j->capacity) {
+        j->count++;
+    } else {
+        at = 0;
+        for (uint32_t i = 1; i < j->capacity; i++)
+            if (j->hits[i].t > j->hits[at].t) at = i;
+        if (j->hits[at].t <= t) return;
+    }
+    j->hits[at].tri = slot; /* slot for now; ids and geometry are filled once at the end */
+    j->hits[at].t = t;
+}
+
+static int hit_cmp(const void* x, const void* y) {
+    const snug_ray_hit *a = x, *b = y;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    return a->tri < b->tri ? -1 : a->tri > b->tri;
+}
+
+snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+                                   snug_ray_hit* hits, uint32_t capacity, uint32_t* total) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    if (!hits && capacity > 0) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "hits is NULL with capacity %u", capacity);
+    snug_mesh_data* m;
+    snug_xform x, inv;
+    snug_status st = begin_ray(ctx, mesh, pose, ray, total, &m, &x, &inv);
+    if (st != SNUG_OK) return st;
+    snug_ray_local r;
+    to_local(&inv, ray->origin, ray->dir, ray->tmax, &r);
+    all_job j = {m, hits, capacity, 0};
+    uint32_t n = snug_ray_visit_all(m, &r, collect, &j, &ctx->stats);
+    qsort(hits, j.count, sizeof *hits, hit_cmp);
+    for (uint32_t i = 0; i < j.count; i++) {
+        snug_ray_hit_local h = {hits[i].tri, hits[i].t, 0.0f, 0.0f};
+        fill_hit(m, &x, ray->origin, ray->dir, &h, &hits[i]);
+    }
+    *total = n;
+    if (n > capacity) return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u hits, room for %u", n, capacity);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float* origins,
+                                     const float* dirs, const float* tmax, uint32_t count, snug_ray_hit* hits) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    if (count > 0 && (!origins || !dirs || !hits))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "origins, dirs and hits must not be NULL");
+    snug_mesh_data* m;
+    snug_status st = snug_query_begin_one(ctx, mesh, pose, &m);
+    if (st != SNUG_OK) return st;
+    /* validate everything first: a failed call writes nothing */
+    for (uint32_t i = 0; i < count; i++) {
+        st = check_ray(ctx, origins + 3 * i, dirs + 3 * i, tmax ? tmax[i] : INFINITY, "ray", i);
+        if (st != SNUG_OK) return st;
+    }
+    snug_xform x, inv;
+    snug_xform_from_pose(pose, &x);
+    snug_xform_inverse(&x, &inv);
+    for (uint32_t i = 0; i < count; i++) {
+        snug_ray_local r;
+        to_local(&inv, origins + 3 * i, dirs + 3 * i, tmax ? tmax[i] : INFINITY, &r);
+        snug_ray_hit_local h;
+        snug_ray_closest(m, &r, &h, &ctx->stats);
+        if (h.slot == SNUG_NONE) no_hit(&hits[i]);
+        else fill_hit(m, &x, origins + 3 * i, dirs + 3 * i, &h, &hits[i]);
+    }
+    return snug_succeed(ctx);
+}

@@ -1,0 +1,224 @@
+/* Rays against brute force over every triangle, with the ray brought into the mesh frame exactly as the query
+ * does, so hit/miss and t must agree exactly; the triangle may differ only on a tie (same t, shared edge).
+ * Closest, any, all (sorted, counts past capacity) and batched forms, on small and big meshes of every BV type. */
+#include "query_support.h"
+#include "tri.h"
+
+typedef struct ref_hit {
+    uint32_t count;  /* all hits in [0, tmax] */
+    float t;         /* nearest t, INFINITY if none */
+} ref_hit;
+
+static ref_hit brute_ray(const test_mesh* m, const float o[3], const float d[3], float tmax) {
+    ref_hit r = {0, INFINITY};
+    for (uint32_t i = 0; i < m->triangle_count; i++) {
+        float t, u, v;
+        if (snug_ray_tri(o, d, tmax, qs_vertex(m, i, 0), qs_vertex(m, i, 1), qs_vertex(m, i, 2), &t, &u, &v)) {
+            r.count++;
+            if (t < r.t) r.t = t;
+        }
+    }
+    return r;
+}
+
+static float tri_t(const test_mesh* m, uint32_t tri, const float o[3], const float d[3], float tmax) {
+    float t, u, v;
+    if (tri >= m->triangle_count) return NAN;
+    return snug_ray_tri(o, d, tmax, qs_vertex(m, tri, 0), qs_vertex(m, tri, 1), qs_vertex(m, tri, 2), &t, &u, &v) ? t : NAN;
+}
+
+static void mesh_box(const test_mesh* m, float lo[3], float hi[3]) {
+    for (int c = 0; c < 3; c++) lo[c] = INFINITY, hi[c] = -INFINITY;
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        for (int c = 0; c < 3; c++) lo[c] = fminf(lo[c], m->positions[3 * v + c]), hi[c] = fmaxf(hi[c], m->positions[3 * v + c]);
+}
+
+#define BATCH 64
+
+/* `rays` random rays at mesh m (handle h) placed at a random pose; returns the number of hits. */
+static long run_rays(snug_ctx* ctx, rng* r, const test_mesh* m, snug_mesh h, int rays, const char* name) {
+    float lo[3], hi[3];
+    mesh_box(m, lo, hi);
+    float size = sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
+    long hits_seen = 0;
+    snug_ray_hit all[64];
+    float origins[3 * BATCH], dirs[3 * BATCH], tmaxs[BATCH];
+    snug_ray_hit single[BATCH], batch[BATCH];
+    for (int n = 0; n < rays && !harness_current_failed;) {
+        snug_pose pose = qs_random_pose(r, size);
+        snug_xform x, inv;
+        snug_xform_from_pose(&pose, &x);
+        snug_xform_inverse(&x, &inv);
+        int nb = 0;
+        for (; nb < BATCH && n < rays; nb++, n++) {
+            /* local origin outside (or, sometimes, inside) the box, aimed at a point of the box */
+            float lo_o[3], target[3], wo[3], wt[3];
+            float dir[3];
+            rng_unit_vec(r, dir);
+            float reach = n % 8 == 0 ? 0.0f : size;
+            for (int c = 0; c < 3; c++) {
+                target[c] = rng_range(r, lo[c], hi[c]);
+                lo_o[c] = 0.5f * (lo[c] + hi[c]) + reach * dir[c];
+            }
+            if (n % 8 == 0)
+                for (int c = 0; c < 3; c++) lo_o[c] = rng_range(r, lo[c], hi[c]);
+            snug_xform_point(&x, lo_o, wo);
+            snug_xform_point(&x, target, wt);
+            float scale_dir = n % 3 == 0 ? 1.0f : 0.37f; /* direction length need not be 1 */
+            for (int c = 0; c < 3; c++) {
+                origins[3 * nb + c] = wo[c];
+                dirs[3 * nb + c] = (wt[c] - wo[c]) * scale_dir;
+            }
+            tmaxs[nb] = n % 4 == 0 ? rng_range(r, 0.5f, 3.0f) : INFINITY;
+
+            snug_ray ray = {{wo[0], wo[1], wo[2]}, {dirs[3 * nb], dirs[3 * nb + 1], dirs[3 * nb + 2]}, tmaxs[nb]};
+            float o[3], d[3]; /* the ray in the mesh frame, as the query computes it */
+            snug_xform_point(&inv, ray.origin, o);
+            snug_xform_dir(&inv, ray.dir, d);
+            ref_hit ref = brute_ray(m, o, d, ray.tmax);
+            snug_ray_hit hit;
+            CHECK(snug_query_raycast(ctx, h, &pose, &ray, &hit) == SNUG_OK);
+            single[nb] = hit;
+            bool got = hit.tri != SNUG_NO_HIT;
+            hits_seen += got;
+            CHECK_MSG(got == (ref.count > 0), "%s ray %d: hit %d, brute force %u hits (seed %llu)", name, n, got, ref.count,
+                      (unsigned long long)harness_seed());
+            if (got && ref.count > 0) {
+                CHECK_MSG(hit.t == ref.t, "%s ray %d: t %.9g, brute force %.9g", name, n, (double)hit.t, (double)ref.t);
+                CHECK_MSG(tri_t(m, hit.tri, o, d, ray.tmax) == ref.t, "%s ray %d: triangle %u is not a nearest hit", name, n, hit.tri);
+                float dn = hit.normal[0] * ray.dir[0] + hit.normal[1] * ray.dir[1] + hit.normal[2] * ray.dir[2];
+                float nn = hit.normal[0] * hit.normal[0] + hit.normal[1] * hit.normal[1] + hit.normal[2] * hit.normal[2];
+                CHECK(dn <= 0.0f && fabsf(nn - 1.0f) < 1e-4f);
+                for (int c = 0; c < 3; c++) CHECK_NEAR(hit.point[c], ray.origin[c] + hit.t * ray.dir[c], 1e-5 * size);
+            }
+            bool any = false;
+            CHECK(snug_query_raycast_any(ctx, h, &pose, &ray, &any) == SNUG_OK);
+            CHECK_MSG(any == (ref.count > 0), "%s ray %d: any %d, brute force %u hits", name, n, any, ref.count);
+            uint32_t cap = n % 5 == 0 ? 1 : 64, total = 0;
+            snug_status st = snug_query_raycast_all(ctx, h, &pose, &ray, all, cap, &total);
+            CHECK_MSG(total == ref.count, "%s ray %d: all %u, brute force %u", name, n, total, ref.count);
+            CHECK(st == (total > cap ? SNUG_ERR_BUFFER_TOO_SMALL : SNUG_OK));
+            uint32_t w = total < cap ? total : cap;
+            for (uint32_t i = 0; i < w; i++) {
+                CHECK(tri_t(m, all[i].tri, o, d, ray.tmax) == all[i].t);
+                if (i > 0) CHECK(all[i - 1].t <= all[i].t);
+            }
+            if (w > 0) CHECK(all[0].t == ref.t);
+        }
+        for (int i = 0; i < nb; i++) batch[i].tri = 12345;
+        CHECK(snug_query_raycast_batch(ctx, h, &pose, origins, dirs, (n / BATCH) % 2 ? tmaxs : NULL, (uint32_t)nb, batch) == SNUG_OK);
+        if ((n / BATCH) % 2)
+            for (int i = 0; i < nb; i++)
+                CHECK_MSG(batch[i].tri == single[i].tri && (batch[i].tri == SNUG_NO_HIT || batch[i].t == single[i].t),
+                          "%s: batched ray %d differs from the single call", name, i);
+        else
+            for (int i = 0; i < nb; i++) {
+                snug_ray ray = {{origins[3 * i], origins[3 * i + 1], origins[3 * i + 2]}, {dirs[3 * i], dirs[3 * i + 1], dirs[3 * i + 2]}, INFINITY};
+                snug_ray_hit hit;
+                snug_query_raycast(ctx, h, &pose, &ray, &hit);
+                CHECK_MSG(batch[i].tri == hit.tri && (hit.tri == SNUG_NO_HIT || batch[i].t == hit.t),
+                          "%s: batched ray %d differs from the single call", name, i);
+            }
+    }
+    return hits_seen;
+}
+
+static void test_small_meshes(void) {
+    rng r = {harness_seed()};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_bv_type types[SNUG_BV_TYPE_COUNT + 1];
+    int ntypes = qs_bv_types(ctx, types);
+    test_mesh pool[QS_POOL];
+    qs_small_pool(&r, pool);
+    long hits = 0, rays = 0;
+    for (int i = 0; i < QS_POOL; i++)
+        for (int t = 0; t < ntypes; t++) {
+            snug_mesh h = qs_make(ctx, &pool[i], types[t]);
+            char name[48];
+            snprintf(name, sizeof name, "small mesh %d type %d", i, (int)types[t]);
+            int n = 256 * harness_scale();
+            hits += run_rays(ctx, &r, &pool[i], h, n, name);
+            rays += n;
+            snug_mesh_destroy(ctx, h);
+        }
+    printf("  small meshes: %ld rays, %ld hits\n", rays, hits);
+    CHECK(hits > rays / 5 && hits < rays);
+    qs_free_pool(pool, QS_POOL);
+    snug_ctx_destroy(ctx);
+}
+
+static void test_big_meshes(void) {
+    rng r = {harness_seed() ^ 0x71c3u};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    const char* names[4] = {"bunny", "teapot", "dragon11k", "torusknot10k"};
+    for (int k = 0; k < 4; k++) {
+        test_mesh big;
+        if (!test_mesh_load(names[k], &big)) continue;
+        snug_mesh h = qs_make(ctx, &big, k % 2 ? SNUG_BV_OBB : SNUG_BV_AABB);
+        run_rays(ctx, &r, &big, h, (QS_SANITIZED ? 200 : 1000) * harness_scale(), names[k]);
+        test_mesh_free(&big);
+    }
+    snug_ctx_destroy(ctx);
+}
+
+static void test_bad_input_and_edges(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    test_mesh box;
+    test_mesh_box(1, 1, 1, &box);
+    snug_mesh h = qs_make(ctx, &box, SNUG_BV_AABB);
+    snug_pose p = snug_pose_identity();
+    snug_ray ray = {{-5, 0, 0}, {1, 0, 0}, INFINITY};
+    snug_ray_hit hit;
+    bool any;
+    uint32_t total;
+    CHECK(snug_query_raycast(NULL, h, &p, &ray, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_raycast(ctx, h, NULL, &ray, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_raycast(ctx, h, &p, NULL, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_raycast(ctx, h, &p, &ray, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_raycast_any(ctx, h, &p, &ray, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_raycast_all(ctx, h, &p, &ray, NULL, 3, &total) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_query_raycast_batch(ctx, h, &p, NULL, ray.dir, NULL, 1, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    snug_ray bad = ray;
+    bad.dir[1] = NAN;
+    CHECK(snug_query_raycast(ctx, h, &p, &bad, &hit) == SNUG_ERR_NOT_FINITE);
+    bad = ray;
+    bad.dir[0] = 0;
+    CHECK(snug_query_raycast(ctx, h, &p, &bad, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    float origins[6] = {-5, 0, 0, -5, 0, 0}, dirs[6] = {1, 0, 0, 1, INFINITY, 0};
+    snug_ray_hit two[2] = {{77}, {77}};
+    CHECK(snug_query_raycast_batch(ctx, h, &p, origins, dirs, NULL, 2, two) == SNUG_ERR_NOT_FINITE);
+    CHECK(two[0].tri == 77); /* nothing written on failure */
+    snug_mesh gone = qs_make(ctx, &box, SNUG_BV_AABB);
+    snug_mesh_destroy(ctx, gone);
+    CHECK(snug_query_raycast(ctx, gone, &p, &ray, &hit) == SNUG_ERR_STALE_HANDLE);
+    /* along x through the box centre: enters at x = -1 (t = 4), leaves at x = 1 (t = 6) */
+    CHECK(snug_query_raycast(ctx, h, &p, &ray, &hit) == SNUG_OK);
+    CHECK_NEAR(hit.t, 4.0, 1e-6);
+    CHECK_NEAR(hit.normal[0], -1.0, 1e-6);
+    snug_ray_hit all[4];
+    CHECK(snug_query_raycast_all(ctx, h, &p, &ray, all, 4, &total) == SNUG_OK);
+    CHECK(total >= 2 && all[0].t <= all[total - 1].t);
+    CHECK_NEAR(all[total - 1].t, 6.0, 1e-6);
+    /* a segment that stops short, and one through a box edge and a corner (shared by several triangles) */
+    ray.tmax = 3.9f;
+    CHECK(snug_query_raycast_any(ctx, h, &p, &ray, &any) == SNUG_OK && !any);
+    snug_ray edge = {{-5, -1, 0}, {1, 0, 0}, INFINITY}, corner = {{-5, -6, -7}, {1, 1, 1}, INFINITY};
+    CHECK(snug_query_raycast_any(ctx, h, &p, &edge, &any) == SNUG_OK && any);
+    CHECK(snug_query_raycast(ctx, h, &p, &corner, &hit) == SNUG_OK && hit.tri != SNUG_NO_HIT);
+    /* a pose moves the box: origin now inside, first hit at the far face */
+    snug_pose moved = p;
+    moved.p[0] = -5;
+    ray.tmax = INFINITY;
+    CHECK(snug_query_raycast(ctx, h, &moved, &ray, &hit) == SNUG_OK);
+    CHECK_NEAR(hit.t, 1.0, 1e-6);
+    CHECK_NEAR(hit.normal[0], -1.0, 1e-6);
+    test_mesh_free(&box);
+    snug_ctx_destroy(ctx);
+}
+
+int main(void) {
+    RUN(test_bad_input_and_edges);
+    RUN(test_small_meshes);
+    RUN(test_big_meshes);
+    return harness_finish();
+}

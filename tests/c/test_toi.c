@@ -387,6 +387,42 @@ static void test_validation(void) {
     snug_ctx_destroy(ctx);
 }
 
+static int fail_allocs;
+static void* flaky_alloc(size_t size, void* user) {
+    (void)user;
+    return fail_allocs ? NULL : malloc(size);
+}
+static void flaky_free(void* p, void* user) {
+    (void)user;
+    free(p);
+}
+
+/* Out of memory for the scratch arena: a clear status, the result untouched, nothing leaked. */
+static void test_out_of_memory(void) {
+    snug_ctx_def cd = snug_default_ctx_def();
+    cd.alloc = flaky_alloc, cd.free = flaky_free;
+    snug_ctx* ctx = snug_ctx_create(&cd);
+    snug_mesh A = make_box(ctx, 1, 1, 1), B = make_box(ctx, 1, 1, 1);
+    size_t before = snug_ctx_allocated_bytes(ctx);
+    snug_pose s = at(-5, 0, 0), e = at(5, 0, 0), pb = at(0, 0, 0);
+    snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&pb);
+    snug_toi_result res, keep;
+    memset(&res, 0x33, sizeof res);
+    keep = res;
+    fail_allocs = 1;
+    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, NULL, &res) == SNUG_ERR_OUT_OF_MEMORY);
+    snug_toi_def def = snug_default_toi_def();
+    def.mode = SNUG_TOI_DAASD;
+    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_OUT_OF_MEMORY);
+    float d[3] = {10, 0, 0};
+    CHECK(snug_query_sweep(ctx, A, &s, d, B, &pb, &res) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(memcmp(&res, &keep, sizeof res) == 0);
+    CHECK(snug_ctx_allocated_bytes(ctx) == before);
+    fail_allocs = 0;
+    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, NULL, &res) == SNUG_OK && res.hit);
+    snug_ctx_destroy(ctx);
+}
+
 int main(void) {
     RUN(test_translation_closed_form);
     RUN(test_random_motions_against_dense_sampling);
@@ -395,5 +431,6 @@ int main(void) {
     RUN(test_parallel_and_grazing_edges);
     RUN(test_start_contact_and_keyframes);
     RUN(test_validation);
+    RUN(test_out_of_memory);
     return harness_finish();
 }

@@ -21,10 +21,13 @@ typedef struct overlap_job {
     float vb[LEAF_MAX * 3][3]; /* B's leaf triangles in A's frame */
 } overlap_job;
 
+static inline float min2(float a, float b) { return a < b ? a : b; }
+static inline float max2(float a, float b) { return a > b ? a : b; }
+
 /* Triangle boxes farther apart than eps on some axis cannot hold a pair within eps. */
 static inline bool boxes_apart(const float* const t[3], const float lo[3], const float hi[3], float eps) {
     for (int c = 0; c < 3; c++) {
-        float tlo = fminf(fminf(t[0][c], t[1][c]), t[2][c]), thi = fmaxf(fmaxf(t[0][c], t[1][c]), t[2][c]);
+        float tlo = min2(min2(t[0][c], t[1][c]), t[2][c]), thi = max2(max2(t[0][c], t[1][c]), t[2][c]);
         if (tlo - hi[c] > eps || lo[c] - thi > eps) return true;
     }
     return false;
@@ -43,8 +46,8 @@ static bool leaf_pair(void* user, uint32_t la, uint32_t lb) {
                               snug_mesh_vertex(job->a, sa, 2)};
         float lo[3], hi[3];
         for (int c = 0; c < 3; c++) {
-            lo[c] = fminf(fminf(ta[0][c], ta[1][c]), ta[2][c]);
-            hi[c] = fmaxf(fmaxf(ta[0][c], ta[1][c]), ta[2][c]);
+            lo[c] = min2(min2(ta[0][c], ta[1][c]), ta[2][c]);
+            hi[c] = max2(max2(ta[0][c], ta[1][c]), ta[2][c]);
         }
         for (uint32_t j = 0; j < nb; j++) {
             const float* tb[3] = {job->vb[3 * j], job->vb[3 * j + 1], job->vb[3 * j + 2]};
@@ -67,7 +70,7 @@ static snug_status run_overlap(snug_ctx* ctx, const snug_mesh_data* ma, const sn
     job->a = ma;
     job->b = mb;
     job->rel = rel;
-    job->eps = fmaxf(ma->tolerance, mb->tolerance);
+    job->eps = max2(ma->tolerance, mb->tolerance);
     snug_pair_query q = {&ma->bvh, &mb->bvh, *rel, snug_traverse_margin(job->eps, ma->scale, mb->scale, rel),
                          ctx->traversal, leaf_pair, job};
     snug_status st = snug_traverse_overlap(ctx, &q, stopped);

@@ -97,7 +97,10 @@ static inline void o_closest(double W[4][3], int* n, double v[3]) {
         for (int k = 0; k < 3; k++) ab[k] = b[k] - a[k], ac[k] = c[k] - a[k], ad[k] = d[k] - a[k];
         nrm[0] = ab[1] * ac[2] - ab[2] * ac[1], nrm[1] = ab[2] * ac[0] - ab[0] * ac[2], nrm[2] = ab[0] * ac[1] - ab[1] * ac[0];
         double so = -o_dot(nrm, a), sd = o_dot(nrm, ad);
-        if (!(so * sd >= 0 && sd != 0)) inside = false;
+        /* inside needs the origin strictly on the inner side of a non-flat tetrahedron: a nearly flat one (GJK
+         * creeping along a curved surface) must not be mistaken for containing the origin */
+        double scale = sqrt(o_dot(ab, ab) * o_dot(ac, ac) * o_dot(ad, ad));
+        if (!(so * sd > 0 && fabs(sd) > 1e-9 * scale)) inside = false;
         double T[4][3];
         memcpy(T[0], a, sizeof T[0]), memcpy(T[1], b, sizeof T[1]), memcpy(T[2], c, sizeof T[2]);
         int tn = 3;
@@ -116,7 +119,7 @@ static inline void o_closest(double W[4][3], int* n, double v[3]) {
 }
 
 /* Euclidean distance between two convex shapes (0 when they intersect), as GJK's upper bound |v|; `lower`
- * (optional) gets GJK's lower bound v.w / |v| (the two agree to ~1e-13 after convergence) and `dir` (optional)
+ * (optional) gets GJK's lower bound v.w / |v| (the two agree to ~1e-10 after convergence) and `dir` (optional)
  * the unit vector from A's closest point towards B's. */
 static inline double oracle_distance_bounds(const oracle_shape* A, const oracle_shape* B, double* lower, double dir[3]) {
     double W[4][3], v[3], d[3] = {1, 0, 0}, pa[3], pb[3];
@@ -131,7 +134,6 @@ static inline double oracle_distance_bounds(const oracle_shape* A, const oracle_
         double vv = o_dot(v, v);
         if (vv <= 1e-28 * scale2) { /* origin reached (contained in the Minkowski difference) */
             memset(v, 0, sizeof v);
-            lo = 0.0;
             break;
         }
         double mv[3] = {-v[0], -v[1], -v[2]};
@@ -139,7 +141,7 @@ static inline double oracle_distance_bounds(const oracle_shape* A, const oracle_
         o_support(B, v, pb);
         double w[3] = {pa[0] - pb[0], pa[1] - pb[1], pa[2] - pb[2]};
         lo = fmax(lo, o_dot(v, w) / sqrt(vv));
-        if (vv - o_dot(v, w) <= 1e-13 * vv + 1e-26 * scale2) break; /* converged */
+        if (vv - o_dot(v, w) <= 1e-10 * vv + 1e-26 * scale2) break; /* converged (distance to ~1e-10 relative) */
         bool dup = false;
         for (int i = 0; i < n; i++) dup = dup || (W[i][0] == w[0] && W[i][1] == w[1] && W[i][2] == w[2]);
         if (dup) break;
@@ -149,8 +151,10 @@ static inline double oracle_distance_bounds(const oracle_shape* A, const oracle_
         if (o_dot(nv, nv) >= vv) break; /* numerical stall: keep the smaller (still an upper bound) */
         memcpy(v, nv, sizeof v);
     }
-    double dist = sqrt(o_dot(v, v));
-    if (lower) *lower = fmin(fmax(lo, 0.0), dist);
+    /* v.w / |v| is a certificate: every point of A - B has at least that distance from the origin. It is kept even
+     * when a degenerate simplex later claims the origin, and then wins over that claim. */
+    double dist = fmax(sqrt(o_dot(v, v)), lo);
+    if (lower) *lower = fmax(lo, 0.0);
     if (dir) {
         for (int k = 0; k < 3; k++) dir[k] = dist > 0 ? -v[k] / dist : 0.0; /* v = a - b: B lies along -v */
     }
@@ -168,7 +172,9 @@ static inline void oracle_identity(oracle_shape* s) {
 }
 
 /* Vertices of the polytope {x : lo_j <= d_j . x <= hi_j} by intersecting plane triples (feasible within a
- * tolerance); returns the count (duplicates allowed). */
+ * tolerance), near-duplicates merged; returns the count. A polytope with 26 faces has at most 2 * 26 - 4 = 48
+ * vertices, so ORACLE_MAX_VERTS leaves room for numerically split ones. */
+#define ORACLE_MAX_VERTS 128
 static inline int oracle_kdop_vertices(const float (*d)[3], int n, const float* lo, const float* hi, double (*out)[3], int cap) {
     double P[2 * 13][4]; /* n.x <= h */
     int np = 0;
@@ -192,7 +198,10 @@ static inline int oracle_kdop_vertices(const float (*d)[3], int n, const float* 
                 for (int k = 0; k < 3; k++) x[k] = (p[3] * qxr[k] + q[3] * rxp[k] + r[3] * pxq[k]) / det;
                 bool ok = true;
                 for (int m = 0; m < np && ok; m++) ok = P[m][0] * x[0] + P[m][1] * x[1] + P[m][2] * x[2] <= P[m][3] + 1e-9 * mag;
+                for (int m = 0; m < count && ok; m++) /* merge a vertex where more than three planes meet */
+                    ok = fabs(out[m][0] - x[0]) + fabs(out[m][1] - x[1]) + fabs(out[m][2] - x[2]) > 1e-12 * mag;
                 if (ok && count < cap) memcpy(out[count++], x, sizeof x);
+                else if (ok) count = cap + 1; /* overflow: reported to the caller */
             }
     return count;
 }

@@ -75,7 +75,7 @@ static inline void fit_any(const snug_tri_set* s, snug_bv_type type, bool refine
     }
 }
 
-/* oracle shape of a BV; `pts` must hold 64 points (k-DOP vertices) */
+/* oracle shape of a BV; `pts` must hold ORACLE_MAX_VERTS points (k-DOP vertices) */
 static inline void shape_of(snug_bv_type type, const any_bv* bv, const snug_xform* x, double (*pts)[3], oracle_shape* out) {
     memset(out, 0, sizeof *out);
     for (int r = 0; r < 3; r++) {
@@ -102,7 +102,12 @@ static inline void shape_of(snug_bv_type type, const any_bv* bv, const snug_xfor
             }
         out->n = 8;
     } else {
-        out->n = oracle_kdop_vertices(snug_kdop_type_directions(type), snug_kdop_axis_count(type), bv->kdop.lo, bv->kdop.hi, pts, 64);
+        out->n = oracle_kdop_vertices(snug_kdop_type_directions(type), snug_kdop_axis_count(type), bv->kdop.lo, bv->kdop.hi, pts,
+                                      ORACLE_MAX_VERTS);
+        if (out->n > ORACLE_MAX_VERTS) {
+            harness_fail(__FILE__, __LINE__, "k-DOP with more than %d vertices", ORACLE_MAX_VERTS);
+            out->n = 0;
+        }
     }
 }
 
@@ -145,7 +150,7 @@ static inline int truth_from_shapes(const oracle_shape* A, const oracle_shape* B
 }
 
 static inline int truth_class(snug_bv_type ta, const any_bv* a, snug_bv_type tb, const any_bv* b, const snug_xform* x, double band) {
-    double pa[64][3], pb[64][3];
+    double pa[ORACLE_MAX_VERTS][3], pb[ORACLE_MAX_VERTS][3];
     oracle_shape A, B;
     shape_of(ta, a, NULL, pa, &A);
     shape_of(tb, b, x, pb, &B);

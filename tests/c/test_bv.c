@@ -310,6 +310,48 @@ static void test_obb_fit_recovers_rotated_box(void) {
     }
 }
 
+/* Area weighting: a rotated 4 x 1 rectangle tessellated densely in one end and with two triangles elsewhere. The
+ * area-weighted covariance sees a uniform rectangle, so the OBB is the rectangle; a vertex covariance would tilt
+ * towards the dense end. */
+static void test_obb_fit_is_area_weighted(void) {
+    enum { G = 20 };
+    float pos[(G + 1) * (G + 1) * 3 + 4 * 3];
+    uint32_t tris[2 * G * G * 3 + 2 * 3];
+    const float ang = 0.5235988f, ca = cosf(ang), sa = sinf(ang);
+    uint32_t nv = 0, nt = 0;
+    for (int i = 0; i <= G; i++)
+        for (int j = 0; j <= G; j++) { /* dense unit square [0,1]^2 */
+            float x = (float)i / G, y = (float)j / G;
+            pos[3 * nv] = ca * x - sa * y + 5.0f, pos[3 * nv + 1] = sa * x + ca * y - 2.0f, pos[3 * nv + 2] = 7.0f;
+            nv++;
+        }
+    for (int i = 0; i < G; i++)
+        for (int j = 0; j < G; j++) {
+            uint32_t a = (uint32_t)(i * (G + 1) + j), b = a + G + 1;
+            uint32_t t[6] = {a, b, a + 1, a + 1, b, b + 1};
+            memcpy(tris + 3 * nt, t, sizeof t);
+            nt += 2;
+        }
+    float far[4][2] = {{1, 0}, {4, 0}, {4, 1}, {1, 1}}; /* sparse [1,4] x [0,1] */
+    for (int k = 0; k < 4; k++) {
+        pos[3 * (nv + k)] = ca * far[k][0] - sa * far[k][1] + 5.0f;
+        pos[3 * (nv + k) + 1] = sa * far[k][0] + ca * far[k][1] - 2.0f;
+        pos[3 * (nv + k) + 2] = 7.0f;
+    }
+    uint32_t t2[6] = {nv, nv + 1, nv + 2, nv, nv + 2, nv + 3};
+    memcpy(tris + 3 * nt, t2, sizeof t2);
+    nt += 2;
+    snug_tri_set s = set_of(pos, tris, nt);
+    snug_obb b;
+    snug_obb_fit(&s, false, &b);
+    float e[3] = {b.e[0], b.e[1], b.e[2]};
+    CHECK_NEAR(e[0], 2.0, 1e-4);
+    CHECK_NEAR(e[1], 0.5, 1e-4);
+    CHECK(e[2] < 1e-4f);
+    CHECK_NEAR(fabsf(b.axes[0][0]), ca, 1e-4); /* the long axis follows the rectangle */
+    CHECK(count_outside(&s, SNUG_BV_OBB, &b) == 0);
+}
+
 /* ------------------------------------------------------------------------------------------------ measures */
 
 static void test_measures_closed_forms(void) {
@@ -386,8 +428,9 @@ static void test_measures_closed_forms(void) {
         double est = boxv * in / samples, sigma = boxv * sqrt((double)in / samples * (1.0 - (double)in / samples) / samples);
         double vol = snug_bv_measure(t, &k, SNUG_MEASURE_VOLUME);
         CHECK_MSG(fabs(vol - est) <= 4 * sigma + 1e-6 * boxv, "%s volume %.6g, Monte Carlo %.6g +- %.2g", type_name[t], vol, est, sigma);
-        double V[64][3];
-        int nv = oracle_kdop_vertices(d, n, k.lo, k.hi, V, 64);
+        double V[ORACLE_MAX_VERTS][3];
+        int nv = oracle_kdop_vertices(d, n, k.lo, k.hi, V, ORACLE_MAX_VERTS);
+        CHECK(nv >= 4 && nv <= 48);
         double diam = 0;
         for (int i = 0; i < nv; i++)
             for (int j = i + 1; j < nv; j++) {
@@ -521,7 +564,7 @@ static void test_kdop_pairs(void) {
         snug_bv_type type = all_types[t];
         rng r = {harness_seed() ^ (0x4d0 + (uint64_t)t)};
         static any_bv pool[POOL], eroded[POOL];
-        static double verts[POOL][64][3], everts[POOL][64][3];
+        static double verts[POOL][ORACLE_MAX_VERTS][3], everts[POOL][ORACLE_MAX_VERTS][3];
         static int nv[POOL], env[POOL];
         static double size[POOL];
         for (int i = 0; i < POOL; i++) {
@@ -529,9 +572,9 @@ static void test_kdop_pairs(void) {
             size[i] = bv_size(type, &pool[i]);
             const float(*d)[3] = snug_kdop_type_directions(type);
             int n = snug_kdop_axis_count(type);
-            nv[i] = oracle_kdop_vertices(d, n, pool[i].kdop.lo, pool[i].kdop.hi, verts[i], 64);
+            nv[i] = oracle_kdop_vertices(d, n, pool[i].kdop.lo, pool[i].kdop.hi, verts[i], ORACLE_MAX_VERTS);
             env[i] = erode(type, &pool[i], 1e-4 * size[i], &eroded[i])
-                         ? oracle_kdop_vertices(d, n, eroded[i].kdop.lo, eroded[i].kdop.hi, everts[i], 64)
+                         ? oracle_kdop_vertices(d, n, eroded[i].kdop.lo, eroded[i].kdop.hi, everts[i], ORACLE_MAX_VERTS)
                          : 0;
         }
         float magnitude = 0.0f;
@@ -592,7 +635,7 @@ enum { DPOOL = 40 };
 typedef struct pooled {
     any_bv bv;
     double size;
-    double v[64][3], ev[64][3];
+    double v[ORACLE_MAX_VERTS][3], ev[ORACLE_MAX_VERTS][3];
     oracle_shape shape, eroded;
     bool has_eroded;
 } pooled;
@@ -651,6 +694,7 @@ int main(void) {
     RUN(test_fits_contain_npm_meshes);
     RUN(test_sphere_is_minimal);
     RUN(test_obb_fit_recovers_rotated_box);
+    RUN(test_obb_fit_is_area_weighted);
     RUN(test_measures_closed_forms);
     RUN(test_touching_counts);
     RUN(test_sphere_and_box_pairs);

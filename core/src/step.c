@@ -1,14 +1,14 @@
 /* The collision step (seed 000 ch. 7 and 8): registered motions -> moved bodies with start and target world
  * poses (composed along the hierarchy) -> broad phase with target or swept boxes (always completes) -> pair
- * tests from one global work stack under an optional time budget -> the earliest contact per moved group.
+ * tests from one shared work set under an optional time budget -> the earliest contact per moved group.
  *
  * Static mode traverses the two hierarchies of every candidate pair itself, node pair by node pair, so that the
- * budget can cut in anywhere: the root pairs of all pair tests go onto one shared stack and the ordinary
- * depth-first traversal runs on it (seed 000 §8.3). The node test uses the AABB every node carries, grown by the
- * shared traversal margin. At the cutoff an unfinished pair is reported conservatively (hit at t = 0) or by its
- * indicator, the remaining BV pair with the smallest sum of directed Hausdorff bounds, whose sum bounds the
- * distance (seed 000 §8.2.1; the AABB diagonal stands in for a missing Hausdorff bound).
- * Mixed and dynamic modes run snug_query_toi per pair; there a pair test is the unit of work. */
+ * budget can cut in anywhere: all pair tests share one work set and take turns (seed 000 §8.3). The node test
+ * uses the AABB every node carries, grown by the shared traversal margin. At the cutoff an unfinished pair is
+ * reported conservatively (hit at t = 0) or by its indicator, the remaining BV pair with the smallest sum of
+ * directed Hausdorff bounds, whose sum bounds the distance (seed 000 §8.2.1; the AABB diagonal stands in for a
+ * missing Hausdorff bound). Mixed and dynamic modes run snug_query_toi per pair; there a pair test is the unit
+ * of work. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -27,6 +27,7 @@ typedef struct step_pair {
     const snug_mesh_data* mb;
     snug_xform rel;             /* b's target frame -> a's target frame */
     float eps, margin;
+    uint32_t base, top;         /* the pair's own depth-first stack inside the shared work buffer */
     uint32_t state;
     snug_approx approx;
     float distance_bound;
@@ -142,7 +143,6 @@ typedef struct walker {
     snug_scene_data* s;
     step_pair* pairs;
     work_item* stack;
-    uint32_t top;
     uint64_t bv_tests, primitive_tests;
     float vb[LEAF_MAX * 3][3];
 } walker;
@@ -202,7 +202,7 @@ static void expand(walker* w, work_item it) {
     if (e != SNUG_EXPAND_A) b0 = B->first, b1 = B->first + kb;
     for (uint32_t i = a1; i-- > a0;)
         for (uint32_t j = b1; j-- > b0;)
-            if (node_overlap(w, p, i, j)) w->stack[w->top++] = (work_item){it.pair, i, j};
+            if (node_overlap(w, p, i, j)) w->stack[p->base + p->top++] = (work_item){it.pair, i, j};
 }
 
 /* The distance bound of a remaining (overlapping) node pair: the nodes' directed Hausdorff bounds, or their
@@ -321,54 +321,76 @@ static void finish_static_hit(step_pair* p, const snug_pose* pose_a) {
     p->r.t = 0.0f;
 }
 
+/* One work set for all pair tests (seed 000 §8.3): every open pair keeps its own depth-first stack and the
+ * pairs take turns, a few node pairs each, so easy pairs finish early and the hard ones get the remaining time;
+ * at the cutoff each unfinished pair answers from what its stack still holds. */
 static snug_status run_static(snug_ctx* ctx, snug_scene_data* s, step_pair* pairs, uint32_t n, clock_state* clk,
                               bool want_pairs, const snug_step_def* def, snug_contact* res) {
     snug_step_state* st = &s->step;
-    size_t cap = n;
-    size_t deepest = 0;
+    size_t cap = 0;
     for (uint32_t i = 0; i < n; i++) {
-        size_t d = snug_traverse_stack_pairs(&pairs[i].ma->bvh, &pairs[i].mb->bvh);
-        if (d > deepest) deepest = d;
+        pairs[i].base = (uint32_t)cap;
+        cap += snug_traverse_stack_pairs(&pairs[i].ma->bvh, &pairs[i].mb->bvh) + 1;
+        if (cap > UINT32_MAX / 2) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "step work stacks");
     }
-    cap += deepest;
-    snug_status r = snug_scene_buffer(ctx, &st->work, &st->work_size, sizeof(walker) + cap * sizeof(work_item));
+    snug_status r = snug_scene_buffer(ctx, &st->work, &st->work_size,
+                                      sizeof(walker) + cap * sizeof(work_item) + (size_t)n * sizeof(uint32_t));
     if (r) return r;
     walker* w = st->work;
     w->s = s;
     w->pairs = pairs;
     w->stack = (work_item*)(w + 1);
-    w->top = 0;
     w->bv_tests = w->primitive_tests = 0;
-    /* roots pushed in reverse so the first pair is tested first; a pair whose roots miss is clear already */
-    for (uint32_t i = n; i-- > 0;) {
-        if (node_overlap(w, &pairs[i], 0, 0)) w->stack[w->top++] = (work_item){i, 0, 0};
-        else pairs[i].state = PAIR_CLEAR;
+    uint32_t* open = (uint32_t*)(w->stack + cap);
+    uint32_t open_count = 0;
+    /* a pair whose root boxes miss is clear already */
+    for (uint32_t i = 0; i < n; i++) {
+        step_pair* p = &pairs[i];
+        p->top = 0;
+        if (node_overlap(w, p, 0, 0)) {
+            w->stack[p->base + p->top++] = (work_item){i, 0, 0};
+            open[open_count++] = i;
+        } else {
+            p->state = PAIR_CLEAR;
+        }
     }
     uint32_t done = 0;
-    while (w->top) {
-        if ((done++ & 7u) == 0 && out_of_time(clk)) break;
-        work_item it = w->stack[--w->top];
-        step_pair* p = &pairs[it.pair];
-        if (p->state == PAIR_HIT) continue;
-        if (!want_pairs && group_settled(res, p->ga) && group_settled(res, p->gb)) continue;
-        expand(w, it);
-        if (p->state == PAIR_HIT) {
-            const snug_pose* pa = &st->bodies[p->a].target;
-            finish_static_hit(p, pa);
-            if (p->ga != SNUG_NONE && !group_settled(res, p->ga)) res[p->ga].hit = true, res[p->ga].t = 0.0f;
-            if (p->gb != SNUG_NONE && !group_settled(res, p->gb)) res[p->gb].hit = true, res[p->gb].t = 0.0f;
+    bool cut = false;
+    while (open_count && !cut) {
+        uint32_t kept = 0;
+        for (uint32_t k = 0; k < open_count; k++) {
+            step_pair* p = &pairs[open[k]];
+            for (int slice = 0; slice < 8 && p->top && p->state != PAIR_HIT && !cut; slice++) {
+                if ((done++ & 7u) == 0 && out_of_time(clk)) {
+                    cut = true;
+                    break;
+                }
+                if (!want_pairs && group_settled(res, p->ga) && group_settled(res, p->gb)) {
+                    p->top = 0; /* moot: nothing can be earlier than the groups' contacts at t = 0 */
+                    break;
+                }
+                expand(w, w->stack[p->base + --p->top]);
+                if (p->state == PAIR_HIT) {
+                    finish_static_hit(p, &st->bodies[p->a].target);
+                    if (p->ga != SNUG_NONE) res[p->ga].hit = true, res[p->ga].t = 0.0f;
+                    if (p->gb != SNUG_NONE) res[p->gb].hit = true, res[p->gb].t = 0.0f;
+                }
+            }
+            if (p->top && p->state != PAIR_HIT) open[kept++] = open[k];
         }
+        if (!cut) open_count = kept;
     }
     st->stats.bv_tests += w->bv_tests;
     st->stats.primitive_tests += w->primitive_tests;
-    /* whatever is left on the stack belongs to unfinished pairs (skipped items of settled pairs do not count) */
-    for (uint32_t k = 0; k < w->top; k++) {
-        work_item it = w->stack[k];
-        step_pair* p = &pairs[it.pair];
-        if (p->state != PAIR_OPEN) continue;
+    /* what is left on the stacks of open pairs: the cutoff answer */
+    for (uint32_t i = 0; i < n; i++) {
+        step_pair* p = &pairs[i];
+        if (p->state != PAIR_OPEN || !p->top) continue;
         if (!want_pairs && group_settled(res, p->ga) && group_settled(res, p->gb)) continue;
-        float bound = indicator_bound(p, it.na, it.nb);
-        if (p->approx == SNUG_APPROX_NONE || bound < p->distance_bound) {
+        for (uint32_t k = p->base; k < p->base + p->top; k++) {
+            work_item it = w->stack[k];
+            float bound = indicator_bound(p, it.na, it.nb);
+            if (p->approx != SNUG_APPROX_NONE && bound >= p->distance_bound) continue;
             p->approx = def->cutoff;
             p->distance_bound = bound;
             /* indicator: the middle of the two boxes, in world space at the target */

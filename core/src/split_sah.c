@@ -102,53 +102,57 @@ void snug_sah_bins_add_all(snug_sah_bins* b, const snug_prim* prims, uint32_t co
     for (uint32_t k = 0; k < count; k++) bin_add(b, &prims[k]);
 }
 
+static inline float half_area4(f4 lo, f4 hi) {
+    float l[4], h[4];
+    F4_STORE(l, lo);
+    F4_STORE(h, hi);
+    float x = h[0] - l[0], y = h[1] - l[1], z = h[2] - l[2];
+    return x * y + y * z + z * x;
+}
+
 int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t counts[2]) {
     int nbins = b->n;
     if (nbins < 2) return 0;
-    double right_area[64];
-    uint32_t right_count[64];
-    float rmin[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, rmax[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    /* float is plenty to rank planes; empty bins hold (+max, -max) and leave the running boxes alone */
+    float right_cost[64];
+    f4 lo = F4_SET1(FLT_MAX), hi = F4_SET1(-FLT_MAX);
     uint32_t rc = 0;
     for (int i = nbins - 1; i > 0; i--) {
-        for (int a = 0; a < 3; a++) {
-            rmin[a] = fmin_(rmin[a], b->min[i][a]);
-            rmax[a] = fmax_(rmax[a], b->max[i][a]);
-        }
+        lo = F4_MIN(lo, F4_LOAD(b->min[i]));
+        hi = F4_MAX(hi, F4_LOAD(b->max[i]));
         rc += b->count[i];
-        right_area[i] = rc ? area(rmin, rmax) : 0.0;
-        right_count[i] = rc;
+        right_cost[i] = rc ? half_area4(lo, hi) * (float)rc : -1.0f;
     }
-    float lmin[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, lmax[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    lo = F4_SET1(FLT_MAX), hi = F4_SET1(-FLT_MAX);
     uint32_t lc = 0;
-    double best = INFINITY;
+    float best = FLT_MAX;
     int split = 0;
     for (int i = 1; i < nbins; i++) {
-        for (int a = 0; a < 3; a++) {
-            lmin[a] = fmin_(lmin[a], b->min[i - 1][a]);
-            lmax[a] = fmax_(lmax[a], b->max[i - 1][a]);
-        }
+        lo = F4_MIN(lo, F4_LOAD(b->min[i - 1]));
+        hi = F4_MAX(hi, F4_LOAD(b->max[i - 1]));
         lc += b->count[i - 1];
-        if (lc == 0 || right_count[i] == 0) continue;
-        double cost = area(lmin, lmax) * lc + right_area[i] * right_count[i];
+        if (lc == 0 || right_cost[i] < 0.0f) continue;
+        float cost = half_area4(lo, hi) * (float)lc + right_cost[i];
         if (cost < best) {
             best = cost;
             split = i;
         }
     }
     if (split == 0) return 0;
-    for (int side = 0; side < 2; side++) {
-        glm_vec3_broadcast(FLT_MAX, box[side].min);
-        glm_vec3_broadcast(-FLT_MAX, box[side].max);
-        counts[side] = 0;
-    }
+    f4 side_lo[2] = {F4_SET1(FLT_MAX), F4_SET1(FLT_MAX)}, side_hi[2] = {F4_SET1(-FLT_MAX), F4_SET1(-FLT_MAX)};
+    counts[0] = counts[1] = 0;
     for (int k = 0; k < nbins; k++) {
-        if (!b->count[k]) continue;
         int side = k >= split;
         counts[side] += b->count[k];
-        for (int a = 0; a < 3; a++) {
-            box[side].min[a] = fmin_(box[side].min[a], b->min[k][a]);
-            box[side].max[a] = fmax_(box[side].max[a], b->max[k][a]);
-        }
+        side_lo[side] = F4_MIN(side_lo[side], F4_LOAD(b->min[k]));
+        side_hi[side] = F4_MAX(side_hi[side], F4_LOAD(b->max[k]));
+    }
+    for (int side = 0; side < 2; side++) {
+        float l[4], h[4];
+        F4_STORE(l, side_lo[side]);
+        F4_STORE(h, side_hi[side]);
+        glm_vec3_copy(l, box[side].min);
+        glm_vec3_copy(h, box[side].max);
     }
     return split;
 }

@@ -136,7 +136,9 @@ WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
 # The JS side needs a module even while functions of snug.h are still unimplemented: when the full link fails,
 # link what the library defines (missing exports listed) so the page and the JS tests run. The full module is
 # always tried first, so this fallback disappears by itself once everything links.
+# (Always relinked: a failed link elsewhere can leave a snug.wasm newer than the snug.mjs that must match it.)
 wasm-js: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
+	@rm -f $(BUILD)/wasm/snug.mjs
 	@$(MAKE) --no-print-directory wasm >$(BUILD)/wasm/link.log 2>&1 || { \
 	  echo "snug: the full wasm link failed (see $(BUILD)/wasm/link.log); linking the functions that exist"; \
 	  emnm $(BUILD)/wasm/libsnug.a | awk '$$2 == "T" { print "_" $$3 }' > $(BUILD)/wasm/defined.txt; \

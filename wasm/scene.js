@@ -337,6 +337,7 @@ export class Scene {
     this._bodies.clear();
     if (!this.snug.disposed) this.snug._check(this.snug._m._snug_scene_destroy(this.snug._ctx, this.handle));
     this.snug._scenes.delete(this);
+    this.snug._untrack(this);
     this.handle = 0;
   }
 }

@@ -249,6 +249,10 @@ export class Snug {
 
   get disposed() { return this._ctx === 0; }
 
+  // Leak warnings for objects of this context that own core memory (scenes use it too).
+  _track(obj, what) { if (leakRegistry) leakRegistry.register(obj, what, obj); }
+  _untrack(obj) { if (leakRegistry) leakRegistry.unregister(obj); }
+
   /** Re-acquire heap views when memory grew (growth detaches the old ArrayBuffer). */
   _views() {
     const m = this._m;
@@ -829,6 +833,7 @@ export class Snug {
     this._check(this._fn('snug_scene_create')(this._ctx, this._scratch + S.handle));
     const scene = new Scene(this, this._u32[(this._scratch + S.handle) >> 2]);
     this._scenes.add(scene);
+    this._track(scene, 'Scene');
     return scene;
   }
 
@@ -844,6 +849,7 @@ export class Snug {
     }
     this._meshes.clear();
     for (const scene of this._scenes) {
+      this._untrack(scene);
       for (const b of scene._bodies.values()) b.handle = 0;
       scene._bodies.clear();
       scene.handle = 0;

@@ -164,19 +164,8 @@ export class Scene {
     s._check(s._fn('snug_scene_ignore_pair')(s._ctx, this.handle, this._body(a), this._body(b), ignore ? 1 : 0));
   }
 
-  // Run a "write up to capacity, report total" call, growing the staging area once when needed.
   _list(call, itemBytes) {
-    const s = this.snug;
-    let cap = 64;
-    for (;;) {
-      const stage = s._stageReserve(cap * itemBytes);
-      const status = call(stage, cap, s._scratch + 132);
-      s._views();
-      const total = s._u32[(s._scratch + 132) >> 2];
-      if (status === 11 || (status === 0 && total > cap)) { cap = total; continue; }
-      s._check(status);
-      return { stage, total };
-    }
+    return this.snug._listCall(call, 64, itemBytes);
   }
 
   /** Broad phase: every body pair whose world boxes overlap and that passes the filters, as [a, b] Body pairs. */

@@ -567,24 +567,33 @@ export class Snug {
     const ha = this._mesh(a), hb = this._mesh(b);
     const fn = this._fn('snug_query_overlap_all');
     const s = this._scratch;
-    for (;;) {
-      const cap = out.pairs.length >> 1;
-      const stage = this._stageReserve(Math.max(8, cap * 8));
-      this._views();
+    const { stage, total } = this._listCall((at, cap, totalAt) => {
       this._pose(s + S.poseA, poseA);
       this._pose(s + S.poseB, poseB);
-      const status = fn(this._ctx, ha, s + S.poseA, hb, s + S.poseB, stage, cap, s + S.u32);
+      return fn(this._ctx, ha, s + S.poseA, hb, s + S.poseB, at, cap, totalAt);
+    }, out.pairs.length >> 1, 8);
+    if (out.pairs.length < 2 * total) out.pairs = new Uint32Array(2 * total);
+    out.total = total;
+    out.count = total;
+    out.pairs.set(this._u32.subarray(stage >> 2, (stage >> 2) + total * 2));
+    return out;
+  }
+
+  /**
+   * Run a C call that writes min(capacity, total) items and always reports the total: staged in wasm memory,
+   * retried once with room for everything when the first capacity was too small. Returns { stage, total }.
+   */
+  _listCall(call, capacity, itemBytes) {
+    let cap = Math.max(1, capacity);
+    for (;;) {
+      const stage = this._stageReserve(cap * itemBytes);
       this._views();
-      const total = this._u32[(s + S.u32) >> 2];
-      if (status === 11 /* BUFFER_TOO_SMALL */ || (status === 0 && total > cap)) {
-        out.pairs = new Uint32Array(total * 2);
-        continue;
-      }
+      const status = call(stage, cap, this._scratch + S.u32);
+      this._views();
+      const total = this._u32[(this._scratch + S.u32) >> 2];
+      if (status === 11 /* BUFFER_TOO_SMALL */ || (status === 0 && total > cap)) { cap = total; continue; }
       this._check(status);
-      out.total = total;
-      out.count = total;
-      out.pairs.set(this._u32.subarray(stage >> 2, (stage >> 2) + total * 2));
-      return out;
+      return { stage, total };
     }
   }
 
@@ -658,24 +667,18 @@ export class Snug {
     const h = this._mesh(mesh);
     const fn = this._fn('snug_query_raycast_all');
     const s = this._scratch;
-    for (;;) {
-      const stage = this._stageReserve(Math.max(32, out.capacity * 32));
-      this._views();
+    const { stage, total } = this._listCall((at, cap, totalAt) => {
       this._pose(s + S.poseA, meshPose);
       this._ray(origin, dir, tmax);
-      const status = fn(this._ctx, h, s + S.poseA, s + S.ray, stage, out.capacity, s + S.u32);
-      this._views();
-      const total = this._u32[(s + S.u32) >> 2];
-      if (status === 11 || (status === 0 && total > out.capacity)) {
-        const grown = new RayHits(total);
-        out.capacity = grown.capacity; out.f32 = grown.f32; out.u32 = grown.u32;
-        continue;
-      }
-      this._check(status);
-      out.count = total;
-      out.f32.set(this._f32.subarray(stage >> 2, (stage >> 2) + total * 8));
-      return out;
+      return fn(this._ctx, h, s + S.poseA, s + S.ray, at, cap, totalAt);
+    }, out.capacity, 32);
+    if (out.capacity < total) {
+      const grown = new RayHits(total);
+      out.capacity = grown.capacity; out.f32 = grown.f32; out.u32 = grown.u32;
     }
+    out.count = total;
+    out.f32.set(this._f32.subarray(stage >> 2, (stage >> 2) + total * 8));
+    return out;
   }
 
   /**

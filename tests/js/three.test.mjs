@@ -4,7 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { BoxGeometry, Group, Mesh, Matrix4, Quaternion, Vector3 } from 'three';
-import { Snug } from '../../wasm/snug.js';
+import { Snug, pose as pose7 } from '../../wasm/snug.js';
 import { geometryArrays, meshFromGeometry, poseFromMatrix, matrixFromPose, SnugSync, DragMover } from '../../web/snug-three.js';
 import { ContactHelper, TriangleHelper, hierarchyBoxes } from '../../web/helpers.js';
 import { wasmBinary, seed, rng, has } from './support.mjs';
@@ -75,6 +75,14 @@ test('SnugSync: child poses follow parents, bodies mirror the hierarchy', () => 
   parent.position.x += 0.5;
   sync.pull();
   check();
+  if (ep.body) {
+    // Core -> three.js: move the parent body (as a step commit would), push, and the Object3Ds follow.
+    ep.body.setPose(pose7([0, 0, 0, 1], [0.25, 0.5, -1]));
+    sync.push();
+    const wp = parent.getWorldPosition(new Vector3());
+    assert.ok(near(wp.x, 0.25) && near(wp.y, 0.5) && near(wp.z, -1), `parent at ${wp.toArray()}`);
+    check();
+  }
   assert.equal(sync.entries.length, 3);
   sync.remove(child);
   assert.equal(sync.entries.length, 2);

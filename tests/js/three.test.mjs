@@ -146,3 +146,19 @@ test('hierarchyFromBlob reads the core tree: root box = mesh bounds, children in
     assert.throws(() => hierarchyFromBlob(new Uint8Array(64)), /version 1/);
     m.dispose();
   });
+
+test('DragMover moves a parent with its registered children as one group: a protruding child blocks first',
+  { skip: !has(snug, 'snug_query_overlap') && 'overlap not in this build yet' }, () => {
+    const { parent, child, sync, ep, ec, ew } = room(false);
+    parent.rotation.y = 0;
+    child.position.set(0.8, 0, 0); // sticks out 0.3 past the parent's +x face
+    parent.updateMatrixWorld(true);
+    sync.pull();
+    const mover = new DragMover(sync);
+    mover.move(ep, new Vector3(5, 0, 0));
+    const cx = child.getWorldPosition(new Vector3()).x;
+    assert.ok(cx + 0.1 <= 3.9 + 1e-3 && cx + 0.1 > 3.8, `the child stops at the wall: child max x ${cx + 0.1}`);
+    assert.equal(snug.overlap(ec.mesh, ec.pose, ew.mesh, ew.pose), false);
+    assert.ok(mover.contacts.some((c) => c.source === ec), 'the contact is the child\'s');
+    sync.dispose();
+  });

@@ -291,6 +291,9 @@ typedef struct snug_motion {
 /* start == end == pose: a mesh that does not move. */
 snug_motion snug_motion_static(const snug_pose* pose);
 snug_motion snug_motion_between(const snug_pose* start, const snug_pose* end);
+/* Pose of the motion at time t (clamped to [0, 1]; NaN gives the start), e.g. to place a mesh at a result's safe_t.
+ * The motion is not validated here: pass one that snug_query_toi accepts. */
+snug_pose snug_motion_pose_at(const snug_motion* motion, double t);
 
 typedef enum snug_toi_mode {
     SNUG_TOI_DYNAMIC = 0,     /* swept hierarchy traversal + dynamic vertex-face / edge-edge tests: finds tunnelling */

@@ -169,6 +169,9 @@ void snug_motion_segment_at(const snug_motion* m, double t, snug_lerp_slerp* seg
 }
 
 snug_pose snug_motion_pose_at(const snug_motion* m, double t) {
+    if (!m) return snug_pose_identity();
+    if (!(t >= 0.0)) t = 0.0; /* also NaN */
+    if (t > 1.0) t = 1.0;
     snug_lerp_slerp seg;
     double t0, t1;
     snug_motion_segment_at(m, t, &seg, &t0, &t1);

@@ -52,8 +52,7 @@ const snug_pose* snug_motion_key_pose(const snug_motion* m, uint32_t i);
 /* The segment of the motion that covers global time t (ties go to the later segment) as a lerp_slerp, with its
  * time range. */
 void snug_motion_segment_at(const snug_motion* m, double t, snug_lerp_slerp* seg, double* t0, double* t1);
-/* Pose at global time t in [0, 1] (as a snug_pose, float; for tests and callers that place meshes at t). */
-snug_pose snug_motion_pose_at(const snug_motion* m, double t);
+/* snug_motion_pose_at (public, snug.h) gives the pose at a global time. */
 /* Does the motion translate only (every segment)? */
 bool snug_motion_is_translation(const snug_motion* m);
 

@@ -76,6 +76,11 @@ static void test_motion_model(void) {
     snug_pose q = snug_motion_pose_at(&m, 0.75);
     CHECK_NEAR(q.p[0], 1.5, 1e-6);
     CHECK_NEAR(q.p[1], 1.0, 1e-6);
+    /* out-of-range and NaN times clamp to the ends */
+    CHECK(snug_motion_pose_at(&m, -3.0).p[0] == 0.0f);
+    CHECK(snug_motion_pose_at(&m, NAN).p[0] == 0.0f);
+    CHECK_NEAR(snug_motion_pose_at(&m, 7.0).p[0], 3.0, 1e-6);
+    CHECK(snug_motion_pose_at(NULL, 0.5).q[3] == 1.0f);
 }
 
 /* Points of a local box, or of a point cloud, placed along the motion must stay in every swept BV. */

@@ -290,7 +290,7 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
     b.in.tmp = snug_alloc(ctx, n * sizeof *b.in.tmp);
     b.in.ids = snug_alloc(ctx, n * sizeof *b.in.ids);
     b.in.dist = snug_alloc(ctx, n * sizeof *b.in.dist);
-    b.nodes = snug_calloc(ctx, max_nodes, sizeof *b.nodes);
+    b.nodes = snug_alloc(ctx, max_nodes * sizeof *b.nodes); /* every node used is written */
     b.range_first = snug_alloc(ctx, max_nodes * sizeof *b.range_first);
     b.range_count = snug_alloc(ctx, max_nodes * sizeof *b.range_count);
     if (def->branching == 0) b.best = snug_alloc(ctx, n * sizeof *b.best);

@@ -186,6 +186,17 @@ static void test_rotation_sweep(void) {
     CHECK(snug_query_sweep_rotation(ctx, rod, &shifted, p2, axis, 1.5f, post, &pp2, &res) == SNUG_OK);
     CHECK(res.hit);
     CHECK_NEAR(res.t * 1.5, expect, 1e-4);
+    /* resting on a plate: spinning about the vertical axis slides, tipping about a bottom edge so that the box
+     * lifts is free, tipping the other way drives the far edge into the plate at once */
+    snug_mesh box = make_box(ctx, 0.5f, 0.5f, 0.5f), plate = make_box(ctx, 5, 5, 0.1f);
+    snug_pose rest = at(0.3f, 0.2f, 0.5f), pl = at(0, 0, -0.1f);
+    const float centre[3] = {0.3f, 0.2f, 0.5f}, up[3] = {0, 0, 1}, edge[3] = {0.8f, 0.2f, 0.0f}, ey[3] = {0, 1, 0};
+    CHECK(snug_query_sweep_rotation(ctx, box, &rest, centre, up, 2.5f, plate, &pl, &res) == SNUG_OK);
+    CHECK_MSG(!res.hit, "spin blocked at %g", res.t);
+    CHECK(snug_query_sweep_rotation(ctx, box, &rest, edge, ey, 1.0f, plate, &pl, &res) == SNUG_OK);
+    CHECK_MSG(!res.hit, "tipping up blocked at %g", res.t);
+    CHECK(snug_query_sweep_rotation(ctx, box, &rest, edge, ey, -1.0f, plate, &pl, &res) == SNUG_OK);
+    CHECK_MSG(res.hit && res.t < 1e-3f, "tipping down: hit %d at %g", res.hit, res.t);
     /* free rotation: a small turn that stays clear */
     CHECK(snug_query_sweep_rotation(ctx, rod, &pr, pivot, axis, 1.0f, post, &pp, &res) == SNUG_OK);
     CHECK(!res.hit);

@@ -59,4 +59,15 @@ if (typeof m._snug_query_raycast === 'function') {
   }
   const sec = Number(process.hrtime.bigint() - t0) / 1e9;
   console.log(`single-call rays on dragon871k: ${(rays / sec / 1000).toFixed(0)}k rays/s (${hits} hits of ${rays})`);
+  // The same rays through the bare export (ray written straight into scratch): the C side's own rate.
+  const f = snug._f32, rAt = (s + 64) >> 2;
+  f[rAt + 6] = Infinity;
+  const t1 = process.hrtime.bigint();
+  for (let i = 0; i < rays; i++) {
+    f[rAt] = origins[3 * i]; f[rAt + 1] = origins[3 * i + 1]; f[rAt + 2] = origins[3 * i + 2];
+    f[rAt + 3] = dirs[3 * i]; f[rAt + 4] = dirs[3 * i + 1]; f[rAt + 5] = dirs[3 * i + 2];
+    m._snug_query_raycast(snug._ctx, dragon.handle, s, s + 64, s + 96);
+  }
+  const sec1 = Number(process.hrtime.bigint() - t1) / 1e9;
+  console.log(`same rays through the bare export:  ${(rays / sec1 / 1000).toFixed(0)}k rays/s`);
 }

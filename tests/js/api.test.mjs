@@ -155,9 +155,10 @@ test('memory growth: views are re-acquired, data survives, queries still work', 
   const big = new Float32Array(3 * 2400000);
   const r = rng(seed);
   for (let i = 0; i < big.length; i++) big[i] = r();
-  const bm = snug.createMesh({ positions: big, label: 'big soup' });
+  // Few triangles over many vertices: the growth comes from staging and copying, the build stays cheap.
+  const bm = snug.createMesh({ positions: big, indices: [0, 1, 2, 2400000 - 3, 2400000 - 2, 2400000 - 1], label: 'big' });
   assert.ok(snug.heapBytes > heap0, 'heap grew');
-  assert.equal(bm.info().triangleCount, 800000);
+  assert.equal(bm.info().triangleCount, 2);
   assert.equal(m.info().triangleCount, s.indices.length / 3);
   bm.dispose();
   if (has(snug, 'snug_query_raycast')) {

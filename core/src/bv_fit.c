@@ -158,43 +158,58 @@ static void welzl_small(double P[][3], int np, double R[][3], int nr, ball* out)
 /* Minimal enclosing ball by Welzl's move-to-front idea applied to the support set (Gärtner's pivoting):
  * the support points of the current ball are kept in front; the farthest vertex outside is the pivot, and the
  * new ball is Welzl's ball of support + pivot with the pivot on the boundary. The radius grows strictly with each
- * pivot, so the loop ends with the minimal ball of the whole set, without a copy of the points (no allocation). */
-void snug_sphere_fit(const snug_tri_set* set, snug_sphere* out) {
+ * pivot, so the loop ends with the minimal ball of the whole set, without a copy of the points (no allocation).
+ * Seeded with the support of a subset's ball (seed 000's incremental F + f), only the new vertices can pivot. */
+void snug_sphere_fit_incremental(const snug_tri_set* set, snug_sphere_support* support, snug_sphere* out) {
     if (set->count == 0) {
         glm_vec3_zero(out->c);
         out->r = 0.0f;
+        if (support) support->n = 0;
         return;
     }
     ball b;
-    const float* p0 = set->positions + 3u * set->tris[3u * snug_tri_set_slot(set, 0)];
-    double first[1][3] = {{p0[0], p0[1], p0[2]}};
-    ball_of_boundary((const double(*)[3])first, 1, &b);
-    for (int iter = 0; iter < 200; iter++) {
-        double far2 = -1.0, far[3] = {0, 0, 0};
+    if (support && support->n > 0 && support->n <= 4) {
+        double P[4][3], R[4][3];
+        for (int i = 0; i < support->n; i++)
+            for (int k = 0; k < 3; k++) P[i][k] = support->p[i][k];
+        welzl_small(P, support->n, R, 0, &b);
+    } else {
+        const float* p0 = set->positions + 3u * set->tris[3u * snug_tri_set_slot(set, 0)];
+        double first[1][3] = {{p0[0], p0[1], p0[2]}};
+        ball_of_boundary((const double(*)[3])first, 1, &b);
+    }
+    double far2;
+    for (int iter = 0;; iter++) {
+        double far[3] = {0, 0, 0};
+        far2 = -1.0;
         FOR_EACH_VERTEX(set, p) {
             double q[3] = {p[0], p[1], p[2]};
             double d2 = dist2(b.c, q);
             if (d2 > far2) far2 = d2, memcpy(far, q, sizeof far);
         }
-        if (far2 <= b.r2 * (1.0 + 1e-12)) break;
+        if (far2 <= b.r2 * (1.0 + 1e-12) || iter >= 200) break;
         double P[4][3], R[5][3];
         memcpy(P, b.s, sizeof(double[3]) * (size_t)b.ns);
         memcpy(R[0], far, sizeof far);
         ball nb;
         welzl_small(P, b.ns, R, 1, &nb);
-        if (nb.r2 <= b.r2) break; /* no progress in floating point: the final pass pads whatever is left */
+        if (nb.r2 <= b.r2) break; /* no progress in floating point: far2 still bounds the set around b.c */
         b = nb;
     }
+    /* radius around the stored float centre: every vertex is within sqrt(far2) of b.c (the last scan), and the
+     * rounded centre moved by |b.c - c| (triangle inequality), so no further pass is needed */
     for (int k = 0; k < 3; k++) out->c[k] = (float)b.c[k];
-    /* final radius from the stored float centre, so containment holds for the stored sphere */
-    double c[3] = {out->c[0], out->c[1], out->c[2]}, r2 = 0.0;
-    FOR_EACH_VERTEX(set, p) {
-        double q[3] = {p[0], p[1], p[2]};
-        r2 = dmax(r2, dist2(c, q));
+    double c[3] = {out->c[0], out->c[1], out->c[2]};
+    double r = sqrt(dmax(far2, 0.0)) + sqrt(dist2(b.c, c));
+    out->r = round_up(r, ulp_pad(r + dmax(fabs(c[0]), dmax(fabs(c[1]), fabs(c[2])))));
+    if (support) {
+        support->n = b.ns;
+        for (int i = 0; i < b.ns; i++)
+            for (int k = 0; k < 3; k++) support->p[i][k] = (float)b.s[i][k];
     }
-    double r = sqrt(r2);
-    out->r = round_up(r, ulp_pad(r + fmax(fabs(c[0]), fmax(fabs(c[1]), fabs(c[2])))));
 }
+
+void snug_sphere_fit(const snug_tri_set* set, snug_sphere* out) { snug_sphere_fit_incremental(set, NULL, out); }
 
 /* ------------------------------------------------------------------------------------------------ OBB */
 

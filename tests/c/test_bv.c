@@ -281,6 +281,28 @@ static void test_sphere_is_minimal(void) {
     }
 }
 
+/* incremental fits (support moved to the front) agree with fresh fits while a set grows triangle by triangle */
+static void test_sphere_incremental_matches_fresh(void) {
+    rng r = {harness_seed() ^ 0x1c5};
+    int cases = 20 * harness_scale();
+    for (int it = 0; it < cases; it++) {
+        test_mesh m;
+        test_mesh_soup(&r, 2 + rng_next(&r) % 60, 1.0f, 0.5f, &m);
+        snug_sphere_support sup = {.n = 0};
+        for (uint32_t n = 1; n <= m.triangle_count; n++) {
+            snug_tri_set s = set_of(m.positions, m.indices, n);
+            snug_sphere inc, fresh;
+            snug_sphere_fit_incremental(&s, &sup, &inc);
+            snug_sphere_fit(&s, &fresh);
+            CHECK(sup.n >= 1 && sup.n <= 4);
+            CHECK(count_outside(&s, SNUG_BV_SPHERE, &inc) == 0);
+            CHECK_NEAR(inc.r, fresh.r, 1e-5 * fresh.r + 1e-7);
+        }
+        test_mesh_free(&m);
+        RETURN_IF_FAILED();
+    }
+}
+
 static void test_obb_fit_recovers_rotated_box(void) {
     rng r = {harness_seed() ^ 0x0bb};
     for (int it = 0; it < 50; it++) {
@@ -693,6 +715,7 @@ int main(void) {
     RUN(test_fits_degenerate_sets);
     RUN(test_fits_contain_npm_meshes);
     RUN(test_sphere_is_minimal);
+    RUN(test_sphere_incremental_matches_fresh);
     RUN(test_obb_fit_recovers_rotated_box);
     RUN(test_obb_fit_is_area_weighted);
     RUN(test_measures_closed_forms);

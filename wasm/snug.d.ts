@@ -193,7 +193,8 @@ export interface CreateOptions {
 }
 
 export interface WorkerBuildOptions {
-  worker?: Worker | import('node:worker_threads').Worker;
+  /** A browser Worker or a node worker_threads Worker running wasm/worker.js. */
+  worker?: { postMessage(message: unknown): void; terminate(): unknown };
   onProgress?: (stage: 'load' | 'build' | 'serialize' | 'done', fraction: number) => void;
   wasmUrl?: string;
   label?: string;

@@ -253,13 +253,14 @@ static bool contact_blocks(toi_search* s, uint32_t sa, uint32_t sb, const snug_c
 /* All feature pairs of triangle slots sa (A) and sb (B) over [u0, u1]; with swept boxes (ta, tb) a feature pair
  * whose swept vertex / edge / face boxes are apart is skipped before any root finding. */
 static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0, double u1, const swept_tri* ta,
-                             const swept_tri* tb) {
+                             const swept_tri* tb, uint32_t mask) {
     float e = (float)s->in->eps;
     const float* va[3] = {snug_mesh_vertex(s->m[0], sa, 0), snug_mesh_vertex(s->m[0], sa, 1), snug_mesh_vertex(s->m[0], sa, 2)};
     const float* vb[3] = {snug_mesh_vertex(s->m[1], sb, 0), snug_mesh_vertex(s->m[1], sb, 1), snug_mesh_vertex(s->m[1], sb, 2)};
     snug_ccd_feature f;
     snug_ccd_hit h;
     for (int k = 0; k < 15; k++) {
+        if (!(mask >> k & 1u)) continue;
         int ia, ib;
         snug_feature_kind kind;
         if (k < 3) {
@@ -294,6 +295,37 @@ static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0,
     }
 }
 
+#define ALL_FEATURES 0x7fffu /* bits 0-2: VF, 3-5: FV, 6-14: EE (3 * edge of A + edge of B) */
+
+/* Seed 000 Fig. 5.24: the features to refine for a pair overlapping at the end pose. For every edge of one triangle
+ * that pierces the other: its two vertices against that face, and the edge against the face's three edges.
+ * Touching or coplanar pairs without a piercing edge refine every feature. */
+static uint32_t mixed_features(const double wa[3][3], const double wb[3][3]) {
+    float fa[3][3], fb[3][3];
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < 3; i++) fa[c][i] = (float)wa[c][i], fb[c][i] = (float)wb[c][i];
+    uint32_t mask = 0;
+    for (int side = 0; side < 2; side++) {
+        float(*e)[3] = side ? fb : fa;
+        float(*f)[3] = side ? fa : fb;
+        for (int k = 0; k < 3; k++) {
+            const float* p = e[k];
+            const float* q = e[(k + 1) % 3];
+            float d[3] = {q[0] - p[0], q[1] - p[1], q[2] - p[2]}, t, u, v;
+            if (!snug_ray_tri(p, d, 1.0f, f[0], f[1], f[2], &t, &u, &v)) continue;
+            int k1 = (k + 1) % 3;
+            if (!side) {
+                mask |= 1u << k | 1u << k1;                       /* A's vertices against face B */
+                for (int j = 0; j < 3; j++) mask |= 1u << (6 + 3 * k + j); /* edge k of A against B's edges */
+            } else {
+                mask |= 1u << (3 + k) | 1u << (3 + k1);           /* B's vertices against face A */
+                for (int j = 0; j < 3; j++) mask |= 1u << (6 + 3 * j + k); /* A's edges against edge k of B */
+            }
+        }
+    }
+    return mask ? mask : ALL_FEATURES;
+}
+
 static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double u1) {
     const snug_node* A = &s->m[0]->bvh.nodes[na];
     const snug_node* B = &s->m[1]->bvh.nodes[nb];
@@ -312,7 +344,7 @@ static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double
             if (s->mode != LEAF_DYNAMIC) { /* end pose: u0 == u1 == 1 */
                 if (!tris_overlap_at(s, sa, sb, 1.0, wa, wb)) continue;
                 if (!s->overlap_seen) s->overlap_seen = true, s->overlap_a = sa, s->overlap_b = sb;
-                if (s->mode == LEAF_MIXED) tri_pair_dynamic(s, sa, sb, 0.0, 1.0, NULL, NULL);
+                if (s->mode == LEAF_MIXED) tri_pair_dynamic(s, sa, sb, 0.0, 1.0, NULL, NULL, mixed_features(wa, wb));
                 continue;
             }
             if (u0 == 0.0 && s->at_start && !s->in->slide && tris_overlap_at(s, sa, sb, 0.0, wa, wb)) {
@@ -321,7 +353,7 @@ static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double
                 record(s, 0.0, SNUG_FEATURE_FACE_FACE, sa, sb, -1, -1, p, n);
                 return;
             }
-            tri_pair_dynamic(s, sa, sb, u0, u1, &ba, &boxes_b[j]);
+            tri_pair_dynamic(s, sa, sb, u0, u1, &ba, &boxes_b[j], ALL_FEATURES);
         }
     }
 }

@@ -253,21 +253,9 @@ static void triangle_covariance(const snug_tri_set* set, double cov[3][3]) {
         }
 }
 
-/* Box of the set along given (orthonormal) float axes: centre and half extents in double, no padding. */
-static void box_along(const snug_tri_set* set, const mat3 axes, double lo[3], double hi[3]) {
+/* Projection range of every `stride`-th vertex reference of the set on three axes (double, no padding). */
+static void range_along(const snug_tri_set* set, const double axes[3][3], uint32_t stride, double lo[3], double hi[3]) {
     for (int k = 0; k < 3; k++) lo[k] = INFINITY, hi[k] = -INFINITY;
-    FOR_EACH_VERTEX(set, p) {
-        for (int k = 0; k < 3; k++) {
-            double d = (double)axes[k][0] * p[0] + (double)axes[k][1] * p[1] + (double)axes[k][2] * p[2];
-            lo[k] = dmin(lo[k], d);
-            hi[k] = dmax(hi[k], d);
-        }
-    }
-}
-
-/* Same as box_along on an evenly strided subsample of at most `limit` vertex references (refinement objective). */
-static double surface_along(const snug_tri_set* set, const double axes[3][3], uint32_t stride) {
-    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     uint32_t n = set->count * 3u;
     for (uint32_t r = 0; r < n; r += stride) {
         const float* p = set->positions + 3u * set->tris[3u * snug_tri_set_slot(set, r / 3u) + r % 3u];
@@ -277,6 +265,12 @@ static double surface_along(const snug_tri_set* set, const double axes[3][3], ui
             hi[k] = dmax(hi[k], d);
         }
     }
+}
+
+/* the refinement objective: surface of the box along `axes` over a subsample */
+static double surface_along(const snug_tri_set* set, const double axes[3][3], uint32_t stride) {
+    double lo[3], hi[3];
+    range_along(set, axes, stride, lo, hi);
     double e0 = hi[0] - lo[0], e1 = hi[1] - lo[1], e2 = hi[2] - lo[2];
     return 2.0 * (e0 * e1 + e1 * e2 + e2 * e0);
 }
@@ -359,8 +353,10 @@ static void refine_axes(const snug_tri_set* set, double axes[3][3]) {
  * One pass: the projections a_k . v (double) give the centre, and with the rounded float centre c the extents
  * follow as max(hi_k - a_k . c, a_k . c - lo_k); the pad covers the double rounding and the axes' float rounding. */
 static void obb_finish(const snug_tri_set* set, snug_obb* out) {
-    double lo[3], hi[3];
-    box_along(set, out->axes, lo, hi);
+    double lo[3], hi[3], axes[3][3];
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++) axes[k][i] = out->axes[k][i];
+    range_along(set, (const double(*)[3])axes, 1, lo, hi);
     double c[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < 3; i++) c[i] += (double)out->axes[k][i] * 0.5 * (lo[k] + hi[k]);

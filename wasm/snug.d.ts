@@ -240,6 +240,8 @@ export class Snug {
   sweepRotation(moving: Mesh, pose: Pose | null, pivot: Vec3, axis: Vec3, angle: number, other: Mesh,
     otherPose: Pose | null, out?: ToiResult): ToiResult;
   toi(a: Mesh, motionA: Motion, b: Mesh, motionB: Motion, def?: ToiDef, out?: ToiResult): ToiResult;
+  /** Pose of a motion at t in [0, 1] (clamped), e.g. to place a mesh at a result's safeT. */
+  motionPoseAt(motion: Motion, t: number, out?: Float32Array): Float32Array;
 
   createScene(): Scene;
   dispose(): void;

@@ -803,6 +803,19 @@ export class Snug {
     u[(at + M.key_count) >> 2] = 0;
   }
 
+  /** Pose of a motion (a pose or { start, end }) at time t in [0, 1], as the core interpolates it (lerp + slerp). */
+  motionPoseAt(motion, t, out = new Float32Array(7)) {
+    this._live();
+    const fn = this._fn('snug_motion_pose_at');
+    const s = this._scratch;
+    this._views();
+    this._motion(s + S.motionA, motion);
+    fn(s + S.poseB, s + S.motionA, t); // struct return through a hidden first pointer (wasm32 C ABI)
+    this._views();
+    out.set(this._f32.subarray((s + S.poseB) >> 2, ((s + S.poseB) >> 2) + 7));
+    return out;
+  }
+
   /**
    * Earliest time of impact of a moving by motionA and b by motionB (each a pose or { start, end }).
    * def: { mode: 'dynamic'|'mixed'|'static'|'daasd', rootFinder, samplingStep, maxIterations, tolerance, daasdSlabs }.

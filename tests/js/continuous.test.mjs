@@ -82,3 +82,23 @@ test('toi: motions of both meshes; static mode reports an end overlap at t = 0',
   a.dispose();
   b.dispose();
 });
+
+test('motionPoseAt: lerp of the translation, slerp of the rotation, clamped', { skip: !has(snug, 'snug_motion_pose_at') && 'not in this build yet' }, () => {
+  const r = rng(seed + 3);
+  for (let i = 0; i < 20 * scale; i++) {
+    const angle = (r() * 2 - 1) * 3;
+    const axis = [r() - 0.5, r() - 0.5, r() - 0.5];
+    const n = Math.hypot(...axis);
+    const q = (a) => [...axis.map((v) => (v / n) * Math.sin(a / 2)), Math.cos(a / 2)];
+    const start = pose(q(0), [0, 0, 0]), end = pose(q(angle), [2, -4, 6]);
+    const t = r();
+    const p = snug.motionPoseAt({ start, end }, t);
+    assert.ok(Math.abs(p[4] - 2 * t) < 1e-5 && Math.abs(p[5] + 4 * t) < 1e-5 && Math.abs(p[6] - 6 * t) < 1e-5, `translation (${msg})`);
+    const expected = q(angle * t);
+    const dot = Math.abs(expected.reduce((acc, v, k) => acc + v * p[k], 0));
+    assert.ok(dot > 1 - 1e-5, `rotation at t ${t}: |<q, q_expected>| = ${dot} (${msg})`);
+    assert.deepEqual(Array.from(snug.motionPoseAt({ start, end }, 2)).slice(4), Array.from(end).slice(4), 'clamped to the end');
+  }
+  const still = snug.motionPoseAt(pose([0, 0, 0, 1], [1, 2, 3]), 0.7);
+  assert.deepEqual(Array.from(still), [0, 0, 0, 1, 1, 2, 3]);
+});

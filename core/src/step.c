@@ -11,6 +11,7 @@
  * of work. */
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "motion.h"
@@ -97,29 +98,35 @@ static uint32_t depth_of(const snug_scene_data* s, uint32_t slot) {
 
 /* Start and target world poses of every moved body. Motions apply from the top of the hierarchy down: a body is
  * carried by its nearest moving ancestor, then its own motion applies. */
-static void resolve_targets(snug_scene_data* s) {
+static int key_compare(const void* a, const void* b) {
+    uint64_t x = *(const uint64_t*)a, y = *(const uint64_t*)b;
+    return x < y ? -1 : x > y;
+}
+
+static snug_status resolve_targets(snug_ctx* ctx, snug_scene_data* s) {
     snug_step_state* st = &s->step;
     uint32_t n = st->motion_count;
-    uint32_t order[n ? n : 1], depth[n ? n : 1];
-    for (uint32_t i = 0; i < n; i++) {
-        depth[i] = depth_of(s, st->motions[i].slot);
-        uint32_t j = i;
-        for (; j > 0 && depth[order[j - 1]] > depth[i]; j--) order[j] = order[j - 1];
-        order[j] = i;
-    }
+    /* motions by depth (ties in registration order), in the work buffer the pair tests reuse later */
+    snug_status r = snug_scene_buffer(ctx, &st->work, &st->work_size, (size_t)n * sizeof(uint64_t) + 1);
+    if (r) return r;
+    uint64_t* order = st->work;
+    for (uint32_t i = 0; i < n; i++) order[i] = ((uint64_t)depth_of(s, st->motions[i].slot) << 32) | i;
+    qsort(order, n, sizeof *order, key_compare);
     for (uint32_t k = 0; k < n; k++) {
-        const snug_step_motion* m = &st->motions[order[k]];
+        uint32_t g = (uint32_t)order[k];
+        const snug_step_motion* m = &st->motions[g];
         for (uint32_t x = m->slot; x != SNUG_NONE; x = snug_hierarchy_next(s, m->slot, x)) {
             const snug_body_data* b = snug_body_at(s, x);
             snug_step_body* sb = &st->bodies[x];
             sb->start = b->world;
-            sb->group = order[k];
+            sb->group = g;
             /* carried: where the parent's motion takes the body (its own world pose when the parent stays) */
             bool carried = b->parent != SNUG_NONE && (x != m->slot || st->bodies[b->parent].group != SNUG_NONE);
             sb->target = carried ? snug_pose_mul(&st->bodies[b->parent].target, &b->local) : b->world;
             if (x == m->slot) sb->target = m->relative ? snug_pose_mul(&m->pose, &sb->target) : m->pose;
         }
     }
+    return SNUG_OK;
 }
 
 /* Box over the whole motion: the box around the start and target boxes, grown by the farthest the rotation can
@@ -544,7 +551,8 @@ snug_status snug_step_detect(snug_ctx* ctx, snug_scene scene, const snug_step_de
     }
     memset(&st->stats, 0, sizeof st->stats);
     for (uint32_t i = 0; i < slots; i++) st->bodies[i].group = SNUG_NONE;
-    resolve_targets(s);
+    r = resolve_targets(ctx, s);
+    if (r) return r;
 
     /* broad phase at the target (static, mixed) or swept (dynamic) boxes; the next sync rolls them back */
     for (uint32_t i = 0; i < slots; i++) {

@@ -15,8 +15,10 @@
 
 typedef struct daasd_path {
     float q1[3], q2[3];
+    float lo[3], hi[3]; /* box of the path */
     uint32_t slot;   /* a triangle slot of the mover holding the vertex, and its corner */
     uint32_t corner;
+    uint32_t k0;     /* first slab the path touches */
 } daasd_path;
 
 typedef struct daasd_best {
@@ -151,8 +153,11 @@ static snug_status run_role(snug_ctx* ctx, const snug_toi_input* in, int role, d
             snug_xform_point(&x0, mv->positions + 3 * v, p->q1);
             snug_xform_point(&x1, mv->positions + 3 * v, p->q2);
             bool in_region = true;
-            for (int i = 0; i < 3 && in_region; i++)
-                in_region = fminf(p->q1[i], p->q2[i]) <= hi[i] && fmaxf(p->q1[i], p->q2[i]) >= lo[i];
+            for (int i = 0; i < 3; i++) {
+                p->lo[i] = p->q1[i] < p->q2[i] ? p->q1[i] : p->q2[i];
+                p->hi[i] = p->q1[i] < p->q2[i] ? p->q2[i] : p->q1[i];
+                in_region = in_region && p->lo[i] <= hi[i] && p->hi[i] >= lo[i];
+            }
             if (!in_region) continue;
             p->slot = slot, p->corner = c;
             np++;
@@ -181,8 +186,8 @@ static snug_status run_role(snug_ctx* ctx, const snug_toi_input* in, int role, d
         for (uint32_t k = SLAB_OF(tlo); k <= SLAB_OF(thi); k++) tcount[k + 1]++;
     }
     for (uint32_t j = 0; j < np; j++) {
-        float plo = fminf(paths[j].q1[axis], paths[j].q2[axis]), phi = fmaxf(paths[j].q1[axis], paths[j].q2[axis]);
-        for (uint32_t k = SLAB_OF(plo); k <= SLAB_OF(phi); k++) pcount[k + 1]++;
+        paths[j].k0 = SLAB_OF(paths[j].lo[axis]);
+        for (uint32_t k = paths[j].k0; k <= SLAB_OF(paths[j].hi[axis]); k++) pcount[k + 1]++;
     }
     for (uint32_t k = 0; k < K; k++) tcount[k + 1] += tcount[k], pcount[k + 1] += pcount[k];
     size_t used = (size_t)((unsigned char*)(path_first + K_max + 1) - mem);
@@ -208,10 +213,8 @@ static snug_status run_role(snug_ctx* ctx, const snug_toi_input* in, int role, d
         float tlo = fminf(a[axis], fminf(b[axis], c[axis])) - e, thi = fmaxf(a[axis], fmaxf(b[axis], c[axis])) + e;
         for (uint32_t k = SLAB_OF(tlo); k <= SLAB_OF(thi); k++) tlist[tfill[k]++] = i;
     }
-    for (uint32_t j = 0; j < np; j++) {
-        float plo = fminf(paths[j].q1[axis], paths[j].q2[axis]), phi = fmaxf(paths[j].q1[axis], paths[j].q2[axis]);
-        for (uint32_t k = SLAB_OF(plo); k <= SLAB_OF(phi); k++) plist[pfill[k]++] = j;
-    }
+    for (uint32_t j = 0; j < np; j++)
+        for (uint32_t k = paths[j].k0; k <= SLAB_OF(paths[j].hi[axis]); k++) plist[pfill[k]++] = j;
     /* slab by slab: points x triangles of the slab; a pair sharing several slabs is tested in its first one */
     for (uint32_t k = 0; k < K; k++) {
         for (uint32_t ti = tcount[k]; ti < tcount[k + 1]; ti++) {
@@ -225,12 +228,10 @@ static snug_status run_role(snug_ctx* ctx, const snug_toi_input* in, int role, d
             uint32_t tk = SLAB_OF(blo[axis]);
             for (uint32_t pi = pcount[k]; pi < pcount[k + 1]; pi++) {
                 const daasd_path* p = &paths[plist[pi]];
-                uint32_t pk = SLAB_OF(fminf(p->q1[axis], p->q2[axis]));
-                if ((tk > pk ? tk : pk) != k) continue; /* tested in an earlier common slab */
-                bool apart = false;
-                for (int q = 0; q < 3 && !apart; q++)
-                    apart = fminf(p->q1[q], p->q2[q]) > bhi[q] || fmaxf(p->q1[q], p->q2[q]) < blo[q];
-                if (apart) continue;
+                if ((tk > p->k0 ? tk : p->k0) != k) continue; /* tested in an earlier common slab */
+                if (p->lo[0] > bhi[0] || p->hi[0] < blo[0] || p->lo[1] > bhi[1] || p->hi[1] < blo[1] ||
+                    p->lo[2] > bhi[2] || p->hi[2] < blo[2])
+                    continue;
                 ctx->stats.primitive_tests++;
                 double t, x[3], n[3];
                 if (!path_hits_tri(p->q1, p->q2, a, b, c, in->eps, &t, x, n)) continue;

@@ -75,15 +75,15 @@ $(BUILD)/wasm/snug.mjs: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
 wasm: $(BUILD)/wasm/snug.mjs
 
 # ---------------------------------------------------------------- C tests, three ways
-$(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h Makefile $(BUILD)/native/libsnug.a
+$(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) Makefile $(BUILD)/native/libsnug.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) -Itests/c/support $< $(SUPPORT) $(BUILD)/native/libsnug.a -lm -o $@
 
-$(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h Makefile $(BUILD)/asan/libsnug.a
+$(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) Makefile $(BUILD)/asan/libsnug.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_SAN) -Itests/c/support $< $(SUPPORT) $(BUILD)/asan/libsnug.a -lm -o $@
 
-$(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) tests/c/support/*.h Makefile $(BUILD)/wasm/libsnug.a
+$(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) Makefile $(BUILD)/wasm/libsnug.a
 	@mkdir -p $(@D)
 	$(EMCC) $(CFLAGS_W) -Itests/c/support $< $(SUPPORT) $(BUILD)/wasm/libsnug.a $(WASM_LINK) \
 	  -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@

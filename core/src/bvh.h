@@ -74,7 +74,7 @@ size_t snug_bvh_memory(const snug_bvh* bvh);
  * gap is at most eps_rel x bound unless the cell budget runs out (the bound stays valid). The faces are the
  * subtree of `node` in `bvh` (slot s is input triangle perm[s], perm NULL = identity), searched nearest-first
  * through the hierarchy. */
-#define SNUG_HAUSDORFF_EPS_REL 0.05
+#define SNUG_HAUSDORFF_EPS_REL 0.1
 double snug_hausdorff_node(snug_bv_type type, const void* bv, const float* positions, const uint32_t* tris,
                            const uint32_t* perm, const snug_bvh* bvh, uint32_t node, double eps_rel, double* lower);
 /* Same over an explicit triangle set (brute-force distances; used while building, before a hierarchy exists). */

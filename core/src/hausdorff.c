@@ -36,9 +36,8 @@ typedef struct frame {
     double origin[3], axes[3][3]; /* world = origin + sum_k axes[k] * local[k] */
 } frame;
 
-static double tri_dist2(const faces* f, uint32_t tri, const float p[3]) {
+static double tri_dist2(const faces* f, uint32_t tri, const float p[3], float q[3]) {
     const uint32_t* t = f->tris + 3 * tri;
-    float q[3];
     return snug_point_tri_closest(p, f->positions + 3 * t[0], f->positions + 3 * t[1], f->positions + 3 * t[2], q);
 }
 
@@ -51,13 +50,15 @@ static double box_dist2(const snug_node* n, const float p[3]) {
     return d;
 }
 
-/* d(p, F): nearest face, through the hierarchy (nearer children first, pruned by box distance) or brute force. */
-static double face_dist(const faces* f, const float p[3]) {
+/* d(p, F) and the nearest face point: through the hierarchy (nearer children first, pruned by box distance) or
+ * brute force. */
+static double face_point(const faces* f, const float p[3], float nearest[3]) {
     double best = INFINITY;
     if (!f->bvh) {
         for (uint32_t k = 0; k < f->set->count; k++) {
-            double d = tri_dist2(f, snug_tri_set_slot(f->set, k), p);
-            if (d < best) best = d;
+            float q[3];
+            double d = tri_dist2(f, snug_tri_set_slot(f->set, k), p, q);
+            if (d < best) best = d, nearest[0] = q[0], nearest[1] = q[1], nearest[2] = q[2];
         }
         return sqrt(best);
     }
@@ -70,8 +71,9 @@ static double face_dist(const faces* f, const float p[3]) {
         uint32_t kids = SNUG_NODE_CHILDREN(n->info);
         if (!kids) {
             for (uint32_t s = n->first; s < n->first + SNUG_NODE_COUNT(n->info); s++) {
-                double d = tri_dist2(f, f->perm ? f->perm[s] : s, p);
-                if (d < best) best = d;
+                float q[3];
+                double d = tri_dist2(f, f->perm ? f->perm[s] : s, p, q);
+                if (d < best) best = d, nearest[0] = q[0], nearest[1] = q[1], nearest[2] = q[2];
             }
             continue;
         }
@@ -93,6 +95,11 @@ static double face_dist(const faces* f, const float p[3]) {
         for (uint32_t k = 0; k < kids && top < (int)(sizeof stack / sizeof *stack); k++) stack[top++] = order[k];
     }
     return sqrt(best);
+}
+
+static double face_dist(const faces* f, const float p[3]) {
+    float q[3];
+    return face_point(f, p, q);
 }
 
 static void to_world(const frame* fr, const double local[3], float out[3]) {
@@ -132,14 +139,51 @@ static double round_up_to_float(double v) {
     return f;
 }
 
+/* A point of the BV for the cell: its centre when inside, else (spheres, k-DOPs) the centre pulled onto the
+ * BV; returns false when no such point was found (then the cell gives no lower bound). Frame coordinates. */
+static bool sample_point(const frame* fr, const cell* c, double s[3]) {
+    for (int a = 0; a < 3; a++) s[a] = c->c[a];
+    if (fr->type == SNUG_BV_SPHERE) {
+        const snug_sphere* sp = fr->bv;
+        double d[3], n = 0.0;
+        for (int a = 0; a < 3; a++) d[a] = s[a] - sp->c[a], n += d[a] * d[a];
+        n = sqrt(n);
+        if (n > sp->r) /* just inside, so rounding keeps it in the ball */
+            for (int a = 0; a < 3; a++) s[a] = sp->c[a] + d[a] * (sp->r / n) * (1.0 - 1e-7);
+        return true;
+    }
+    int axes = snug_kdop_axis_count(fr->type);
+    if (!axes) return true;
+    const snug_kdop* k = fr->bv;
+    const float(*dir)[3] = snug_kdop_type_directions(fr->type);
+    for (int round = 0; round < 4; round++)
+        for (int j = 0; j < axes; j++) {
+            double m = dir[j][0] * s[0] + dir[j][1] * s[1] + dir[j][2] * s[2];
+            double n2 = (double)dir[j][0] * dir[j][0] + (double)dir[j][1] * dir[j][1] + (double)dir[j][2] * dir[j][2];
+            double shift = m < k->lo[j] ? k->lo[j] - m : (m > k->hi[j] ? k->hi[j] - m : 0.0);
+            for (int a = 0; a < 3; a++) s[a] += shift / n2 * dir[j][a];
+        }
+    for (int j = 0; j < axes; j++) {
+        double m = dir[j][0] * s[0] + dir[j][1] * s[1] + dir[j][2] * s[2];
+        if (m < k->lo[j] || m > k->hi[j]) return false;
+    }
+    return true;
+}
+
+/* Upper bound over the cell: d(s, F) + the distance from s to the farthest cell corner (correction method 1,
+ * with s the centre it is half the diagonal); a lower bound d(s, F) when s lies in the BV. */
 static void evaluate(const frame* fr, const faces* f, cell* c, double* lower, int* evals) {
+    double s[3], far = 0.0;
+    bool in_bv = sample_point(fr, c, s);
+    for (int a = 0; a < 3; a++) {
+        double e = fabs(s[a] - c->c[a]) + c->h[a];
+        far += e * e;
+    }
     float p[3];
-    to_world(fr, c->c, p);
+    to_world(fr, s, p);
     double d = face_dist(f, p);
-    c->est = d + sqrt(c->h[0] * c->h[0] + c->h[1] * c->h[1] + c->h[2] * c->h[2]);
-    bool meets, inside;
-    classify(fr, c, &meets, &inside);
-    if (inside && d > *lower) *lower = d;
+    c->est = d + sqrt(far);
+    if (in_bv && d > *lower) *lower = d;
     (*evals)++;
 }
 
@@ -180,11 +224,29 @@ static double estimate(const frame* fr, const faces* f, const double lo[3], cons
         root.h[a] = 0.5 * (hi[a] - lo[a]);
     }
     double eps_abs = 1e-7 * sqrt(root.h[0] * root.h[0] + root.h[1] * root.h[1] + root.h[2] * root.h[2]);
+    /* A ball has a closed-form bound (correction method 2 with the whole ball as the region): every x in it
+     * is within r + |c - p| of the face point p nearest the centre c. Its far side from p is a good first
+     * lower-bound sample; curved surfaces otherwise need many small cells to close the gap. */
+    double ball_bound = INFINITY;
+    if (fr->type == SNUG_BV_SPHERE) {
+        const snug_sphere* sp = fr->bv;
+        float cp[3], near[3];
+        for (int a = 0; a < 3; a++) cp[a] = sp->c[a];
+        double d0 = face_point(f, cp, near);
+        ball_bound = sp->r + d0;
+        double dir[3], len = 0.0;
+        for (int a = 0; a < 3; a++) dir[a] = (double)cp[a] - near[a], len += dir[a] * dir[a];
+        len = sqrt(len);
+        float far[3];
+        for (int a = 0; a < 3; a++) far[a] = (float)(sp->c[a] + (len > 0.0 ? dir[a] / len : (a == 2)) * sp->r * (1.0 - 1e-7));
+        lower = face_dist(f, far);
+        evals += 2;
+    }
     evaluate(fr, f, &root, &lower, &evals);
     heap_push(heap, &n, root);
-    double upper = root.est;
+    double upper = fmin(root.est, ball_bound);
     while (n > 0) {
-        upper = heap[0].est;
+        upper = fmin(heap[0].est, ball_bound);
         double gap = upper - lower;
         if (gap <= eps_abs || gap <= eps_rel * upper) break;    /* either criterion stops (corrected Fig. 3.12) */
         if (evals + 2 > max_evals || n + 2 > CELL_CAPACITY) break; /* the bound stays valid, only looser */
@@ -201,7 +263,7 @@ static double estimate(const frame* fr, const faces* f, const double lo[3], cons
             evaluate(fr, f, &k, &lower, &evals);
             if (k.est > lower) heap_push(heap, &n, k);
         }
-        if (n == 0) upper = lower;
+        if (n == 0) upper = fmin(lower, ball_bound);
     }
     if (lower > upper) upper = lower;
     if (lower_out) *lower_out = lower;

@@ -431,6 +431,79 @@ static void test_dynamic_and_mixed_equal_toi_queries(void) {
     CHECK(hits > 3);
 }
 
+/* ---------------------------------------------------------------- nested motions */
+
+/* Motions on bodies and their descendants in one step: the targets compose down the hierarchy (by hand: a body
+ * is carried by its parent's target, then its own motion applies) and each body belongs to the group of its
+ * nearest registered ancestor; pairs inside a group are not tested. */
+static void test_nested_motions_equal_pair_queries(void) {
+    rng r = {harness_seed() ^ 0x9e57};
+    int rounds = 20 * harness_scale(), hits = 0;
+    for (int round = 0; round < rounds; round++) {
+        rig g;
+        memset(&g, 0, sizeof g);
+        rig_meshes(&g, &r);
+        rig_build(&g, &r, 14, 2.0f);
+        CHECK(snug_step_begin(g.ctx, g.scene) == SNUG_OK);
+        g.nm = 0;
+        int motion_of[MAXB];
+        for (int i = 0; i < g.nb; i++) {
+            motion_of[i] = -1;
+            if (g.is_static[i] || rng_float(&r) > 0.4f) continue;
+            int m = g.nm++;
+            motion_of[i] = m;
+            g.mover[m] = i;
+            g.relative[m] = rng_float(&r) < 0.6f;
+            g.motion[m] = random_pose(&r, g.relative[m] ? 0.6f : 2.0f);
+            CHECK(snug_step_move(g.ctx, g.scene, g.body[i], &g.motion[m], g.relative[m]) == SNUG_OK);
+        }
+        /* by hand, parents before children (rig_build creates parents first) */
+        for (int i = 0; i < g.nb; i++) {
+            int par = g.parent[i];
+            g.group[i] = motion_of[i] >= 0 ? motion_of[i] : (par >= 0 ? g.group[par] : -1);
+            snug_pose carried = g.world[i];
+            if (par >= 0 && g.group[par] >= 0) {
+                snug_pose pinv = inv(&g.world[par]);
+                snug_pose local = mul(&pinv, &g.world[i]);
+                carried = mul(&g.target[par], &local);
+            }
+            int m = motion_of[i];
+            g.target[i] = m < 0 ? carried : (g.relative[m] ? mul(&g.motion[m], &carried) : g.motion[m]);
+        }
+        snug_contact res[MAXB];
+        uint32_t count;
+        snug_step_def def = snug_default_step_def();
+        CHECK(snug_step_detect(g.ctx, g.scene, &def, res, MAXB, &count, NULL) == SNUG_OK);
+        CHECK(count == (uint32_t)g.nm);
+        bool expect[MAXB] = {0};
+        for (int i = 0; i < g.nb; i++)
+            for (int j = i + 1; j < g.nb; j++) {
+                if (g.group[i] == g.group[j]) continue; /* also: neither moves */
+                bool hit = false;
+                CHECK(snug_query_overlap(g.ctx, g.meshes[g.mesh_of[i]], &g.target[i], g.meshes[g.mesh_of[j]],
+                                         &g.target[j], &hit, NULL) == SNUG_OK);
+                if (!hit) continue;
+                if (g.group[i] >= 0) expect[g.group[i]] = true;
+                if (g.group[j] >= 0) expect[g.group[j]] = true;
+            }
+        for (int m = 0; m < g.nm; m++) {
+            CHECK_MSG(res[m].hit == expect[m], "round %d group %d: step %d, by hand %d", round, m, res[m].hit, expect[m]);
+            hits += res[m].hit;
+        }
+        /* committing every group at t = 1, parents first, lands every body on its target */
+        for (int i = 0; i < g.nb; i++)
+            if (motion_of[i] >= 0) CHECK(snug_step_commit(g.ctx, g.scene, g.body[i], 1.0f) == SNUG_OK);
+        for (int i = 0; i < g.nb; i++) {
+            snug_pose now;
+            CHECK(snug_body_get_pose(g.ctx, g.scene, g.body[i], &now) == SNUG_OK);
+            for (int k = 0; k < 3; k++) CHECK_NEAR(now.p[k], g.target[i].p[k], 2e-4);
+        }
+        rig_free(&g);
+        RETURN_IF_FAILED();
+    }
+    CHECK(hits > 5);
+}
+
 /* ---------------------------------------------------------------- hierarchy, commit, misuse */
 
 static void test_parent_and_child_motions_compose(void) {
@@ -542,6 +615,7 @@ int main(void) {
     RUN(test_static_step_equals_pair_queries);
     RUN(test_budgets);
     RUN(test_dynamic_and_mixed_equal_toi_queries);
+    RUN(test_nested_motions_equal_pair_queries);
     RUN(test_parent_and_child_motions_compose);
     RUN(test_step_misuse);
     return harness_finish();

@@ -214,6 +214,19 @@ static void test_every_builder_on_procedural(void) {
         run_matrix(&soup, "soup", 6, 0);
         run_matrix(&soup, "soup", 6, 1);
         run_matrix(&torus, "torus", 6, 0);
+        /* refined OBBs take the general fitting path instead of the moment sums */
+        snug_ctx* ctx = snug_ctx_create(NULL);
+        for (int b = 0; b < 2; b++) {
+            snug_bvh_def def = snug_default_bvh_def();
+            def.bv_type = SNUG_BV_OBB;
+            def.obb_refine = true;
+            def.branching = b ? 0 : 2;
+            snug_status st;
+            snug_mesh h = make(ctx, &soup, &def, &st);
+            CHECK(st == SNUG_OK);
+            check_tree(ctx, h, &soup, &def, "soup refined OBB");
+        }
+        snug_ctx_destroy(ctx);
         test_mesh_free(&soup);
         test_mesh_free(&torus);
         RETURN_IF_FAILED();
@@ -255,15 +268,17 @@ static void test_edge_cases(void) {
     test_mesh same = {p, idx, 3, 9}, one = {p, idx, 3, 1};
     test_mesh torus;
     test_mesh_torus(1.0f, 0.3f, 12, 16, &torus);
+    /* branching 2 with SAH is the lean path; the others go through the generic driver */
     for (int sp = 0; sp < SNUG_SPLITTER_COUNT; sp++)
         for (int t = 0; t < 6; t++)
-            for (int depth = 1; depth <= 4; depth += 3) {
+            for (int variant = 0; variant < 4; variant++) {
+                int depth = variant & 1 ? 48 : 1 + sp % 3;
                 snug_bvh_def def = snug_default_bvh_def();
                 def.splitter = (snug_splitter)sp;
                 def.bv_type = types[t];
-                def.max_depth = depth == 4 ? 48 : depth;
+                def.max_depth = depth;
                 def.leaf_size = 1 + sp % 3;
-                def.branching = 2 + sp % 5;
+                def.branching = variant & 2 ? 2 : 2 + sp % 5;
                 const test_mesh* cases[3] = {&same, &one, &torus};
                 for (int c = 0; c < 3; c++) {
                     char what[96];

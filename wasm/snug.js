@@ -550,7 +550,8 @@ export class Snug {
 
   /** Do the meshes intersect (touching within tolerance counts)? On a hit, this.pair holds the witness ids. */
   overlap(a, poseA, b, poseB) {
-    const ha = this._mesh(a), hb = this._mesh(b);
+    const ha = a?.snug === this && a.handle !== 0 ? a.handle : this._mesh(a);
+    const hb = b?.snug === this && b.handle !== 0 ? b.handle : this._mesh(b);
     this._views();
     const s = this._scratch;
     this._pose(s + S.poseA, poseA);
@@ -636,18 +637,33 @@ export class Snug {
 
   /** Closest hit along origin + t * dir, t <= tmax: returns out (default this.hit) or null when nothing is hit. */
   raycast(mesh, meshPose, origin, dir, tmax, out = this.hit) {
-    const h = this._mesh(mesh);
-    if (this._buf !== this._m.HEAPU8.buffer) this._views();
-    const s = this._scratch;
-    this._pose(s + S.poseA, meshPose);
-    this._ray(origin, dir, tmax);
-    this._check(this._m._snug_query_raycast(this._ctx, h, s + S.poseA, s + S.ray, s + S.hit));
-    const i = (s + S.hit) >> 2, u = this._u32, f = this._f32;
-    const tri = u[i];
+    // The hot path of single queries, written out: the full checks of _mesh() run only when the cheap ones fail
+    // (disposal zeroes handles), and a detached view (length 0 after memory growth) is the only refresh trigger.
+    const h = mesh?.snug === this && mesh.handle !== 0 ? mesh.handle : this._mesh(mesh);
+    let f = this._f32;
+    if (f.length === 0) { this._views(); f = this._f32; }
+    const s = this._scratch, i = s >> 2, r = (s + S.ray) >> 2;
+    if (meshPose == null) {
+      f[i] = 0; f[i + 1] = 0; f[i + 2] = 0; f[i + 3] = 1; f[i + 4] = 0; f[i + 5] = 0; f[i + 6] = 0;
+    } else {
+      f[i] = meshPose[0]; f[i + 1] = meshPose[1]; f[i + 2] = meshPose[2]; f[i + 3] = meshPose[3];
+      f[i + 4] = meshPose[4]; f[i + 5] = meshPose[5]; f[i + 6] = meshPose[6];
+    }
+    const ox = origin[0];
+    if (ox !== undefined) { f[r] = ox; f[r + 1] = origin[1]; f[r + 2] = origin[2]; } else { f[r] = origin.x; f[r + 1] = origin.y; f[r + 2] = origin.z; }
+    const dx = dir[0];
+    if (dx !== undefined) { f[r + 3] = dx; f[r + 4] = dir[1]; f[r + 5] = dir[2]; } else { f[r + 3] = dir.x; f[r + 4] = dir.y; f[r + 5] = dir.z; }
+    f[r + 6] = tmax === undefined ? Infinity : tmax;
+    const status = this._m._snug_query_raycast(this._ctx, h, s, s + S.ray, s + S.hit);
+    if (status !== 0 || this._f32.length === 0) this._check(status);
+    f = this._f32;
+    const u = this._u32, k = (s + S.hit) >> 2;
+    const tri = u[k];
     if (tri === NO_HIT) return null;
-    out.tri = tri; out.t = f[i + 1];
-    out.point[0] = f[i + 2]; out.point[1] = f[i + 3]; out.point[2] = f[i + 4];
-    out.normal[0] = f[i + 5]; out.normal[1] = f[i + 6]; out.normal[2] = f[i + 7];
+    out.tri = tri; out.t = f[k + 1];
+    const p = out.point, n = out.normal;
+    p[0] = f[k + 2]; p[1] = f[k + 3]; p[2] = f[k + 4];
+    n[0] = f[k + 5]; n[1] = f[k + 6]; n[2] = f[k + 7];
     return out;
   }
 
@@ -762,7 +778,8 @@ export class Snug {
    * contact are not blocked. Returns out (default this.toiResult).
    */
   sweep(moving, movingPose, translation, other, otherPose, out = this.toiResult) {
-    const ha = this._mesh(moving), hb = this._mesh(other);
+    const ha = moving?.snug === this && moving.handle !== 0 ? moving.handle : this._mesh(moving);
+    const hb = other?.snug === this && other.handle !== 0 ? other.handle : this._mesh(other);
     const fn = this._fn('snug_query_sweep');
     if (this._buf !== this._m.HEAPU8.buffer) this._views();
     const s = this._scratch;

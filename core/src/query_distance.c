@@ -254,10 +254,25 @@ snug_status snug_query_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pos
     if (st != SNUG_OK) return st;
     dist_job j;
     job_init(&j, ma, mb, &rel, INFINITY);
-    bool within;
-    st = search(ctx, &j, false, &within);
-    job_stats(ctx, &j);
+    /* Intersecting meshes: the branch and bound cannot tell overlapping boxes apart (every bound is 0), while
+     * the early-exit overlap search finds a contact fast; its pair is within tolerance of distance 0. */
+    bool hit;
+    uint32_t sa, sb;
+    st = snug_overlap_witness(ctx, ma, mb, &rel, &hit, &sa, &sb);
     if (st != SNUG_OK) return st;
+    if (hit) {
+        float vb[3][3];
+        for (int c = 0; c < 3; c++) snug_xform_point(&rel, snug_mesh_vertex(mb, sb, c), vb[c]);
+        j.best = snug_tri_tri_distance(snug_mesh_vertex(ma, sa, 0), snug_mesh_vertex(ma, sa, 1),
+                                       snug_mesh_vertex(ma, sa, 2), vb[0], vb[1], vb[2], j.pa, j.pb);
+        j.sa = sa;
+        j.sb = sb;
+    } else {
+        bool within;
+        st = search(ctx, &j, false, &within);
+        job_stats(ctx, &j);
+        if (st != SNUG_OK) return st;
+    }
     snug_xform xa;
     snug_xform_from_pose(pose_a, &xa);
     out->distance = j.best;

@@ -18,6 +18,7 @@ typedef struct overlap_job {
     uint32_t capacity;
     uint32_t total;
     uint64_t primitive_tests;
+    uint32_t slot_a, slot_b;   /* slots of the first pair found */
     float vb[LEAF_MAX * 3][3]; /* B's leaf triangles in A's frame */
 } overlap_job;
 
@@ -54,6 +55,10 @@ static bool leaf_pair(void* user, uint32_t la, uint32_t lb) {
             if (boxes_apart(tb, lo, hi, job->eps)) continue;
             job->primitive_tests++;
             if (!snug_tri_tri_overlap(ta[0], ta[1], ta[2], tb[0], tb[1], tb[2], job->eps)) continue;
+            if (job->total == 0) {
+                job->slot_a = sa;
+                job->slot_b = B->first + j;
+            }
             if (job->total < job->capacity) {
                 job->pairs[job->total].tri_a = job->a->tri_ids[sa];
                 job->pairs[job->total].tri_b = job->b->tri_ids[B->first + j];
@@ -75,6 +80,23 @@ static snug_status run_overlap(snug_ctx* ctx, const snug_mesh_data* ma, const sn
                          ctx->traversal, leaf_pair, job};
     snug_status st = snug_traverse_overlap(ctx, &q, stopped);
     ctx->stats.primitive_tests += job->primitive_tests;
+    return st;
+}
+
+snug_status snug_overlap_witness(snug_ctx* ctx, const snug_mesh_data* ma, const snug_mesh_data* mb,
+                                 const snug_xform* rel, bool* hit, uint32_t* slot_a, uint32_t* slot_b) {
+    overlap_job job;
+    snug_tri_pair witness;
+    job.first_only = true;
+    job.pairs = &witness;
+    job.capacity = 1;
+    job.total = 0;
+    job.primitive_tests = 0;
+    bool stopped;
+    snug_status st = run_overlap(ctx, ma, mb, rel, &job, &stopped);
+    *hit = job.total > 0;
+    *slot_a = job.slot_a;
+    *slot_b = job.slot_b;
     return st;
 }
 

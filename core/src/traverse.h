@@ -41,6 +41,11 @@ float snug_traverse_margin(float eps, float scale_a, float scale_b, const snug_x
 /* Stack capacity (in pairs) a depth-first pair traversal of these trees can need. */
 size_t snug_traverse_stack_pairs(const snug_bvh* a, const snug_bvh* b);
 
+/* First intersecting triangle pair (within tolerance) by slots, for queries that can stop at contact
+ * (query_overlap.c). */
+snug_status snug_overlap_witness(snug_ctx* ctx, const snug_mesh_data* ma, const snug_mesh_data* mb,
+                                 const snug_xform* rel, bool* hit, uint32_t* slot_a, uint32_t* slot_b);
+
 /* Ray traversal of one mesh's node AABBs, in the mesh frame (query_ray.c; also used by inside/outside). */
 typedef struct snug_ray_local {
     vec3 o, d, inv;        /* origin, direction, 1/direction */

@@ -103,12 +103,6 @@ void snug_swept_obb(const snug_lerp_slerp* m, double u0, double u1, const snug_o
     for (int r = 0; r < 3; r++) out->c[r] = (float)center[r];
 }
 
-const float* snug_swept_kdop_direction(snug_bv_type type, int j) {
-    /* rows of the 26-DOP table: the 14-DOP takes the axes and corners (0..6), the 18-DOP the axes and edges */
-    static const int rows18[9] = {0, 1, 2, 7, 8, 9, 10, 11, 12};
-    return snug_kdop_directions()[type == SNUG_BV_KDOP18 ? rows18[j] : j];
-}
-
 void snug_swept_kdop(const snug_lerp_slerp* m, double u0, double u1, const snug_kdop* in, snug_bv_type type,
                      snug_kdop* out) {
     /* the k-DOP lies inside the box of its first three slabs (the coordinate axes) */
@@ -122,8 +116,9 @@ void snug_swept_kdop(const snug_lerp_slerp* m, double u0, double u1, const snug_
     snug_obb swept;
     snug_swept_obb(m, u0, u1, &box, &swept);
     int n = snug_kdop_axis_count(type);
+    const float(*dirs)[3] = snug_kdop_type_directions(type);
     for (int j = 0; j < n; j++) {
-        const float* dj = snug_swept_kdop_direction(type, j);
+        const float* dj = dirs[j];
         double c = 0.0, rho = 0.0, len = 0.0;
         for (int r = 0; r < 3; r++) c += dj[r] * swept.c[r], len += dj[r] * dj[r];
         for (int a = 0; a < 3; a++) {

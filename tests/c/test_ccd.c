@@ -112,8 +112,7 @@ static void test_swept_bvs_contain_dense_samples(void) {
         for (int i = 0; i < 3; i++) obb.e[i] = 0.5f * (box.max[i] - box.min[i]), obb.axes[i][i] = 1;
         snug_bv_type kt = kdops[it % 3];
         int nk = snug_kdop_axis_count(kt);
-        const float* dirs[SNUG_KDOP_MAX_AXES];
-        for (int j = 0; j < nk; j++) dirs[j] = snug_swept_kdop_direction(kt, j);
+        const float(*dirs)[3] = snug_kdop_type_directions(kt);
         snug_kdop kd;
         for (int j = 0; j < nk; j++) {
             kd.lo[j] = INFINITY, kd.hi[j] = -INFINITY;

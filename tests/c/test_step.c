@@ -611,6 +611,70 @@ static void test_step_misuse(void) {
     rig_free(&g);
 }
 
+/* An allocator that fails the n-th allocation from now. */
+typedef struct failing {
+    int countdown;
+} failing;
+static void* failing_alloc(size_t size, void* user) {
+    failing* f = user;
+    if (f->countdown >= 0 && f->countdown-- == 0) return NULL;
+    return malloc(size);
+}
+static void failing_free(void* p, void* user) {
+    (void)user;
+    free(p);
+}
+
+/* Every allocation of a first step failing in turn: out-of-memory, poses untouched, and the next step answers
+ * as if nothing had happened. */
+static void test_failed_allocations_in_a_step(void) {
+    for (int mode = SNUG_STEP_STATIC; mode <= SNUG_STEP_DYNAMIC; mode += 2) {
+        int failures = 0;
+        snug_contact want[MAXB];
+        /* n = -1: the reference run without failures; the rig is rebuilt from the same seed every time */
+        for (int n = -1; n < 64; n++) {
+            failing f = {-1};
+            snug_ctx_def cd = {failing_alloc, failing_free, &f};
+            rng r = {harness_seed() ^ 0xf00d};
+            rig g;
+            memset(&g, 0, sizeof g);
+            g.ctx = snug_ctx_create(&cd);
+            test_mesh_sphere(0.6f, 8, 12, &g.tm[0]);
+            test_mesh_torus(0.7f, 0.2f, 12, 8, &g.tm[1]);
+            test_mesh_soup(&r, 60, 0.6f, 0.4f, &g.tm[2]);
+            for (int i = 0; i < 3; i++) g.meshes[i] = make_mesh(g.ctx, &g.tm[i]);
+            CHECK(snug_scene_create(g.ctx, &g.scene) == SNUG_OK);
+            rig_build(&g, &r, 10, 1.5f);
+            rig_motions(&g, &r, 3, 0.8f);
+            snug_contact got[MAXB];
+            uint32_t count;
+            snug_step_def def = snug_default_step_def();
+            def.mode = (snug_step_mode)mode;
+            f.countdown = n;
+            snug_status st = snug_step_detect(g.ctx, g.scene, &def, n < 0 ? want : got, MAXB, &count, NULL);
+            bool exhausted = n >= 0 && f.countdown >= 0; /* the step needed fewer than n + 1 allocations */
+            f.countdown = -1;
+            if (n < 0) CHECK(st == SNUG_OK);
+            if (st != SNUG_OK) {
+                failures++;
+                CHECK(st == SNUG_ERR_OUT_OF_MEMORY);
+            }
+            for (int i = 0; i < g.nb; i++) {
+                snug_pose now;
+                CHECK(snug_body_get_pose(g.ctx, g.scene, g.body[i], &now) == SNUG_OK);
+                CHECK(memcmp(&now, &g.world[i], sizeof now) == 0);
+            }
+            /* with allocations working again the step answers like the reference */
+            CHECK(snug_step_detect(g.ctx, g.scene, &def, got, MAXB, &count, NULL) == SNUG_OK);
+            for (int m = 0; m < g.nm; m++) CHECK(got[m].hit == want[m].hit && got[m].t == want[m].t);
+            rig_free(&g);
+            RETURN_IF_FAILED();
+            if (exhausted) break; /* every allocation of the step has failed once */
+        }
+        CHECK(failures > 0);
+    }
+}
+
 int main(void) {
     RUN(test_static_step_equals_pair_queries);
     RUN(test_budgets);
@@ -618,5 +682,6 @@ int main(void) {
     RUN(test_nested_motions_equal_pair_queries);
     RUN(test_parent_and_child_motions_compose);
     RUN(test_step_misuse);
+    RUN(test_failed_allocations_in_a_step);
     return harness_finish();
 }

@@ -8,20 +8,8 @@
 #include "harness.h"
 #include "mesh.h"
 #include "snug.h"
+#include "test_alloc.h"
 #include "test_meshes.h"
-
-static snug_mesh make(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* bvh) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    def.bvh = *bvh;
-    snug_mesh h = 0;
-    snug_status st = snug_mesh_create(ctx, &def, &h);
-    CHECK_MSG(st == SNUG_OK, "create: %s", snug_ctx_last_error(ctx));
-    return h;
-}
 
 static unsigned char* serialize(snug_ctx* ctx, snug_mesh h, size_t* size) {
     CHECK(snug_mesh_serialize(ctx, h, NULL, 0, size) == SNUG_OK);
@@ -91,7 +79,7 @@ static void test_round_trip_is_bit_exact(void) {
             def.bv_type = types[t];
             def.hausdorff = t == 2 || t == 4;
             def.branching = t == 3 ? 0 : 2 + t;
-            snug_mesh h = make(ctx, &meshes[mi], &def);
+            snug_mesh h = test_mesh_make(ctx, &meshes[mi], &def);
             size_t size, size2;
             unsigned char* blob = serialize(ctx, h, &size);
             size_t before = snug_ctx_allocated_bytes(ctx);
@@ -140,7 +128,7 @@ static void test_truncated_blobs_are_rejected(void) {
     snug_bvh_def def = snug_default_bvh_def();
     def.bv_type = SNUG_BV_OBB;
     def.hausdorff = true;
-    snug_mesh h = make(ctx, &m, &def);
+    snug_mesh h = test_mesh_make(ctx, &m, &def);
     size_t size;
     unsigned char* blob = serialize(ctx, h, &size);
     size_t before = snug_ctx_allocated_bytes(ctx);
@@ -170,7 +158,7 @@ static void test_flipped_bytes_are_rejected(void) {
     if (!test_mesh_load("teapot", &m)) return;
     snug_bvh_def def = snug_default_bvh_def();
     def.bv_type = SNUG_BV_MIXED;
-    snug_mesh h = make(ctx, &m, &def);
+    snug_mesh h = test_mesh_make(ctx, &m, &def);
     size_t size;
     unsigned char* blob = serialize(ctx, h, &size);
     size_t before = snug_ctx_allocated_bytes(ctx);
@@ -216,7 +204,7 @@ static void test_forged_blobs_fail_structure_checks(void) {
     snug_bvh_def def = snug_default_bvh_def();
     def.leaf_size = 2;
     def.bv_type = SNUG_BV_SPHERE;
-    snug_mesh h = make(ctx, &m, &def);
+    snug_mesh h = test_mesh_make(ctx, &m, &def);
     size_t size;
     unsigned char* blob = serialize(ctx, h, &size);
     snug_mesh_data* md = snug_mesh_lookup(ctx, h);
@@ -301,32 +289,17 @@ static void test_foreign_data_is_rejected(void) {
     snug_ctx_destroy(ctx);
 }
 
-typedef struct failing_alloc {
-    int countdown;
-} failing_alloc;
-
-static void* fail_alloc(size_t size, void* user) {
-    failing_alloc* f = user;
-    if (f->countdown-- == 0) return NULL;
-    return malloc(size);
-}
-
-static void fail_free(void* p, void* user) {
-    (void)user;
-    free(p);
-}
-
 static void test_out_of_memory_at_every_allocation_of_a_load(void) {
     test_mesh m;
     test_mesh_torus(1.0f, 0.25f, 8, 12, &m);
-    failing_alloc f = {-1};
-    snug_ctx_def cdef = {fail_alloc, fail_free, &f};
+    test_failing_alloc f = {-1};
+    snug_ctx_def cdef = test_failing_ctx_def(&f);
     snug_ctx* ctx = snug_ctx_create(&cdef);
     for (int variant = 0; variant < 2; variant++) {
         snug_bvh_def def = snug_default_bvh_def();
         def.bv_type = variant ? SNUG_BV_MIXED : SNUG_BV_AABB;
         def.hausdorff = variant == 1;
-        snug_mesh h = make(ctx, &m, &def);
+        snug_mesh h = test_mesh_make(ctx, &m, &def);
         size_t size;
         unsigned char* blob = serialize(ctx, h, &size);
         snug_mesh warm;

@@ -14,17 +14,6 @@
 #include "test_meshes.h"
 #include "tri.h"
 
-static snug_mesh make_mesh(snug_ctx* ctx, const test_mesh* m) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    snug_mesh h = 0;
-    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
-    return h;
-}
-
 static double now_ms(void) {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
@@ -70,7 +59,7 @@ static void test_accuracy_against_exact_toi(void) {
     test_mesh tp;
     if (!test_mesh_load("teapot", &tp)) return;
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh h = make_mesh(ctx, &tp);
+    snug_mesh h = test_mesh_make(ctx, &tp, NULL);
     snug_mesh_info info;
     snug_mesh_get_info(ctx, h, &info);
     float diag = info.scale;
@@ -144,7 +133,7 @@ static void test_edge_edge_limit(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
     test_mesh bar;
     test_mesh_box(2, 0.05f, 0.05f, &bar);
-    snug_mesh h = make_mesh(ctx, &bar);
+    snug_mesh h = test_mesh_make(ctx, &bar, NULL);
     snug_pose s = snug_pose_identity(), e = s, still = s;
     s.q[2] = sinf((float)GLM_PI_4), s.q[3] = cosf((float)GLM_PI_4); /* along y, moving down through the x bar */
     e.q[2] = s.q[2], e.q[3] = s.q[3];
@@ -161,7 +150,7 @@ static void test_edge_edge_limit(void) {
     /* a vertex-first approach is what it is built for: the bar's end corner lands on a plate */
     test_mesh plate;
     test_mesh_box(3, 3, 0.1f, &plate);
-    snug_mesh p = make_mesh(ctx, &plate);
+    snug_mesh p = test_mesh_make(ctx, &plate, NULL);
     snug_pose tilt = snug_pose_identity(), tilt_end;
     tilt.q[1] = sinf(0.2f), tilt.q[3] = cosf(0.2f);
     tilt.p[2] = 2;

@@ -5,6 +5,7 @@
 
 #include "harness.h"
 #include "snug.h"
+#include "test_alloc.h"
 #include "test_meshes.h"
 
 static snug_mesh make(snug_ctx* ctx, const test_mesh* m, snug_status* st) {
@@ -193,27 +194,11 @@ static void test_set_positions_refits_and_rejects_nan(void) {
     snug_ctx_destroy(ctx);
 }
 
-/* Allocator that fails the k-th allocation: every failure path must report out-of-memory and free all it took. */
-typedef struct failing_alloc {
-    int countdown;
-} failing_alloc;
-
-static void* fail_alloc(size_t size, void* user) {
-    failing_alloc* f = user;
-    if (f->countdown-- == 0) return NULL;
-    return malloc(size);
-}
-
-static void fail_free(void* p, void* user) {
-    (void)user;
-    free(p);
-}
-
 static void test_out_of_memory_at_every_allocation_leaves_nothing(void) {
     test_mesh m;
     if (!test_mesh_load("teapot", &m)) return;
-    failing_alloc f = {-1};
-    snug_ctx_def cdef = {fail_alloc, fail_free, &f};
+    test_failing_alloc f = {-1};
+    snug_ctx_def cdef = test_failing_ctx_def(&f);
     snug_ctx* ctx = snug_ctx_create(&cdef);
     snug_mesh_def def = snug_default_mesh_def();
     def.positions = m.positions;

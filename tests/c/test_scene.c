@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "snug.h"
+#include "test_alloc.h"
 #include "test_meshes.h"
 
 static snug_mesh box_mesh(snug_ctx* ctx) {
@@ -175,24 +176,9 @@ static void test_create_and_destroy_many_times_leaks_nothing(void) {
     snug_ctx_destroy(ctx);
 }
 
-/* An allocator that fails the n-th allocation. */
-typedef struct failing {
-    int countdown;
-} failing;
-
-static void* failing_alloc(size_t size, void* user) {
-    failing* f = user;
-    if (f->countdown >= 0 && f->countdown-- == 0) return NULL;
-    return malloc(size);
-}
-static void failing_free(void* p, void* user) {
-    (void)user;
-    free(p);
-}
-
 static void test_failed_allocations_change_nothing(void) {
-    failing f = {-1};
-    snug_ctx_def cd = {failing_alloc, failing_free, &f};
+    test_failing_alloc f = {-1};
+    snug_ctx_def cd = test_failing_ctx_def(&f);
     snug_ctx* ctx = snug_ctx_create(&cd);
     snug_mesh mesh = box_mesh(ctx);
     snug_scene s;

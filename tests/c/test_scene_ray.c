@@ -10,17 +10,6 @@
 
 #define NB 40
 
-static snug_mesh make_mesh(snug_ctx* ctx, const test_mesh* m) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    snug_mesh h = 0;
-    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
-    return h;
-}
-
 static void test_scene_rays_equal_brute_force(void) {
     rng r = {harness_seed() ^ 0x7a9};
     snug_ctx* ctx = snug_ctx_create(NULL);
@@ -29,7 +18,7 @@ static void test_scene_rays_equal_brute_force(void) {
     test_mesh_torus(0.8f, 0.25f, 14, 10, &tm[1]);
     test_mesh_soup(&r, 80, 0.8f, 0.5f, &tm[2]);
     snug_mesh meshes[3];
-    for (int i = 0; i < 3; i++) meshes[i] = make_mesh(ctx, &tm[i]);
+    for (int i = 0; i < 3; i++) meshes[i] = test_mesh_make(ctx, &tm[i], NULL);
     snug_scene s;
     CHECK(snug_scene_create(ctx, &s) == SNUG_OK);
     snug_body bodies[NB];

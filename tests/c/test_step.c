@@ -12,6 +12,7 @@
 #include "pose.h"
 #include "snug.h"
 #include "tri.h"
+#include "test_alloc.h"
 #include "test_meshes.h"
 
 #define MAXB 24
@@ -40,24 +41,12 @@ typedef struct rig {
     int group[MAXB];           /* motion index moving the body, -1 */
 } rig;
 
-static snug_mesh make_mesh(snug_ctx* ctx, const test_mesh* m) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    def.weld = false;
-    snug_mesh h = 0;
-    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
-    return h;
-}
-
 static void rig_meshes(rig* g, rng* r) {
     g->ctx = snug_ctx_create(NULL);
     test_mesh_sphere(0.6f, 8, 12, &g->tm[0]);
     test_mesh_torus(0.7f, 0.2f, 12, 8, &g->tm[1]);
     test_mesh_soup(r, 60, 0.6f, 0.4f, &g->tm[2]);
-    for (int i = 0; i < 3; i++) g->meshes[i] = make_mesh(g->ctx, &g->tm[i]);
+    for (int i = 0; i < 3; i++) g->meshes[i] = test_mesh_make(g->ctx, &g->tm[i], NULL);
     CHECK(snug_scene_create(g->ctx, &g->scene) == SNUG_OK);
 }
 
@@ -612,19 +601,6 @@ static void test_step_misuse(void) {
 }
 
 /* An allocator that fails the n-th allocation from now. */
-typedef struct failing {
-    int countdown;
-} failing;
-static void* failing_alloc(size_t size, void* user) {
-    failing* f = user;
-    if (f->countdown >= 0 && f->countdown-- == 0) return NULL;
-    return malloc(size);
-}
-static void failing_free(void* p, void* user) {
-    (void)user;
-    free(p);
-}
-
 /* Every allocation of a first step failing in turn: out-of-memory, poses untouched, and the next step answers
  * as if nothing had happened. */
 static void test_failed_allocations_in_a_step(void) {
@@ -633,8 +609,8 @@ static void test_failed_allocations_in_a_step(void) {
         snug_contact want[MAXB];
         /* n = -1: the reference run without failures; the rig is rebuilt from the same seed every time */
         for (int n = -1; n < 64; n++) {
-            failing f = {-1};
-            snug_ctx_def cd = {failing_alloc, failing_free, &f};
+            test_failing_alloc f = {-1};
+            snug_ctx_def cd = test_failing_ctx_def(&f);
             rng r = {harness_seed() ^ 0xf00d};
             rig g;
             memset(&g, 0, sizeof g);
@@ -642,7 +618,7 @@ static void test_failed_allocations_in_a_step(void) {
             test_mesh_sphere(0.6f, 8, 12, &g.tm[0]);
             test_mesh_torus(0.7f, 0.2f, 12, 8, &g.tm[1]);
             test_mesh_soup(&r, 60, 0.6f, 0.4f, &g.tm[2]);
-            for (int i = 0; i < 3; i++) g.meshes[i] = make_mesh(g.ctx, &g.tm[i]);
+            for (int i = 0; i < 3; i++) g.meshes[i] = test_mesh_make(g.ctx, &g.tm[i], NULL);
             CHECK(snug_scene_create(g.ctx, &g.scene) == SNUG_OK);
             rig_build(&g, &r, 10, 1.5f);
             rig_motions(&g, &r, 3, 0.8f);

@@ -12,21 +12,10 @@
 #include "test_meshes.h"
 #include "tri.h"
 
-static snug_mesh make_mesh(snug_ctx* ctx, const test_mesh* m) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    snug_mesh h = 0;
-    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
-    return h;
-}
-
 static snug_mesh make_box(snug_ctx* ctx, float hx, float hy, float hz) {
     test_mesh b;
     test_mesh_box(hx, hy, hz, &b);
-    snug_mesh h = make_mesh(ctx, &b);
+    snug_mesh h = test_mesh_make(ctx, &b, NULL);
     test_mesh_free(&b);
     return h;
 }
@@ -154,7 +143,7 @@ static void test_random_motions_against_dense_sampling(void) {
     test_mesh ma, mb;
     test_mesh_torus(1.0f, 0.3f, 12, 8, &ma);
     test_mesh_box(0.6f, 0.3f, 0.9f, &mb);
-    snug_mesh A = make_mesh(ctx, &ma), B = make_mesh(ctx, &mb);
+    snug_mesh A = test_mesh_make(ctx, &ma, NULL), B = test_mesh_make(ctx, &mb, NULL);
     int hits = 0, cases = 24 * harness_scale();
     const int samples = 160;
     for (int it = 0; it < cases; it++) {

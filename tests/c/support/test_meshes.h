@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 #include "harness.h"
+#include "snug.h"
 
 typedef struct test_mesh {
     float* positions;
@@ -16,6 +17,9 @@ typedef struct test_mesh {
 /* Load build/meshes/<name>.bin; returns 0 (after a CHECK failure naming the file) when missing. */
 int test_mesh_load(const char* name, test_mesh* out);
 void test_mesh_free(test_mesh* m);
+
+/* Create a snug mesh from m with the default def, or with *bvh when given; CHECKs that creation succeeds. */
+snug_mesh test_mesh_make(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* bvh);
 
 /* n random triangles in a cube of half size `size` around the origin, edge lengths up to `tri_size`. */
 void test_mesh_soup(rng* r, uint32_t n, float size, float tri_size, test_mesh* out);

@@ -3,6 +3,7 @@
 #include "mesh.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 snug_mesh_def snug_default_mesh_def(void) {
@@ -61,55 +62,82 @@ static uint32_t hash_pair(uint32_t a, uint32_t b) {
     return (uint32_t)k;
 }
 
-/* Unique undirected edges via an open-addressing table: O(n), no sort. */
+static void sort_u64(uint64_t* v, uint32_t n);
+
+/* Unique undirected edges: the 3n half-edges are counting-sorted on their smaller vertex, so each vertex's
+ * bucket is short and duplicates meet when the bucket is sorted on (other vertex, half-edge). Edge ids follow
+ * first appearance in slot order. O(n) with mostly sequential memory; a hash table over the edges probed
+ * random words and was the largest cost of mesh creation after the build. */
 static snug_status build_adjacency(snug_ctx* ctx, snug_mesh_data* m) {
-    uint32_t max_edges = 3u * m->tri_count;
-    uint32_t cap = 16;
-    while (cap < 2u * max_edges) cap <<= 1;
-    uint32_t* table = snug_alloc(ctx, (size_t)cap * sizeof *table);
+    uint32_t max_edges = 3u * m->tri_count, nv = m->vertex_count;
+    uint32_t* start = snug_calloc(ctx, (size_t)nv + 1, sizeof *start);
+    uint64_t* bucket = snug_alloc(ctx, (size_t)max_edges * sizeof *bucket);
     uint32_t* edges = snug_alloc(ctx, (size_t)max_edges * 2 * sizeof *edges);
     uint32_t* tri_edges = snug_alloc(ctx, (size_t)max_edges * sizeof *tri_edges);
     uint32_t* edge_tris = snug_alloc(ctx, (size_t)max_edges * 2 * sizeof *edge_tris);
     uint32_t* uses = snug_calloc(ctx, max_edges, sizeof *uses);
-    if (!table || !edges || !tri_edges || !edge_tris || !uses) {
-        snug_free(ctx, table);
+    if (!start || !bucket || !edges || !tri_edges || !edge_tris || !uses) {
+        snug_free(ctx, start);
+        snug_free(ctx, bucket);
         snug_free(ctx, edges);
         snug_free(ctx, tri_edges);
         snug_free(ctx, edge_tris);
         snug_free(ctx, uses);
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "edge adjacency for %u triangles", m->tri_count);
     }
-    memset(table, 0xff, (size_t)cap * sizeof *table);
-    uint32_t count = 0;
-    for (uint32_t s = 0; s < m->tri_count; s++) {
-        for (int k = 0; k < 3; k++) {
-            uint32_t a = m->tris[3 * s + k], b = m->tris[3 * s + (k + 1) % 3];
-            if (a > b) {
-                uint32_t t = a;
-                a = b;
-                b = t;
-            }
-            uint32_t h = hash_pair(a, b) & (cap - 1);
-            while (table[h] != SNUG_NONE && (edges[2 * table[h]] != a || edges[2 * table[h] + 1] != b))
-                h = (h + 1) & (cap - 1);
-            uint32_t e = table[h];
-            if (e == SNUG_NONE) {
-                e = table[h] = count++;
-                edges[2 * e] = a;
-                edges[2 * e + 1] = b;
-                edge_tris[2 * e] = edge_tris[2 * e + 1] = SNUG_NONE;
-            }
-            if (uses[e] < 2) edge_tris[2 * e + uses[e]] = s;
-            uses[e]++;
-            tri_edges[3 * s + k] = e;
+    const uint32_t* t = m->tris;
+#define HALF_EDGE_ENDS(h, a, b)                                                                                    \
+    uint32_t a = t[h], b = t[(h) % 3 == 2 ? (h) - 2 : (h) + 1];                                                   \
+    if (a > b) {                                                                                                   \
+        uint32_t x_ = a;                                                                                           \
+        a = b;                                                                                                     \
+        b = x_;                                                                                                    \
+    }
+    for (uint32_t h = 0; h < max_edges; h++) {
+        HALF_EDGE_ENDS(h, a, b)
+        (void)b;
+        start[a + 1]++;
+    }
+    for (uint32_t v = 0; v < nv; v++) start[v + 1] += start[v];
+    /* filling advances start[v] to the end of v's bucket (= the start of v + 1's) */
+    for (uint32_t h = 0; h < max_edges; h++) {
+        HALF_EDGE_ENDS(h, a, b)
+        bucket[start[a]++] = ((uint64_t)b << 32) | h;
+    }
+#undef HALF_EDGE_ENDS
+    /* tri_edges[h] first holds the first half-edge of h's edge, then (once that one is numbered) the edge */
+    for (uint32_t v = 0, lo = 0; v < nv; lo = start[v++]) {
+        uint32_t n = start[v] - lo;
+        uint64_t* bk = bucket + lo;
+        sort_u64(bk, n);
+        for (uint32_t i = 0, head = 0; i < n; i++) {
+            if ((bk[i] >> 32) != (bk[head] >> 32)) head = i;
+            tri_edges[(uint32_t)bk[i]] = (uint32_t)bk[head];
         }
+    }
+    snug_free(ctx, start);
+    snug_free(ctx, bucket);
+    uint32_t count = 0;
+    for (uint32_t h = 0; h < max_edges; h++) {
+        uint32_t first = tri_edges[h], e;
+        if (first == h) {
+            e = count++;
+            uint32_t a = t[h], b = t[h % 3 == 2 ? h - 2 : h + 1];
+            edges[2 * e] = a < b ? a : b;
+            edges[2 * e + 1] = a < b ? b : a;
+            edge_tris[2 * e] = edge_tris[2 * e + 1] = SNUG_NONE;
+        } else {
+            e = tri_edges[first];
+        }
+        if (uses[e] < 2) edge_tris[2 * e + uses[e]] = h / 3;
+        uses[e]++;
+        tri_edges[h] = e;
     }
     m->boundary_edge_count = m->nonmanifold_edge_count = 0;
     for (uint32_t e = 0; e < count; e++) {
         if (uses[e] == 1) m->boundary_edge_count++;
         if (uses[e] > 2) m->nonmanifold_edge_count++;
     }
-    snug_free(ctx, table);
     snug_free(ctx, uses);
     /* Shrink to the edges actually found; on failure the larger blocks serve as well. */
     uint32_t* e2 = snug_realloc(ctx, edges, (size_t)count * 2 * sizeof *edges + 1);
@@ -121,28 +149,45 @@ static snug_status build_adjacency(snug_ctx* ctx, snug_mesh_data* m) {
     return SNUG_OK;
 }
 
+static int cmp_u64(const void* x, const void* y) {
+    uint64_t a = *(const uint64_t*)x, b = *(const uint64_t*)y;
+    return (a > b) - (a < b);
+}
+
+/* Buckets hold a handful of half-edges (about 6 on a closed mesh); a fan around one vertex can hold many. */
+static void sort_u64(uint64_t* v, uint32_t n) {
+    if (n > 24) {
+        qsort(v, n, sizeof *v, cmp_u64);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        uint32_t j = i;
+        for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+        v[j] = x;
+    }
+}
+
+/* One scan flags degenerate triangles by creation id, a sweep lists them ascending (no sort). */
 static snug_status find_degenerates(snug_ctx* ctx, snug_mesh_data* m, uint32_t** ids_out, uint32_t* count_out) {
+    uint8_t* flag = snug_calloc(ctx, m->tri_count, 1);
+    if (!flag) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
     uint32_t count = 0;
     for (uint32_t s = 0; s < m->tri_count; s++)
         if (tri_is_degenerate(snug_mesh_vertex(m, s, 0), snug_mesh_vertex(m, s, 1), snug_mesh_vertex(m, s, 2),
-                              m->tolerance))
+                              m->tolerance)) {
+            flag[m->tri_ids[s]] = 1;
             count++;
-    uint32_t* ids = snug_alloc(ctx, (size_t)count * sizeof *ids + 1);
-    if (!ids) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
-    uint32_t k = 0;
-    for (uint32_t s = 0; s < m->tri_count; s++)
-        if (tri_is_degenerate(snug_mesh_vertex(m, s, 0), snug_mesh_vertex(m, s, 1), snug_mesh_vertex(m, s, 2),
-                              m->tolerance))
-            ids[k++] = m->tri_ids[s];
-    /* ascending creation ids: insertion sort is fine, degenerate triangles are few */
-    for (uint32_t i = 1; i < count; i++) {
-        uint32_t v = ids[i], j = i;
-        while (j > 0 && ids[j - 1] > v) {
-            ids[j] = ids[j - 1];
-            j--;
         }
-        ids[j] = v;
+    uint32_t* ids = snug_alloc(ctx, (size_t)count * sizeof *ids + 1);
+    if (!ids) {
+        snug_free(ctx, flag);
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
     }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < m->tri_count && k < count; i++)
+        if (flag[i]) ids[k++] = i;
+    snug_free(ctx, flag);
     *ids_out = ids;
     *count_out = count;
     return SNUG_OK;

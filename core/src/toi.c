@@ -32,15 +32,24 @@ typedef struct toi_search {
     double pivot[2][3];
     double reach[2];            /* largest distance of the mesh's box from its pivot */
     double tie;                 /* contacts this close in u count as simultaneous (to pick the better feature):
-                                 * the time to close a few tolerances at the fastest point */
+                                 * the time to close 32 tolerances at the fastest point; a grazing vertex enters
+                                 * its face's band, or a near-parallel edge pair its contact, several tolerances
+                                 * before the blocking face is reached */
     leaf_mode mode;
+    /* Both meshes translate only (dynamic mode): node boxes move rigidly along straight lines, so the interval in
+     * which two of them are within eps follows exactly from their offset and relative velocity (slab clipping) */
+    bool linear;
+    double lin_R[2][9];         /* the constant rotations */
+    double lin_t[2][3], lin_v[2][3]; /* world translation at u = 0 and its change per unit u */
     bool at_start;              /* this segment starts at global t = 0 */
     /* best so far, in segment-local u */
-    double best_u;
+    double best_u;              /* earliest contact */
+    double feat_u;              /* the reported feature's own contact time, within tie of best_u */
     snug_feature_kind kind;
     uint32_t slot_a, slot_b;
     int fa, fb;
     double point[3], normal[3];
+    double approach;            /* normal . relative velocity / speed at the best contact: -1 head-on, 0 grazing */
     bool overlap_seen;          /* mixed mode: some pair overlaps at the end pose */
     uint32_t overlap_a, overlap_b;
     /* heap of triples in ctx scratch */
@@ -203,12 +212,47 @@ static inline void wbox_union(const wbox* a, const wbox* b, wbox* out) {
 
 static void record(toi_search* s, double u, snug_feature_kind kind, uint32_t sa, uint32_t sb, int fa, int fb,
                    const double point[3], const double normal[3]) {
-    s->best_u = u;
+    s->best_u = s->feat_u = u;
     s->kind = kind;
     s->slot_a = sa, s->slot_b = sb;
     s->fa = fa, s->fb = fb;
     memcpy(s->point, point, sizeof s->point);
     memcpy(s->normal, normal, sizeof s->normal);
+    s->approach = 0.0;
+}
+
+/* How squarely the contact normal opposes the motion at the contact point: normal . (velocity of A's point minus
+ * B's) / |that velocity|, -1 for a head-on contact, about 0 for a face the motion slides along. */
+static double contact_approach(toi_search* s, const snug_ccd_hit* h) {
+    double du = 1e-6, v[3] = {0, 0, 0};
+    for (int k = 0; k < 2; k++) {
+        snug_dxform x0, x1;
+        snug_lerp_slerp_at(s->fr.m[k], h->u, &x0);
+        snug_lerp_slerp_at(s->fr.m[k], h->u + du, &x1);
+        double b[3], w[3];
+        for (int c = 0; c < 3; c++) /* the body point under the contact: R^T (point - t) */
+            b[c] = x0.R[3 * c] * (h->point[0] - x0.t[0]) + x0.R[3 * c + 1] * (h->point[1] - x0.t[1]) +
+                   x0.R[3 * c + 2] * (h->point[2] - x0.t[2]);
+        for (int r = 0; r < 3; r++) w[r] = x1.R[r] * b[0] + x1.R[3 + r] * b[1] + x1.R[6 + r] * b[2] + x1.t[r];
+        for (int r = 0; r < 3; r++) v[r] += (k ? -1.0 : 1.0) * (w[r] - h->point[r]);
+    }
+    double len = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    if (!(len > 0.0)) return 0.0;
+    return (v[0] * h->normal[0] + v[1] * h->normal[1] + v[2] * h->normal[2]) / len;
+}
+
+/* Of two contacts within the tie window, is the new one (time u, approach ap, kind) the better report? A
+ * vertex-face contact beats an edge-edge one: an edge-edge normal of the same contact may be skew to the faces
+ * (and its side is ill-defined where the edges already touch). Of two vertex-face contacts, the one whose normal
+ * opposes the motion more: a vertex touching the rim of a face parallel to the motion touches that grazing face as
+ * early as (or, entering its inside band, a few tolerances earlier than) the blocking face, and a slide along the
+ * grazing normal would stop dead. Otherwise the earlier one. */
+static bool better_simultaneous(const toi_search* s, double u, double ap, snug_feature_kind kind) {
+    bool ee = kind == SNUG_FEATURE_EDGE_EDGE, best_ee = s->kind == SNUG_FEATURE_EDGE_EDGE;
+    if (ee != best_ee) return best_ee;
+    if (!ee && ap < s->approach - 0.01) return true;
+    if (!ee && ap > s->approach + 0.01) return false;
+    return u < s->feat_u;
 }
 
 /* A triangle-pair contact on the face of b: the point is a's centroid, the normal b's face normal facing a. */
@@ -285,13 +329,17 @@ static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0,
         if (hi < u0) return;
         s->ctx->stats.primitive_tests++;
         if (!snug_ccd_feature_toi(&s->fr, &f, &s->prm, u0, hi, &h)) continue;
-        /* at equal times prefer a vertex-face contact: its face normal is the better contact normal when faces
-         * meet flat (an edge-edge pair of the same contact may be skew to them) */
-        bool tie = kind != SNUG_FEATURE_EDGE_EDGE && s->kind == SNUG_FEATURE_EDGE_EDGE && h.u <= s->best_u + s->tie;
-        if (h.u >= s->best_u && !tie) continue;
+        /* the reported feature stays a candidate while it touches within the tie window of the earliest contact */
+        double first = h.u < s->best_u ? h.u : s->best_u, ap = contact_approach(s, &h);
+        if (s->best_u <= 1.0 && s->feat_u <= first + s->tie && !better_simultaneous(s, h.u, ap, kind)) {
+            if (h.u >= s->best_u || (s->in->slide && !contact_blocks(s, sa, sb, &h))) continue;
+            s->best_u = h.u; /* an earlier touch of the same contact sets the time, the better feature stays */
+            continue;
+        }
         if (s->in->slide && !contact_blocks(s, sa, sb, &h)) continue;
-        if (tie && h.u > s->best_u) h.u = s->best_u;
-        record(s, h.u, kind, sa, sb, ia, ib, h.point, h.normal);
+        record(s, first, kind, sa, sb, ia, ib, h.point, h.normal);
+        s->feat_u = h.u;
+        s->approach = ap;
     }
 }
 
@@ -324,6 +372,98 @@ static uint32_t mixed_features(const double wa[3][3], const double wb[3][3]) {
         }
     }
     return mask ? mask : ALL_FEATURES;
+}
+
+/* Linear motion: clip [*u0, *u1] to where two world boxes at u = 0 (centres c, half extents e; [0] moves with A,
+ * [1] with B) are within eps; false if they never are. Per axis the centre offset d0 + u w must stay within the
+ * summed half extents. */
+static bool linear_clip(const toi_search* s, double c[2][3], double e[2][3], double* u0, double* u1) {
+    double lo = *u0, hi = *u1;
+    for (int r = 0; r < 3; r++) {
+        double d0 = c[0][r] - c[1][r], w = s->lin_v[0][r] - s->lin_v[1][r];
+        /* eps of the box test, plus float rounding of the boxes and of the leaf tests' transforms */
+        double reach = e[0][r] + e[1][r] + s->in->eps +
+                       1e-6 * (fabs(c[0][r]) + fabs(c[1][r]) + e[0][r] + e[1][r] + fabs(w));
+        if (fabs(w) * (hi - lo) <= 1e-12 * reach) {
+            if (fabs(d0 + 0.5 * (lo + hi) * w) > reach) return false;
+            continue;
+        }
+        double a = (-reach - d0) / w, b = (reach - d0) / w;
+        if (a > b) { double x = a; a = b; b = x; }
+        if (a > lo) lo = a;
+        if (b < hi) hi = b;
+        if (lo > hi) return false;
+    }
+    *u0 = lo, *u1 = hi;
+    return true;
+}
+
+/* World box at u = 0 of a node of mesh k, under its constant rotation. */
+static void linear_node_box(const toi_search* s, int k, uint32_t node, double c[3], double e[3]) {
+    const snug_node* n = &s->m[k]->bvh.nodes[node];
+    const double* R = s->lin_R[k];
+    double lc[3], le[3];
+    for (int i = 0; i < 3; i++) lc[i] = 0.5 * ((double)n->min[i] + n->max[i]), le[i] = 0.5 * ((double)n->max[i] - n->min[i]);
+    for (int r = 0; r < 3; r++) {
+        c[r] = R[r] * lc[0] + R[3 + r] * lc[1] + R[6 + r] * lc[2] + s->lin_t[k][r];
+        e[r] = fabs(R[r]) * le[0] + fabs(R[3 + r]) * le[1] + fabs(R[6 + r]) * le[2];
+    }
+}
+
+/* World box at u = 0 of a triangle of mesh k. */
+static void linear_tri_box(const toi_search* s, int k, uint32_t slot, double c[3], double e[3]) {
+    const double* R = s->lin_R[k];
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (int v = 0; v < 3; v++) {
+        const float* p = snug_mesh_vertex(s->m[k], slot, v);
+        for (int r = 0; r < 3; r++) {
+            double w = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->lin_t[k][r];
+            lo[r] = w < lo[r] ? w : lo[r];
+            hi[r] = w > hi[r] ? w : hi[r];
+        }
+    }
+    for (int r = 0; r < 3; r++) c[r] = 0.5 * (lo[r] + hi[r]), e[r] = 0.5 * (hi[r] - lo[r]);
+}
+
+static bool linear_window(const toi_search* s, uint32_t na, uint32_t nb, double* u0, double* u1) {
+    double c[2][3], e[2][3];
+    linear_node_box(s, 0, na, c[0], e[0]);
+    linear_node_box(s, 1, nb, c[1], e[1]);
+    return linear_clip(s, c, e, u0, u1);
+}
+
+/* leaf_pair for linear motion: every triangle pair first gets its own exact window, and the swept boxes that
+ * filter its feature pairs span only that window. */
+static void leaf_pair_linear(toi_search* s, uint32_t na, uint32_t nb, double u0, double u1) {
+    const snug_node* A = &s->m[0]->bvh.nodes[na];
+    const snug_node* B = &s->m[1]->bvh.nodes[nb];
+    uint32_t ca = SNUG_NODE_COUNT(A->info), cb = SNUG_NODE_COUNT(B->info);
+    double c[2][3], e[2][3], cbs[256][3], ebs[256][3];
+    for (uint32_t j = 0; j < cb; j++) linear_tri_box(s, 1, B->first + j, cbs[j], ebs[j]);
+    for (uint32_t i = 0; i < ca; i++) {
+        uint32_t sa = A->first + i;
+        linear_tri_box(s, 0, sa, c[0], e[0]);
+        for (uint32_t j = 0; j < cb; j++) {
+            if (s->best_u + s->tie < u0) return;
+            s->ctx->stats.bv_tests[SNUG_BV_AABB][SNUG_BV_AABB]++;
+            memcpy(c[1], cbs[j], sizeof c[1]);
+            memcpy(e[1], ebs[j], sizeof e[1]);
+            double lo = u0, hi = u1;
+            if (!linear_clip(s, c, e, &lo, &hi) || lo > s->best_u + s->tie) continue;
+            uint32_t sb = B->first + j;
+            double wa[3][3], wb[3][3];
+            if (lo == 0.0 && s->at_start && !s->in->slide && tris_overlap_at(s, sa, sb, 0.0, wa, wb)) {
+                double p[3], n[3];
+                face_face_contact(wa, wb, p, n);
+                record(s, 0.0, SNUG_FEATURE_FACE_FACE, sa, sb, -1, -1, p, n);
+                return;
+            }
+            swept_tri ta, tb;
+            tri_box(s, 0, sa, lo, hi, &ta);
+            tri_box(s, 1, sb, lo, hi, &tb);
+            tri_pair_dynamic(s, sa, sb, lo, hi, &ta, &tb, ALL_FEATURES);
+        }
+    }
 }
 
 static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double u1) {
@@ -360,8 +500,25 @@ static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double
 
 /* ------------------------------------------------------------------------------------------- traversal */
 
+/* Triples keep float times: round the start down and the end up so the stored interval still covers [u0, u1]. */
+static void push_bounds(double u0, double u1, float* f0, float* f1) {
+    *f0 = (float)u0, *f1 = (float)u1;
+    if (*f0 > u0) *f0 = nextafterf(*f0, -INFINITY);
+    if (*f1 < u1) *f1 = nextafterf(*f1, INFINITY);
+}
+
 static snug_status push_if_overlap(toi_search* s, uint32_t na, uint32_t nb, double u0, double u1, const wbox* ba,
                                    const wbox* bb) {
+    if (s->linear) {
+        s->ctx->stats.bv_tests[SNUG_BV_AABB][SNUG_BV_AABB]++;
+        double lo = u0, hi = u1;
+        if (!linear_window(s, na, nb, &lo, &hi)) return SNUG_OK;
+        toi_entry e = {0.0f, 0.0f, na, nb};
+        push_bounds(lo, hi, &e.u0, &e.u1);
+        if (e.u0 < u0) e.u0 = (float)u0; /* the caller's bounds are floats already */
+        if (e.u1 > u1) e.u1 = (float)u1;
+        return heap_push(s, e);
+    }
     wbox x, y;
     if (!ba) node_box(s, 0, na, u0, u1, &x), ba = &x;
     if (!bb) node_box(s, 1, nb, u0, u1, &y), bb = &y;
@@ -394,18 +551,25 @@ static snug_status traverse(toi_search* s, double u0, double u1) {
         if (leaf_a && leaf_b) size = 2.0 * fmax(sa, sb);
         /* Halve the interval while the motion over it exceeds a quarter of the node size: measured on the dragon pair,
          * finer time steps prune far more node and feature pairs than they cost (1x: 6.8 ms, 0.25x: 1.2 ms). */
-        if (du > TOI_MIN_DU && sweep > 0.25 * size) {
+        /* Linear motion needs no halving: the windows are exact and translation roots come in closed form. */
+        if (!s->linear && du > TOI_MIN_DU && sweep > 0.25 * size) {
             double m = 0.5 * (a + b);
             if ((st = push_if_overlap(s, e.na, e.nb, a, m, NULL, NULL))) return st;
             if ((st = push_if_overlap(s, e.na, e.nb, m, b, NULL, NULL))) return st;
             continue;
         }
         if (leaf_a && leaf_b) {
-            leaf_pair(s, e.na, e.nb, a, b);
+            if (s->linear) leaf_pair_linear(s, e.na, e.nb, a, b);
+            else leaf_pair(s, e.na, e.nb, a, b);
             continue;
         }
         bool split_a = !leaf_a && (leaf_b || sa >= sb);
-        if (split_a) {
+        if (s->linear) {
+            for (uint32_t c = 0; split_a && c < SNUG_NODE_CHILDREN(A->info); c++)
+                if ((st = push_if_overlap(s, A->first + c, e.nb, a, b, NULL, NULL))) return st;
+            for (uint32_t c = 0; !split_a && c < SNUG_NODE_CHILDREN(B->info); c++)
+                if ((st = push_if_overlap(s, e.na, B->first + c, a, b, NULL, NULL))) return st;
+        } else if (split_a) {
             wbox bb;
             node_box(s, 1, e.nb, a, b, &bb);
             for (uint32_t c = 0; c < SNUG_NODE_CHILDREN(A->info); c++)
@@ -492,11 +656,19 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
         snug_lerp_slerp_init(&lb, &pb0, &pb1);
         snug_ccd_frames_init(&s.fr, &la, &lb);
         double speed = motion_extent(&s, 0, 1.0) + motion_extent(&s, 1, 1.0);
-        s.tie = speed > 0.0 ? fmin(4.0 * in->eps / speed, 1e-3) : 0.0;
+        s.tie = speed > 0.0 ? fmin(32.0 * in->eps / speed, 1e-3) : 0.0;
         s.prm.u_tol = speed > 0.0 ? 0.25 * in->eps / speed : 0.0; /* root precision: a quarter tolerance */
         s.best_u = 2.0;
         s.at_start = t0 == 0.0;
         s.overlap_seen = false;
+        s.linear = s.mode == LEAF_DYNAMIC && s.fr.translation;
+        for (int k = 0; s.linear && k < 2; k++) {
+            snug_dxform x0, x1;
+            snug_lerp_slerp_at(s.fr.m[k], 0.0, &x0);
+            snug_lerp_slerp_at(s.fr.m[k], 1.0, &x1);
+            memcpy(s.lin_R[k], x0.R, sizeof x0.R);
+            for (int i = 0; i < 3; i++) s.lin_t[k][i] = x0.t[i], s.lin_v[k][i] = x1.t[i] - x0.t[i];
+        }
         if (s.mode == LEAF_DYNAMIC) st = traverse(&s, 0.0, t1 > t0 ? 1.0 : 0.0);
         else st = traverse(&s, 1.0, 1.0);
         if (st) return st;

@@ -288,6 +288,116 @@ static void test_random_sweeps_against_dense_sampling(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* A box [-h, h] tessellated into an n x n grid on every face (counter-clockwise seen from outside): vertices all
+ * over the faces, so grazing vertex-face contacts on faces parallel to a motion abound. */
+static snug_mesh make_tess_box(snug_ctx* ctx, const float h[3], int n) {
+    test_mesh m;
+    uint32_t per = (uint32_t)((n + 1) * (n + 1));
+    m.vertex_count = 6 * per;
+    m.triangle_count = (uint32_t)(6 * 2 * n * n);
+    m.positions = malloc(sizeof(float) * 3 * m.vertex_count);
+    m.indices = malloc(sizeof(uint32_t) * 3 * m.triangle_count);
+    uint32_t* t = m.indices;
+    for (int f = 0; f < 6; f++) {
+        int a = f / 2, b = (a + 1) % 3, c = (a + 2) % 3; /* e_b x e_c = e_a */
+        float sg = f % 2 ? -1.0f : 1.0f;
+        uint32_t base = (uint32_t)f * per;
+        for (int j = 0; j <= n; j++)
+            for (int i = 0; i <= n; i++) {
+                float* p = m.positions + 3 * (base + (uint32_t)(j * (n + 1) + i));
+                p[a] = sg * h[a], p[b] = h[b] * (-1.0f + 2.0f * i / n), p[c] = h[c] * (-1.0f + 2.0f * j / n);
+            }
+        for (int j = 0; j < n; j++)
+            for (int i = 0; i < n; i++) {
+                uint32_t v0 = base + (uint32_t)(j * (n + 1) + i), v1 = v0 + 1, v3 = v0 + (uint32_t)(n + 1), v2 = v3 + 1;
+                if (sg > 0) *t++ = v0, *t++ = v1, *t++ = v2, *t++ = v0, *t++ = v2, *t++ = v3;
+                else *t++ = v0, *t++ = v2, *t++ = v1, *t++ = v0, *t++ = v3, *t++ = v2;
+            }
+    }
+    snug_mesh out = make_mesh(ctx, &m);
+    test_mesh_free(&m);
+    return out;
+}
+
+/* Issue 5 (web engineer's report): a unit cube swept along +x into another, 0.39 lower in y. A's corner vertices
+ * meet B's -x face on the rim it shares with B's top and bottom faces, and B's corners meet A's +x face on the rim
+ * of A's bottom and top faces, which slide in their own planes: those grazing faces must not give the normal. */
+static void test_blocking_normal_report(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_mesh A = make_box(ctx, 0.5f, 0.5f, 0.5f), B = make_box(ctx, 0.5f, 0.5f, 0.5f);
+    snug_pose pa = at(-(1.0f + 1.886f), -0.39f, 0), pb = at(0, 0, 0);
+    const float d[3] = {2.677f, 0, 0};
+    snug_toi_result res;
+    CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK && res.hit);
+    CHECK_NEAR(res.t, 1.886 / 2.677, 1e-5);
+    CHECK_MSG(res.normal[0] < -0.99f, "feature %d normal %g %g %g", res.feature, res.normal[0], res.normal[1],
+              res.normal[2]);
+    snug_ctx_destroy(ctx);
+}
+
+/* Pick an extent along an axis the motion does not move: mostly exactly aligned with B (coplanar faces on both
+ * sides), sometimes one face flush with B's, otherwise random but clearly overlapping. */
+static void still_axis(rng* r, float hb, float* ha, float* a0) {
+    int k = (int)rng_range(r, 0, 3);
+    if (k == 0) *ha = hb, *a0 = 0;
+    else if (k == 1) *ha = rng_range(r, 0.2f, 1.2f), *a0 = (rng_range(r, 0, 1) < 0.5f ? -1.0f : 1.0f) * (hb - *ha);
+    else *ha = rng_range(r, 0.2f, 1.2f), *a0 = rng_range(r, -0.8f, 0.8f) * (hb + *ha);
+}
+
+/* Seeded family around the report: boxes and tessellated boxes swept along an axis or in a coordinate plane, so
+ * that faces lie parallel to the motion (often coplanar with B's faces). The fraction matches the closed form and
+ * the normal is the blocking face's: it opposes the motion clearly, along the axis of the last slab entered. */
+static void test_blocking_normal_family(void) {
+    rng r = {harness_seed() + 11};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    int hits = 0, cases = 80 * harness_scale();
+    for (int it = 0; it < cases; it++) {
+        float ha[3], hb[3], a0[3], d[3] = {0, 0, 0};
+        for (int i = 0; i < 3; i++) hb[i] = rng_range(&r, 0.3f, 1.2f);
+        int axis = (int)rng_range(&r, 0, 3), other = (axis + 1 + (int)rng_range(&r, 0, 2)) % 3;
+        bool planar = rng_range(&r, 0, 1) < 0.4f;
+        for (int i = 0; i < 3; i++) still_axis(&r, hb[i], &ha[i], &a0[i]);
+        /* start clear of B along the moving axes, moving towards it */
+        float sg = rng_range(&r, 0, 1) < 0.5f ? -1.0f : 1.0f, gap = rng_range(&r, 0.05f, 2.0f);
+        a0[axis] = sg * (hb[axis] + ha[axis] + gap);
+        d[axis] = -sg * gap * rng_range(&r, 0.6f, 1.6f);
+        if (planar) d[other] = rng_range(&r, -0.3f, 0.3f) * fabsf(d[axis]);
+        float zero[3] = {0, 0, 0};
+        if (aabb_toi(ha, a0, zero, hb) <= 1.0) continue;
+        double expect = aabb_toi(ha, a0, d, hb);
+        int na = 1 + (int)rng_range(&r, 0, 4), nb = 1 + (int)rng_range(&r, 0, 4);
+        snug_mesh A = na == 1 ? make_box(ctx, ha[0], ha[1], ha[2]) : make_tess_box(ctx, ha, na);
+        snug_mesh B = nb == 1 ? make_box(ctx, hb[0], hb[1], hb[2]) : make_tess_box(ctx, hb, nb);
+        snug_pose pa = at(a0[0], a0[1], a0[2]), pb = at(0, 0, 0);
+        snug_toi_result res;
+        CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
+        /* a planar motion can slide off B's rim: keep to cases whose contact is clear of the rims */
+        bool clear = true;
+        if (planar && expect <= 1.0) {
+            double y = a0[other] + expect * d[other], lim = (double)hb[other] + ha[other];
+            clear = fabs(fabs(y) - lim) > 1e-3;
+        }
+        if (clear) CHECK_MSG(res.hit == (expect <= 1.0), "case %d: hit %d t %g, expected %g", it, res.hit, res.t, expect);
+        if (clear && res.hit && expect <= 1.0) {
+            hits++;
+            double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            CHECK_NEAR(res.t, expect, 1e-4 / len + 1e-5);
+            double dn = (d[0] * res.normal[0] + d[1] * res.normal[1] + d[2] * res.normal[2]) / len;
+            /* the blocking face is B's face across the moving axis: its outward normal is sg along that axis */
+            CHECK_MSG(dn < -0.5 && res.normal[axis] * sg > 0.99f,
+                      "case %d (tess %d/%d, %s): feature %d normal %g %g %g, motion %g %g %g, dot %g", it, na, nb,
+                      planar ? "planar" : "axis", res.feature, res.normal[0], res.normal[1], res.normal[2], d[0], d[1],
+                      d[2], dn);
+        }
+        snug_mesh_destroy(ctx, A);
+        snug_mesh_destroy(ctx, B);
+        RETURN_IF_FAILED();
+    }
+    printf("    %d of %d sweeps blocked, every normal the blocking face's\n", hits, cases);
+    CHECK(hits > cases / 3);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_validation(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
     snug_mesh A = make_box(ctx, 1, 1, 1), B = make_box(ctx, 1, 1, 1);
@@ -318,6 +428,8 @@ int main(void) {
     RUN(test_start_in_contact);
     RUN(test_rotation_sweep);
     RUN(test_random_sweeps_against_dense_sampling);
+    RUN(test_blocking_normal_report);
+    RUN(test_blocking_normal_family);
     RUN(test_validation);
     return harness_finish();
 }

@@ -9,7 +9,12 @@
  * to face, a cube corner driven onto a grid vertex).
  * Requires consistently oriented triangles (counter-clockwise seen from outside, the usual convention); a mesh
  * with inward faces reads leaving as entering. Pairs that already interpenetrate deeper than the probe window
- * (64 tolerances) at the start do not block. */
+ * (64 tolerances) at the start do not block.
+ *
+ * The reported normal is the blocking surface's: a vertex on the rim of a face parallel to the motion touches that
+ * grazing face at the same time as (or a few tolerances before) the face that stops it, and a caller sliding along
+ * the grazing normal would not move at all. Of the blocking contacts within the tie window of the earliest one, the
+ * search in toi.c keeps the vertex-face contact whose normal opposes the relative motion most (issue 5). */
 #include <math.h>
 #include <string.h>
 

@@ -345,7 +345,8 @@ static void still_axis(rng* r, float hb, float* ha, float* a0) {
 }
 
 /* Seeded family around the report: boxes and tessellated boxes swept along an axis or in a coordinate plane, so
- * that faces lie parallel to the motion (often coplanar with B's faces). The fraction matches the closed form and
+ * that faces lie parallel to the motion (often coplanar with B's faces), half of them with the whole scene turned
+ * by a random rotation. The fraction matches the closed form and
  * the normal is the blocking face's: it opposes the motion clearly, along the axis of the last slab entered. */
 static void test_blocking_normal_family(void) {
     rng r = {harness_seed() + 11};
@@ -369,8 +370,22 @@ static void test_blocking_normal_family(void) {
         snug_mesh A = na == 1 ? make_box(ctx, ha[0], ha[1], ha[2]) : make_tess_box(ctx, ha, na);
         snug_mesh B = nb == 1 ? make_box(ctx, hb[0], hb[1], hb[2]) : make_tess_box(ctx, hb, nb);
         snug_pose pa = at(a0[0], a0[1], a0[2]), pb = at(0, 0, 0);
+        /* every other case turns the whole scene: the coplanar faces are coplanar only to float rounding there */
+        versor q = {0, 0, 0, 1};
+        if (it % 2) {
+            rng_unit_quat(&r, q);
+            vec3 wp, wd;
+            glm_quat_rotatev(q, pa.p, wp);
+            glm_quat_rotatev(q, d, wd);
+            glm_vec3_copy(wp, pa.p), glm_vec3_copy(wd, d);
+            glm_quat_copy(q, pa.q), glm_quat_copy(q, pb.q);
+        }
         snug_toi_result res;
         CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
+        versor qi;
+        glm_quat_inv(q, qi);
+        glm_quat_rotatev(qi, res.normal, res.normal); /* back to B's frame for the checks below */
+        glm_quat_rotatev(qi, d, d);
         /* a planar motion can slide off B's rim: keep to cases whose contact is clear of the rims */
         bool clear = true;
         if (planar && expect <= 1.0) {
@@ -385,8 +400,8 @@ static void test_blocking_normal_family(void) {
             double dn = (d[0] * res.normal[0] + d[1] * res.normal[1] + d[2] * res.normal[2]) / len;
             /* the blocking face is B's face across the moving axis: its outward normal is sg along that axis */
             CHECK_MSG(dn < -0.5 && res.normal[axis] * sg > 0.99f,
-                      "case %d (tess %d/%d, %s): feature %d normal %g %g %g, motion %g %g %g, dot %g", it, na, nb,
-                      planar ? "planar" : "axis", res.feature, res.normal[0], res.normal[1], res.normal[2], d[0], d[1],
+                      "case %d (tess %d/%d, %s%s): feature %d normal %g %g %g, motion %g %g %g, dot %g", it, na, nb,
+                      planar ? "planar" : "axis", it % 2 ? ", turned" : "", res.feature, res.normal[0], res.normal[1], res.normal[2], d[0], d[1],
                       d[2], dn);
         }
         snug_mesh_destroy(ctx, A);

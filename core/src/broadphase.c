@@ -21,7 +21,7 @@ void snug_pairset_free(snug_ctx* ctx, snug_pairset* set) {
 }
 
 void snug_pairset_clear(snug_pairset* set) {
-    for (uint32_t i = 0; i < set->cap; i++) set->keys[i] = SNUG_PAIR_EMPTY;
+    if (set->cap) memset(set->keys, 0xff, (size_t)set->cap * sizeof *set->keys); /* SNUG_PAIR_EMPTY */
     set->count = 0;
 }
 
@@ -66,6 +66,14 @@ bool snug_pairset_reserve(snug_ctx* ctx, snug_pairset* set, uint32_t count) {
     return true;
 }
 
+/* Add a key known to be absent, with room reserved. */
+static void pairset_append(snug_pairset* set, uint64_t key) {
+    uint32_t s = find_slot(set, key);
+    set->keys[s] = key;
+    set->where[s] = set->count;
+    set->list[set->count++] = key;
+}
+
 bool snug_pairset_contains(const snug_pairset* set, uint64_t key) {
     return set->cap && set->keys[find_slot(set, key)] == key;
 }
@@ -75,10 +83,7 @@ bool snug_pairset_insert(snug_ctx* ctx, snug_pairset* set, uint64_t key) {
     if (set->count + 1u > set->list_cap || 2u * (set->count + 1u) > set->cap) {
         if (!snug_pairset_reserve(ctx, set, set->count + 1u + set->count / 2u)) return false;
     }
-    uint32_t s = find_slot(set, key);
-    set->keys[s] = key;
-    set->where[s] = set->count;
-    set->list[set->count++] = key;
+    pairset_append(set, key);
     return true;
 }
 
@@ -209,6 +214,7 @@ void snug_bp_move(snug_ctx* ctx, snug_broadphase* bp, uint32_t id, const float m
         glm_vec3_copy((float*)max, P->max);
         return;
     }
+    snug_bp_ensure_sorted(ctx, bp);
     for (int k = 0; k < 3; k++) {
         /* order of Fig. 6.6: an interval never passes its own partner, so lower <= upper at every moment */
         if (max[k] < P->min[k]) {
@@ -235,39 +241,155 @@ void snug_bp_set_box(snug_broadphase* bp, uint32_t id, const float min[3], const
     }
 }
 
-void snug_bp_resort(snug_ctx* ctx, snug_broadphase* bp) {
-    /* Every box already holds its final values on all axes. A pair whose endpoints swap starts or ends an
-     * overlap on that axis; its last swap decides: a start adds the pair if the final boxes overlap, an end
-     * removes it (its axis cannot overlap any more). Pairs without swaps keep their status. */
-    for (int k = 0; k < 3; k++) {
-        snug_bp_endpoint* E = bp->axis[k];
-        uint64_t swaps = 0;
-        for (uint32_t i = 1; i < bp->ep_count; i++) {
-            snug_bp_endpoint e = E[i];
-            if (!ep_less(e, E[i - 1])) continue;
-            uint32_t p = EP_PROXY(e.data), j = i;
-            bool live = !(e.data & EP_DEAD);
-            do {
-                snug_bp_endpoint n = E[j - 1];
-                uint32_t q = EP_PROXY(n.data);
-                if (live && q != p && EP_UPPER(n.data) != EP_UPPER(e.data) && !(n.data & EP_DEAD)) {
-                    if (EP_UPPER(e.data)) {
-                        drop_pair(bp, p, q);
-                    } else {
-                        const snug_bp_proxy *P = &bp->proxies[p], *Q = &bp->proxies[q];
-                        if (snug_box_overlap(P->min, P->max, Q->min, Q->max)) add_pair(ctx, bp, p, q);
-                    }
-                }
-                E[j] = n;
-                bp->where[k][EP_KEY(n.data)] = j;
-                j--;
-                swaps++;
-            } while (j > 0 && ep_less(e, E[j - 1]));
-            E[j] = e;
-            bp->where[k][EP_KEY(e.data)] = j;
+static int ep_compare(const void* a, const void* b) {
+    snug_bp_endpoint x = *(const snug_bp_endpoint*)a, y = *(const snug_bp_endpoint*)b;
+    return ep_less(x, y) ? -1 : ep_less(y, x) ? 1 : 0;
+}
+
+/* Order-preserving map of a float to an unsigned key, LOWER before UPPER appended as the lowest bit. */
+static inline uint64_t ep_radix_key(snug_bp_endpoint e) {
+    uint32_t u;
+    memcpy(&u, &e.value, sizeof u);
+    u = (u & 0x80000000u) ? ~u : u | 0x80000000u;
+    if (u == 0x80000000u) u = 0x7fffffffu; /* -0 (mapped to 0x7fffffff) and +0 compare equal */
+    return ((uint64_t)u << 1) | EP_UPPER(e.data);
+}
+
+/* Sort axis k by value, then refresh the endpoint positions in one pass instead of on every swap. A stable
+ * LSD radix sort (three 11-bit digits of the 33-bit key) costs the same however far the boxes moved; small
+ * arrays, or no scratch memory, fall back to insertion sort / qsort. Dead endpoints sort along (their
+ * positions are never read). */
+static void sort_axis(snug_ctx* ctx, snug_broadphase* bp, int k) {
+    snug_bp_endpoint* E = bp->axis[k];
+    uint32_t n = bp->ep_count;
+    if (n >= 256u && snug_scratch_reserve(ctx, (size_t)n * sizeof *E + 3u * 2048u * sizeof(uint32_t)) == SNUG_OK) {
+        snug_bp_endpoint* T = (snug_bp_endpoint*)ctx->scratch.data;
+        uint32_t* count = (uint32_t*)(T + n);
+        memset(count, 0, 3u * 2048u * sizeof *count);
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t key = ep_radix_key(E[i]);
+            for (int d = 0; d < 3; d++) count[d * 2048 + ((key >> (11 * d)) & 2047u)]++;
         }
-        bp->swaps += swaps;
+        snug_bp_endpoint *src = E, *dst = T;
+        for (int d = 0; d < 3; d++) {
+            uint32_t* c = count + d * 2048, sum = 0;
+            for (uint32_t b = 0; b < 2048u; b++) {
+                uint32_t t = c[b];
+                c[b] = sum;
+                sum += t;
+            }
+            for (uint32_t i = 0; i < n; i++) dst[c[(ep_radix_key(src[i]) >> (11 * d)) & 2047u]++] = src[i];
+            snug_bp_endpoint* t = src;
+            src = dst;
+            dst = t;
+        }
+        memcpy(E, src, (size_t)n * sizeof *E); /* three passes: the result sits in T */
+    } else if (n < 256u) {
+        for (uint32_t i = 1; i < n; i++) {
+            snug_bp_endpoint e = E[i];
+            uint32_t j = i;
+            for (; j > 0 && ep_less(e, E[j - 1]); j--) E[j] = E[j - 1];
+            E[j] = e;
+        }
+    } else {
+        qsort(E, n, sizeof *E, ep_compare);
     }
+    for (uint32_t i = 0; i < n; i++) bp->where[k][EP_KEY(E[i].data)] = i;
+}
+
+void snug_bp_ensure_sorted(snug_ctx* ctx, snug_broadphase* bp) {
+    for (int k = 0; k < 3; k++)
+        if (bp->unsorted & (1u << k)) sort_axis(ctx, bp, k);
+    bp->unsorted = 0;
+}
+
+/* Four lanes through the compilers' vector extensions (SSE natively, simd128 in wasm). */
+typedef float sweep_v4 __attribute__((vector_size(16)));
+typedef int32_t sweep_m4 __attribute__((vector_size(16)));
+typedef uint64_t sweep_u2 __attribute__((vector_size(16)));
+#define SWEEP_PAD 4u
+
+static inline sweep_v4 sweep_load(const float* p) {
+    sweep_v4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+static inline bool sweep_any(sweep_m4 m) {
+    sweep_u2 u = (sweep_u2)m;
+    return (u[0] | u[1]) != 0;
+}
+
+static inline bool sweep_all(sweep_m4 m) {
+    sweep_u2 u = (sweep_u2)m;
+    return (u[0] & u[1]) == UINT64_MAX;
+}
+
+static bool sweep_emit(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, uint32_t q) {
+    snug_pairset* set = &bp->pairs;
+    if (set->count == set->list_cap || 2u * (set->count + 1u) > set->cap) {
+        if (!snug_pairset_reserve(ctx, set, set->count + 1u + set->count / 2u)) return false;
+    }
+    pairset_append(set, snug_pair_key(p, q));
+    bp->pair_count[p]++;
+    bp->pair_count[q]++;
+    return true;
+}
+
+/* The pair set from scratch: sweep the live boxes in axis-0 order; each box scans forward over the boxes whose
+ * lower x end lies inside its x interval and tests y and z (seed 000 Fig. 6.4 with the other two axes as a
+ * filter). Boxes are gathered into structure-of-arrays order first so the scan tests four candidates at a time
+ * on contiguous floats; NaN padding ends every scan (NaN compares false). Touching counts, like ep_less. */
+static snug_status sweep_pairs(snug_ctx* ctx, snug_broadphase* bp) {
+    snug_pairset_clear(&bp->pairs);
+    if (bp->proxy_count) memset(bp->pair_count, 0, bp->proxy_count * sizeof *bp->pair_count);
+    uint32_t n = bp->live, stride = n + SWEEP_PAD;
+    if (!n) return SNUG_OK;
+    if (snug_scratch_reserve(ctx, (size_t)stride * 7u * sizeof(float)) != SNUG_OK) return SNUG_ERR_OUT_OF_MEMORY;
+    float* X0 = (float*)ctx->scratch.data;
+    float *X1 = X0 + stride, *Y0 = X1 + stride, *Y1 = Y0 + stride, *Z0 = Y1 + stride, *Z1 = Z0 + stride;
+    uint32_t* ID = (uint32_t*)(Z1 + stride);
+    uint32_t m = 0;
+    const snug_bp_endpoint* E = bp->axis[0];
+    for (uint32_t i = 0; i < bp->ep_count; i++) {
+        uint32_t d = E[i].data;
+        if (EP_UPPER(d) || (d & EP_DEAD)) continue;
+        const snug_bp_proxy* P = &bp->proxies[d >> 1];
+        X0[m] = P->min[0];
+        X1[m] = P->max[0];
+        Y0[m] = P->min[1];
+        Y1[m] = P->max[1];
+        Z0[m] = P->min[2];
+        Z1[m] = P->max[2];
+        ID[m] = d >> 1;
+        m++;
+    }
+    for (uint32_t t = m; t < m + SWEEP_PAD; t++) X0[t] = X1[t] = Y0[t] = Y1[t] = Z0[t] = Z1[t] = NAN;
+    for (uint32_t i = 0; i < m; i++) {
+        const sweep_v4 xe = {X1[i], X1[i], X1[i], X1[i]};
+        const sweep_v4 ya = {Y0[i], Y0[i], Y0[i], Y0[i]}, yb = {Y1[i], Y1[i], Y1[i], Y1[i]};
+        const sweep_v4 za = {Z0[i], Z0[i], Z0[i], Z0[i]}, zb = {Z1[i], Z1[i], Z1[i], Z1[i]};
+        for (uint32_t j = i + 1;; j += 4) {
+            sweep_m4 inx = sweep_load(X0 + j) <= xe;
+            sweep_m4 hit = inx & (sweep_load(Y0 + j) <= yb) & (ya <= sweep_load(Y1 + j)) &
+                           (sweep_load(Z0 + j) <= zb) & (za <= sweep_load(Z1 + j));
+            if (sweep_any(hit)) {
+                for (uint32_t t = 0; t < 4; t++)
+                    if (hit[t] && !sweep_emit(ctx, bp, ID[i], ID[j + t])) return SNUG_ERR_OUT_OF_MEMORY;
+            }
+            if (!sweep_all(inx)) break; /* sorted by x: the first box starting past xe ends the scan */
+        }
+    }
+    return SNUG_OK;
+}
+
+void snug_bp_resort(snug_ctx* ctx, snug_broadphase* bp) {
+    /* Most boxes moved: re-sorting one axis and sweeping it costs less than maintaining the pairs through every
+     * swap on three axes (several hundred thousand swaps per step for 10k boxes). The other two axes are only
+     * needed again by an incremental move, which sorts them first. */
+    sort_axis(ctx, bp, 0);
+    bp->unsorted |= 6u;
+    if (sweep_pairs(ctx, bp) != SNUG_OK) bp->needs_rebuild = true;
 }
 
 static bool grow_endpoints(snug_ctx* ctx, snug_broadphase* bp, uint32_t need) {
@@ -376,11 +498,6 @@ static void compact(snug_broadphase* bp) {
     bp->dead = 0;
 }
 
-static int ep_compare(const void* a, const void* b) {
-    snug_bp_endpoint x = *(const snug_bp_endpoint*)a, y = *(const snug_bp_endpoint*)b;
-    return ep_less(x, y) ? -1 : ep_less(y, x) ? 1 : 0;
-}
-
 snug_status snug_bp_rebuild(snug_ctx* ctx, snug_broadphase* bp) {
     compact(bp);
     for (int k = 0; k < 3; k++) {
@@ -391,41 +508,13 @@ snug_status snug_bp_rebuild(snug_ctx* ctx, snug_broadphase* bp) {
             E[n++] = (snug_bp_endpoint){bp->proxies[p].min[k], p << 1};
             E[n++] = (snug_bp_endpoint){bp->proxies[p].max[k], (p << 1) | 1u};
         }
-        if (n) qsort(E, n, sizeof *E, ep_compare);
-        for (uint32_t i = 0; i < n; i++) bp->where[k][E[i].data] = i;
+        sort_axis(ctx, bp, k);
     }
-    /* one sweep along x (Fig. 6.4) with the y/z test, keeping the open intervals in the scratch arena */
-    snug_pairset_clear(&bp->pairs);
-    if (bp->proxy_count) memset(bp->pair_count, 0, bp->proxy_count * sizeof *bp->pair_count);
+    bp->unsorted = 0;
     bp->needs_rebuild = false;
-    if (!bp->live) return SNUG_OK;
-    if (snug_scratch_reserve(ctx, (size_t)bp->proxy_count * 2u * sizeof(uint32_t)) != SNUG_OK) {
+    if (sweep_pairs(ctx, bp) != SNUG_OK) {
         bp->needs_rebuild = true;
         return SNUG_ERR_OUT_OF_MEMORY;
-    }
-    uint32_t* open = (uint32_t*)ctx->scratch.data;
-    uint32_t* slot = open + bp->proxy_count;
-    uint32_t open_count = 0;
-    for (uint32_t i = 0; i < bp->ep_count; i++) {
-        snug_bp_endpoint e = bp->axis[0][i];
-        uint32_t p = EP_PROXY(e.data);
-        if (EP_UPPER(e.data)) {
-            uint32_t s = slot[p], last = open[--open_count];
-            open[s] = last;
-            slot[last] = s;
-            continue;
-        }
-        for (uint32_t j = 0; j < open_count; j++) {
-            if (!overlap_other(&bp->proxies[p], &bp->proxies[open[j]], 0)) continue;
-            if (!snug_pairset_insert(ctx, &bp->pairs, snug_pair_key(p, open[j]))) {
-                bp->needs_rebuild = true;
-                return SNUG_ERR_OUT_OF_MEMORY;
-            }
-            bp->pair_count[p]++;
-            bp->pair_count[open[j]]++;
-        }
-        slot[p] = open_count;
-        open[open_count++] = p;
     }
     return SNUG_OK;
 }

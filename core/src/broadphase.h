@@ -63,6 +63,7 @@ typedef struct snug_broadphase {
     uint32_t* free_ids;               /* proxy ids free for reuse (dead ones after compaction) */
     uint32_t free_count;
     uint32_t live, dead;              /* dead: removed proxies whose endpoints are still in the arrays */
+    uint32_t unsorted;                /* bit k: axis k is out of order (left so by a batch sweep; positions valid) */
     bool needs_rebuild;               /* bulk insert, or a pair insert ran out of memory: rebuild before use */
     snug_pairset pairs;               /* overlapping proxy pairs */
     uint32_t* pair_count;             /* per proxy: its pairs in the set (0 lets a crossing skip the hash) */
@@ -79,10 +80,13 @@ void snug_bp_remove(snug_broadphase* bp, uint32_t id);
 /* Move a proxy's box (insertion-sort update; only the stored box while needs_rebuild). */
 void snug_bp_move(snug_ctx* ctx, snug_broadphase* bp, uint32_t id, const float min[3], const float max[3]);
 /* Many moves at once: store each new box (new proxies may be appended unsorted, clearing needs_rebuild), then
- * one insertion-sort pass per axis over the whole arrays. Each pair of endpoints that changes order is swapped
- * once, instead of once per moved box as with snug_bp_move. */
+ * re-sort axis 0 and rebuild the pair set by one sweep along it with y and z as a filter (cheaper than per-swap
+ * pair updates on three axes when most boxes moved). Axes 1 and 2 are left unsorted until an incremental move
+ * needs them (snug_bp_ensure_sorted). Out of memory leaves needs_rebuild set. */
 void snug_bp_set_box(snug_broadphase* bp, uint32_t id, const float min[3], const float max[3]);
 void snug_bp_resort(snug_ctx* ctx, snug_broadphase* bp);
+/* Sort the axes a batch left unsorted. */
+void snug_bp_ensure_sorted(snug_ctx* ctx, snug_broadphase* bp);
 /* Full rebuild from the proxies' boxes: sort every axis and sweep once (also drops dead endpoints). */
 snug_status snug_bp_rebuild(snug_ctx* ctx, snug_broadphase* bp);
 /* Compact dead endpoints away when they are many, rebuild when needed. */

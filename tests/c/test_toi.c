@@ -135,8 +135,59 @@ static void test_translation_closed_form(void) {
     snug_ctx_destroy(ctx);
 }
 
-/* Random lerp + slerp motions of two meshes: the reported t is never later than the first overlapping sample of a
- * dense brute-force static test, nothing overlaps at the samples before safe_t, and at t the meshes touch. */
+/* One motion pair against dense sampling of the brute-force static test: with every root finder the reported t is
+ * never later than the first overlapping sample; with the default one the meshes touch at t and no sample before
+ * safe_t overlaps. Returns -1 when the start overlaps (skipped), else whether some sample overlaps. */
+static int check_against_sampling(snug_ctx* ctx, const test_mesh* ma, const test_mesh* mb, snug_mesh A, snug_mesh B,
+                                  const snug_motion* mA, const snug_motion* mB, int it) {
+    const int samples = 160;
+    float eps = 1e-5f;
+    if (brute_overlap(ma, &mA->start, mb, &mB->start, eps)) return -1;
+    double first = 2.0;
+    for (int s = 1; s <= samples; s++) {
+        double t = (double)s / samples;
+        snug_pose pa = snug_motion_pose_at(mA, t), pb = snug_motion_pose_at(mB, t);
+        if (brute_overlap(ma, &pa, mb, &pb, 0.0f)) { first = t; break; }
+    }
+    /* Overlap here means intersecting (no band: the query's tolerance of 1e-6 x scale is below the start filter's
+     * eps). Sharpen the first one by bisection between the samples (an onset; the first one is no later); t may
+     * exceed it by the root precision and float rounding. */
+    for (double lo = first - 1.0 / samples, hi = first; first <= 1.0 && hi - lo > 1e-7;) {
+        double mid = 0.5 * (lo + hi);
+        snug_pose pa = snug_motion_pose_at(mA, mid), pb = snug_motion_pose_at(mB, mid);
+        if (brute_overlap(ma, &pa, mb, &pb, 0.0f)) first = hi = mid;
+        else lo = mid;
+    }
+    /* every root finder: the leaf intervals are short, so even the one-shot interpolations stay in time */
+    for (int f = 0; f < SNUG_ROOT_FINDER_COUNT; f++) {
+        snug_toi_def fd = snug_default_toi_def();
+        fd.root_finder = (snug_root_finder)f;
+        snug_toi_result fr;
+        CHECK(snug_query_toi(ctx, A, mA, B, mB, &fd, &fr) == SNUG_OK);
+        if (first <= 1.0)
+            CHECK_MSG(fr.hit && fr.t <= first + 1e-5, "case %d finder %d: first sampled overlap at %g, toi %s %g",
+                      it, f, first, fr.hit ? "hit" : "no hit", fr.t);
+    }
+    snug_toi_def def = snug_default_toi_def();
+    snug_toi_result res;
+    CHECK(snug_query_toi(ctx, A, mA, B, mB, &def, &res) == SNUG_OK);
+    if (res.hit) {
+        /* at t the meshes touch: brute-force distance within a few tolerances of the scale */
+        snug_pose pa = snug_motion_pose_at(mA, res.t), pb = snug_motion_pose_at(mB, res.t);
+        float d = brute_distance(ma, &pa, mb, &pb);
+        CHECK_MSG(d <= 2e-4f, "case %d: distance %g at reported t %g", it, d, res.t);
+        /* no sampled overlap before safe_t */
+        for (int s = 0; s * 1.0 / samples < res.safe_t; s++) {
+            double t = (double)s / samples;
+            snug_pose sa = snug_motion_pose_at(mA, t), sb = snug_motion_pose_at(mB, t);
+            CHECK_MSG(!brute_overlap(ma, &sa, mb, &sb, eps), "case %d: overlap at %g before safe_t %g", it, t,
+                      res.safe_t);
+        }
+    }
+    return first <= 1.0;
+}
+
+/* Random lerp + slerp motions of two meshes against dense sampling. */
 static void test_random_motions_against_dense_sampling(void) {
     rng r = {harness_seed() + 1};
     snug_ctx* ctx = snug_ctx_create(NULL);
@@ -145,7 +196,6 @@ static void test_random_motions_against_dense_sampling(void) {
     test_mesh_box(0.6f, 0.3f, 0.9f, &mb);
     snug_mesh A = test_mesh_make(ctx, &ma, NULL), B = test_mesh_make(ctx, &mb, NULL);
     int hits = 0, cases = 24 * harness_scale();
-    const int samples = 160;
     for (int it = 0; it < cases; it++) {
         snug_pose a0, a1, b0, b1;
         rng_unit_quat(&r, a0.q), rng_unit_quat(&r, b0.q);
@@ -166,46 +216,64 @@ static void test_random_motions_against_dense_sampling(void) {
         versor qb = {ax[0] * sinf(ang / 2), ax[1] * sinf(ang / 2), ax[2] * sinf(ang / 2), cosf(ang / 2)};
         glm_quat_mul(qb, b0.q, b1.q);
         snug_motion mA = snug_motion_between(&a0, &a1), mB = snug_motion_between(&b0, &b1);
-        float eps = 1e-5f;
-        if (brute_overlap(&ma, &a0, &mb, &b0, eps)) continue;
-        double first = 2.0;
-        for (int s = 1; s <= samples; s++) {
-            double t = (double)s / samples;
-            snug_pose pa = snug_motion_pose_at(&mA, t), pb = snug_motion_pose_at(&mB, t);
-            if (brute_overlap(&ma, &pa, &mb, &pb, eps)) { first = t; break; }
-        }
-        /* every root finder: the leaf intervals are short, so even the one-shot interpolations stay in time */
-        for (int f = 0; f < SNUG_ROOT_FINDER_COUNT; f++) {
-            snug_toi_def fd = snug_default_toi_def();
-            fd.root_finder = (snug_root_finder)f;
-            snug_toi_result fr;
-            CHECK(snug_query_toi(ctx, A, &mA, B, &mB, &fd, &fr) == SNUG_OK);
-            if (first <= 1.0)
-                CHECK_MSG(fr.hit && fr.t <= first + 1e-6, "case %d finder %d: first sampled overlap at %g, toi %s %g",
-                          it, f, first, fr.hit ? "hit" : "no hit", fr.t);
-        }
-        snug_toi_def def = snug_default_toi_def();
-        snug_toi_result res;
-        CHECK(snug_query_toi(ctx, A, &mA, B, &mB, &def, &res) == SNUG_OK);
-        if (first <= 1.0) hits++;
-        if (res.hit) {
-            /* at t the meshes touch: brute-force distance within a few tolerances of the scale */
-            snug_pose pa = snug_motion_pose_at(&mA, res.t), pb = snug_motion_pose_at(&mB, res.t);
-            float d = brute_distance(&ma, &pa, &mb, &pb);
-            CHECK_MSG(d <= 2e-4f, "case %d: distance %g at reported t %g", it, d, res.t);
-            /* no sampled overlap before safe_t */
-            for (int s = 0; s * 1.0 / samples < res.safe_t; s++) {
-                double t = (double)s / samples;
-                snug_pose sa = snug_motion_pose_at(&mA, t), sb = snug_motion_pose_at(&mB, t);
-                CHECK_MSG(!brute_overlap(&ma, &sa, &mb, &sb, eps), "case %d: overlap at %g before safe_t %g", it, t,
-                          res.safe_t);
-            }
-        }
+        hits += check_against_sampling(ctx, &ma, &mb, A, B, &mA, &mB, it) == 1;
         RETURN_IF_FAILED();
     }
     printf("    %d of %d random motions hit; with every root finder reported no later than the first sampled overlap\n",
            hits, cases);
     CHECK(hits >= cases / 4);
+    test_mesh_free(&ma);
+    test_mesh_free(&mb);
+    snug_ctx_destroy(ctx);
+}
+
+/* Both meshes translate only (each keeps a random rotation): the search clips every node, triangle and feature
+ * window to where the boxes meet under the straight-line relative motion instead of halving time. Axis-parallel
+ * motions (zero relative speed on some axes), glancing passes and resting starts (lifted a little off a contact
+ * found by a first query) are mixed in. */
+static void test_translations_against_dense_sampling(void) {
+    rng r = {harness_seed() + 7};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    test_mesh ma, mb;
+    test_mesh_torus(1.0f, 0.3f, 12, 8, &ma);
+    test_mesh_box(0.6f, 0.3f, 0.9f, &mb);
+    snug_mesh A = test_mesh_make(ctx, &ma, NULL), B = test_mesh_make(ctx, &mb, NULL);
+    int hits = 0, cases = 30 * harness_scale(), resting = 0;
+    for (int it = 0; it < cases; it++) {
+        snug_pose a0, a1, b0, b1;
+        rng_unit_quat(&r, a0.q), rng_unit_quat(&r, b0.q);
+        memcpy(a1.q, a0.q, sizeof a1.q);
+        memcpy(b1.q, b0.q, sizeof b1.q);
+        float dir[3];
+        rng_unit_vec(&r, dir);
+        int axis = it % 3 == 0 ? (int)(rng_next(&r) % 3u) : -1; /* move along one world axis only */
+        for (int i = 0; i < 3; i++) {
+            a0.p[i] = 3.5f * dir[i] + rng_range(&r, -0.5f, 0.5f);
+            a1.p[i] = -1.5f * dir[i] + rng_range(&r, -2.5f, 2.5f);
+            b0.p[i] = rng_range(&r, -0.3f, 0.3f), b1.p[i] = it % 2 ? rng_range(&r, -0.3f, 0.3f) : b0.p[i];
+        }
+        if (axis >= 0)
+            for (int i = 0; i < 3; i++)
+                if (i != axis) a1.p[i] = a0.p[i] = rng_range(&r, -0.6f, 0.6f), b1.p[i] = b0.p[i];
+        snug_motion mA = snug_motion_between(&a0, &a1), mB = snug_motion_between(&b0, &b1);
+        if (it % 4 == 2) { /* B stays (it is even) */
+            /* resting start: begin just off the first contact and move away or slide */
+            snug_toi_result first;
+            CHECK(snug_query_toi(ctx, A, &mA, B, &mB, NULL, &first) == SNUG_OK);
+            if (first.hit && first.safe_t > 0.0f) {
+                snug_pose s0 = snug_motion_pose_at(&mA, first.safe_t), s1 = s0;
+                for (int i = 0; i < 3; i++) s1.p[i] += rng_range(&r, -2.0f, 2.0f);
+                mA = snug_motion_between(&s0, &s1);
+                resting++;
+            }
+        }
+        int c = check_against_sampling(ctx, &ma, &mb, A, B, &mA, &mB, it);
+        hits += c == 1;
+        RETURN_IF_FAILED();
+    }
+    printf("    %d of %d translations hit (%d from resting starts)\n", hits, cases, resting);
+    CHECK(hits >= cases / 4);
+    CHECK(resting > 0);
     test_mesh_free(&ma);
     test_mesh_free(&mb);
     snug_ctx_destroy(ctx);
@@ -422,6 +490,7 @@ static void test_out_of_memory(void) {
 int main(void) {
     RUN(test_translation_closed_form);
     RUN(test_random_motions_against_dense_sampling);
+    RUN(test_translations_against_dense_sampling);
     RUN(test_thin_wall_tunnelling);
     RUN(test_modes_on_overlapping_end);
     RUN(test_parallel_and_grazing_edges);

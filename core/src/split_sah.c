@@ -113,18 +113,23 @@ static inline float half_area4(f4 lo, f4 hi) {
 int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t counts[2]) {
     int nbins = b->n;
     if (nbins < 2) return 0;
-    /* float is plenty to rank planes; empty bins hold (+max, -max) and leave the running boxes alone */
+    /* float is plenty to rank planes; empty bins hold (+max, -max) and leave the running boxes alone. The
+     * right sweep keeps its boxes and counts so the chosen plane's sides need no third pass. */
     float right_cost[64];
+    f4 right_lo[64], right_hi[64];
+    uint32_t right_count[64];
     f4 lo = F4_SET1(FLT_MAX), hi = F4_SET1(-FLT_MAX);
     uint32_t rc = 0;
     for (int i = nbins - 1; i > 0; i--) {
         lo = F4_MIN(lo, F4_LOAD(b->min[i]));
         hi = F4_MAX(hi, F4_LOAD(b->max[i]));
         rc += b->count[i];
+        right_lo[i] = lo, right_hi[i] = hi, right_count[i] = rc;
         right_cost[i] = rc ? half_area4(lo, hi) * (float)rc : -1.0f;
     }
     lo = F4_SET1(FLT_MAX), hi = F4_SET1(-FLT_MAX);
-    uint32_t lc = 0;
+    f4 best_lo = lo, best_hi = hi;
+    uint32_t lc = 0, best_lc = 0;
     float best = FLT_MAX;
     int split = 0;
     for (int i = 1; i < nbins; i++) {
@@ -136,17 +141,13 @@ int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t coun
         if (cost < best) {
             best = cost;
             split = i;
+            best_lo = lo, best_hi = hi, best_lc = lc;
         }
     }
     if (split == 0) return 0;
-    f4 side_lo[2] = {F4_SET1(FLT_MAX), F4_SET1(FLT_MAX)}, side_hi[2] = {F4_SET1(-FLT_MAX), F4_SET1(-FLT_MAX)};
-    counts[0] = counts[1] = 0;
-    for (int k = 0; k < nbins; k++) {
-        int side = k >= split;
-        counts[side] += b->count[k];
-        side_lo[side] = F4_MIN(side_lo[side], F4_LOAD(b->min[k]));
-        side_hi[side] = F4_MAX(side_hi[side], F4_LOAD(b->max[k]));
-    }
+    counts[0] = best_lc;
+    counts[1] = right_count[split];
+    f4 side_lo[2] = {best_lo, right_lo[split]}, side_hi[2] = {best_hi, right_hi[split]};
     for (int side = 0; side < 2; side++) {
         float l[4], h[4];
         F4_STORE(l, side_lo[side]);
@@ -168,11 +169,33 @@ uint32_t snug_sah_partition(const snug_sah_bins* b, int split, const snug_prim* 
         F4_STORE(dummy.max[0], F4_SET1(-FLT_MAX));
     }
     snug_sah_bins* kids[2] = {left ? left : &dummy, right ? right : &dummy};
+    /* grid parameters in locals: the bin stores below could alias the bin structs, which would reload them for
+     * every record (measured: most of the partition's cost in wasm) */
+    const int axis = b->axis;
+    const float base = b->base, scale = b->scale, plane = (float)split;
+    int kaxis[2];
+    float kbase[2], kscale[2], ktop[2];
+    for (int s = 0; s < 2; s++) {
+        kaxis[s] = kids[s]->axis;
+        kbase[s] = kids[s]->base;
+        kscale[s] = kids[s]->scale;
+        ktop[s] = (float)(kids[s]->n - 1);
+    }
+    uint32_t* kcount[2] = {kids[0]->count, kids[1]->count};
+    float(*kmin[2])[4] = {kids[0]->min, kids[1]->min};
+    float(*kmax[2])[4] = {kids[0]->max, kids[1]->max};
     uint32_t i = 0, j = count;
     for (uint32_t k = 0; k < count; k++) {
         const snug_prim* p = &src[k];
-        int side = bin_of(b, p) >= split;
-        bin_add(kids[side], p);
+        /* bin_of(b, p) >= split without the clamp: split is in 1..n-1, so the clamp cannot change the answer */
+        int side = (p->min[axis] + p->max[axis] - base) * scale >= plane;
+        int ax = kaxis[side];
+        float x = (p->min[ax] + p->max[ax] - kbase[side]) * kscale[side];
+        int bin = (int)fmax_(0.0f, fmin_(ktop[side], x));
+        f4 lo = F4_LOAD(p->min), hi = F4_LOAD(p->max);
+        kcount[side][bin]++;
+        F4_STORE(kmin[side][bin], F4_MIN(F4_LOAD(kmin[side][bin]), lo));
+        F4_STORE(kmax[side][bin], F4_MAX(F4_LOAD(kmax[side][bin]), hi));
         j -= (uint32_t)side;
         dst[side ? j : i] = *p;
         i += (uint32_t)(1 - side);

@@ -30,6 +30,7 @@ void snug_mesh_data_free(snug_ctx* ctx, snug_mesh_data* mesh) {
     snug_free(ctx, mesh->edges);
     snug_free(ctx, mesh->tri_edges);
     snug_free(ctx, mesh->edge_tris);
+    snug_free(ctx, mesh->ray_tris);
     snug_free(ctx, mesh);
 }
 
@@ -373,7 +374,8 @@ snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* ou
     out->tolerance = m->tolerance;
     out->closed = m->boundary_edge_count == 0 && m->nonmanifold_edge_count == 0;
     out->memory_bytes = sizeof *m + (size_t)m->vertex_count * 12 + (size_t)m->tri_count * (12 + 4 + 12) +
-                        (size_t)m->edge_count * 16 + (size_t)m->degenerate_count * 4 + snug_bvh_memory(&m->bvh);
+                        (size_t)m->edge_count * 16 + (size_t)m->degenerate_count * 4 + snug_bvh_memory(&m->bvh) +
+                        (m->ray_tris ? (size_t)m->tri_count * 36 : 0);
     return snug_succeed(ctx);
 }
 
@@ -422,6 +424,8 @@ snug_status snug_mesh_set_positions(snug_ctx* ctx, snug_mesh mesh, const float* 
     snug_free(ctx, m->positions);
     snug_free(ctx, m->degenerate_ids);
     m->positions = fresh;
+    snug_free(ctx, m->ray_tris); /* stale corner copy: the next ray query copies the new corners */
+    m->ray_tris = NULL;
     m->degenerate_ids = ids;
     m->degenerate_count = count;
     glm_vec3_copy(staged.aabb_min, m->aabb_min);

@@ -2,6 +2,7 @@
  * does, so hit/miss and t must agree exactly; the triangle may differ only on a tie (same t, shared edge).
  * Closest, any, all (sorted, counts past capacity) and batched forms, on small and big meshes of every BV type. */
 #include "query_support.h"
+#include "test_alloc.h"
 #include "tri.h"
 
 typedef struct ref_hit {
@@ -161,6 +162,40 @@ static void test_big_meshes(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* The first ray query copies the corners in leaf order; moving the vertices must drop that copy, and a failed
+ * copy must report out-of-memory and leave the mesh answering correctly once memory is back. */
+static void test_moved_vertices_and_out_of_memory(void) {
+    rng r = {harness_seed() ^ 0x5eedu};
+    test_failing_alloc fail = {-1};
+    snug_ctx_def def = test_failing_ctx_def(&fail);
+    snug_ctx* ctx = snug_ctx_create(&def);
+    test_mesh knot;
+    test_mesh_torus_knot(1.0f, 0.3f, 64, 8, 2, 3, &knot);
+    snug_mesh h = qs_make(ctx, &knot, SNUG_BV_AABB);
+    snug_pose p = snug_pose_identity();
+    snug_ray ray = {{-5, 0.1f, 0.2f}, {1, 0, 0}, INFINITY};
+    snug_ray_hit hit = {77};
+    fail.countdown = 0;
+    CHECK(snug_query_raycast(ctx, h, &p, &ray, &hit) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(hit.tri == 77);
+    float o[3] = {-5, 0.1f, 0.2f}, d[3] = {1, 0, 0};
+    fail.countdown = 0;
+    CHECK(snug_query_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(hit.tri == 77);
+    fail.countdown = -1;
+    run_rays(ctx, &r, &knot, h, 128 * harness_scale(), "knot");
+    for (int round = 0; round < 3; round++) {
+        /* stretch and jitter every vertex; the tree is refitted, the rays must see the new corners */
+        for (uint32_t v = 0; v < knot.vertex_count; v++)
+            for (int c = 0; c < 3; c++) knot.positions[3 * v + c] = knot.positions[3 * v + c] * (c == round ? 1.5f : 1.0f) + rng_range(&r, -0.02f, 0.02f);
+        CHECK(snug_mesh_set_positions(ctx, h, knot.positions, knot.vertex_count) == SNUG_OK);
+        run_rays(ctx, &r, &knot, h, 128 * harness_scale(), "moved knot");
+    }
+    snug_mesh_destroy(ctx, h);
+    test_mesh_free(&knot);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_bad_input_and_edges(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
     test_mesh box;
@@ -220,5 +255,6 @@ int main(void) {
     RUN(test_bad_input_and_edges);
     RUN(test_small_meshes);
     RUN(test_big_meshes);
+    RUN(test_moved_vertices_and_out_of_memory);
     return harness_finish();
 }

@@ -169,24 +169,17 @@ test-browser: web
 
 # ---------------------------------------------------------------- benchmarks (not part of the tests)
 # `make bench`: snug natively and as wasm under node (one C source), FCL natively, three-mesh-bvh, Rapier and Jolt
-# in node; writes tests/bench/results/<machine>.md and .csv (tests/bench/run.mjs). have.h lists the functions the
-# library defines so far, so the benchmark builds while parts of the core are still being written.
+# in node; writes tests/bench/results/<machine>.md and .csv (tests/bench/run.mjs).
 BENCH_DEPS := tests/bench/snug_bench.c tests/bench/timing.h $(SUPPORT) tests/c/support/*.h Makefile
 
-$(BUILD)/bench/native/have.h: $(BUILD)/native/libsnug.a tests/bench/have.sh
+$(BUILD)/bench/snug_bench: $(BENCH_DEPS) $(BUILD)/native/libsnug.a
 	@mkdir -p $(@D)
-	sh tests/bench/have.sh nm $< > $@
-
-$(BUILD)/bench/wasm/have.h: $(BUILD)/wasm/libsnug.a tests/bench/have.sh
-	@mkdir -p $(@D)
-	sh tests/bench/have.sh llvm-nm $< > $@
-
-$(BUILD)/bench/snug_bench: $(BENCH_DEPS) $(BUILD)/bench/native/have.h $(BUILD)/native/libsnug.a
-	$(CC) $(CFLAGS_N) -I$(BUILD)/bench/native -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
+	$(CC) $(CFLAGS_N) -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
 	  $(BUILD)/native/libsnug.a -lm -o $@
 
-$(BUILD)/bench/snug_bench.cjs: $(BENCH_DEPS) $(BUILD)/bench/wasm/have.h $(BUILD)/wasm/libsnug.a
-	$(EMCC) $(CFLAGS_W) -I$(BUILD)/bench/wasm -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
+$(BUILD)/bench/snug_bench.cjs: $(BENCH_DEPS) $(BUILD)/wasm/libsnug.a
+	@mkdir -p $(@D)
+	$(EMCC) $(CFLAGS_W) -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
 	  $(BUILD)/wasm/libsnug.a $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@
 
 $(BUILD)/bench/fcl_bench: tests/bench/fcl_bench.cpp tests/bench/timing.h

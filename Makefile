@@ -133,39 +133,24 @@ $(BUILD)/js/layout.json: wasm/layout_probe.c core/include/snug.h
 
 WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
 
-# The JS side needs a module even while functions of snug.h are still unimplemented: when the full link fails,
-# link what the library defines (missing exports listed) so the page and the JS tests run. The full module is
-# always tried first, so this fallback disappears by itself once everything links.
-# (Always relinked: a failed link elsewhere can leave a snug.wasm newer than the snug.mjs that must match it.)
-wasm-js: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
-	@rm -f $(BUILD)/wasm/snug.mjs
-	@$(MAKE) --no-print-directory wasm >$(BUILD)/wasm/link.log 2>&1 || { \
-	  echo "snug: the full wasm link failed (see $(BUILD)/wasm/link.log); linking the functions that exist"; \
-	  emnm $(BUILD)/wasm/libsnug.a | awk '$$2 == "T" { print "_" $$3 }' > $(BUILD)/wasm/defined.txt; \
-	  node wasm/filter_exports.mjs $(BUILD)/wasm/exports.json $(BUILD)/wasm/defined.txt > $(BUILD)/wasm/exports-available.json && \
-	  $(EMCC) $(WASM_LINK) $(BUILD)/wasm/libsnug.a -o $(BUILD)/wasm/snug.mjs -sMODULARIZE=1 -sEXPORT_ES6=1 \
-	    -sEXPORT_NAME=createSnugModule -sENVIRONMENT=web,worker -sFILESYSTEM=0 -sERROR_ON_UNDEFINED_SYMBOLS=0 \
-	    -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm/exports-available.json \
-	    -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAPF32,HEAPU32,UTF8ToString 2>/dev/null; }
-
-$(BUILD)/web/index.html: $(WEB_SRC) wasm-js
+$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs
 	npx vite build --config web/vite.config.js --logLevel warn
 
 web: $(BUILD)/web/index.html
 
 # The README's main command: install what is missing, build, serve the page and print its URL.
 run: deps
-	$(MAKE) wasm-js
+	$(MAKE) wasm
 	@echo "snug: serving the page at http://localhost:5173/ (Ctrl-C stops)"
 	npx vite --config web/vite.config.js --port 5173 --strictPort
 
-test-js: wasm-js $(BUILD)/js/layout.json
+test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/js/layout.json
 	sh tests/js/run.sh
 
 test-browser: web
 	sh tests/browser/run.sh
 
-.PHONY: web wasm-js run test-js test-browser
+.PHONY: web run test-js test-browser
 
 # ---------------------------------------------------------------- benchmarks (not part of the tests)
 # `make bench`: snug natively and as wasm under node (one C source), FCL natively, three-mesh-bvh, Rapier and Jolt

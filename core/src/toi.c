@@ -6,6 +6,9 @@
  * over a short interval remain. Their triangle pairs (again filtered by swept boxes) run the dynamic vertex-face,
  * face-vertex and edge-edge tests of ccd.c. The first contact found bounds the search: triples that start later
  * are dropped, so the work concentrates where the meshes first meet (this is what makes the 48k dragon pair fast).
+ * When both meshes only translate, node boxes move rigidly on straight lines: each triple's interval is clipped
+ * exactly to where its boxes meet (no time halving), and each triangle pair to where its boxes and its face-normal
+ * projections meet, so bodies resting near each other stop costing a fine-grained time search (room step).
  * Mixed mode runs the same traversal at the end pose only and refines the overlapping triangle pairs dynamically
  * (seed 000 Fig. 5.24); static mode stops at the first overlapping pair. */
 #include <math.h>
@@ -377,24 +380,52 @@ static uint32_t mixed_features(const double wa[3][3], const double wb[3][3]) {
 /* Linear motion: clip [*u0, *u1] to where two world boxes at u = 0 (centres c, half extents e; [0] moves with A,
  * [1] with B) are within eps; false if they never are. Per axis the centre offset d0 + u w must stay within the
  * summed half extents. */
+/* One axis: keep the u in [*lo, *hi] where |d0 + u w| <= reach; false when none is left. */
+static bool clip_axis(double d0, double w, double reach, double* lo, double* hi) {
+    if (fabs(w) * (*hi - *lo) <= 1e-12 * reach) return fabs(d0 + 0.5 * (*lo + *hi) * w) <= reach;
+    double a = (-reach - d0) / w, b = (reach - d0) / w;
+    if (a > b) { double x = a; a = b; b = x; }
+    if (a > *lo) *lo = a;
+    if (b < *hi) *hi = b;
+    return *lo <= *hi;
+}
+
 static bool linear_clip(const toi_search* s, double c[2][3], double e[2][3], double* u0, double* u1) {
     double lo = *u0, hi = *u1;
     for (int r = 0; r < 3; r++) {
-        double d0 = c[0][r] - c[1][r], w = s->lin_v[0][r] - s->lin_v[1][r];
+        double w = s->lin_v[0][r] - s->lin_v[1][r];
         /* eps of the box test, plus float rounding of the boxes and of the leaf tests' transforms */
         double reach = e[0][r] + e[1][r] + s->in->eps +
                        1e-6 * (fabs(c[0][r]) + fabs(c[1][r]) + e[0][r] + e[1][r] + fabs(w));
-        if (fabs(w) * (hi - lo) <= 1e-12 * reach) {
-            if (fabs(d0 + 0.5 * (lo + hi) * w) > reach) return false;
-            continue;
-        }
-        double a = (-reach - d0) / w, b = (reach - d0) / w;
-        if (a > b) { double x = a; a = b; b = x; }
-        if (a > lo) lo = a;
-        if (b < hi) hi = b;
-        if (lo > hi) return false;
+        if (!clip_axis(c[0][r] - c[1][r], w, reach, &lo, &hi)) return false;
     }
     *u0 = lo, *u1 = hi;
+    return true;
+}
+
+/* Separating axes of a triangle pair under linear motion: along each face normal (world vertices at u = 0, wa
+ * moving with A) the projections must come within eps. mag bounds the coordinates, for the rounding slack. */
+static bool linear_clip_planes(const toi_search* s, double wa[3][3], double wb[3][3], double mag, double* u0,
+                               double* u1) {
+    for (int side = 0; side < 2; side++) {
+        double(*f)[3] = side ? wb : wa;
+        double e0[3], e1[3], n[3];
+        for (int i = 0; i < 3; i++) e0[i] = f[1][i] - f[0][i], e1[i] = f[2][i] - f[0][i];
+        n[0] = e0[1] * e1[2] - e0[2] * e1[1], n[1] = e0[2] * e1[0] - e0[0] * e1[2], n[2] = e0[0] * e1[1] - e0[1] * e1[0];
+        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        if (!(len > 0.0)) continue;
+        double pa_lo = INFINITY, pa_hi = -INFINITY, pb_lo = INFINITY, pb_hi = -INFINITY;
+        for (int v = 0; v < 3; v++) {
+            double a = (wa[v][0] * n[0] + wa[v][1] * n[1] + wa[v][2] * n[2]) / len;
+            double b = (wb[v][0] * n[0] + wb[v][1] * n[1] + wb[v][2] * n[2]) / len;
+            pa_lo = a < pa_lo ? a : pa_lo, pa_hi = a > pa_hi ? a : pa_hi;
+            pb_lo = b < pb_lo ? b : pb_lo, pb_hi = b > pb_hi ? b : pb_hi;
+        }
+        double w = 0.0;
+        for (int i = 0; i < 3; i++) w += (s->lin_v[0][i] - s->lin_v[1][i]) * n[i] / len;
+        double reach = 0.5 * (pa_hi - pa_lo + pb_hi - pb_lo) + s->in->eps + 1e-6 * (mag + fabs(w));
+        if (!clip_axis(0.5 * (pa_lo + pa_hi - pb_lo - pb_hi), w, reach, u0, u1)) return false;
+    }
     return true;
 }
 
@@ -410,14 +441,14 @@ static void linear_node_box(const toi_search* s, int k, uint32_t node, double c[
     }
 }
 
-/* World box at u = 0 of a triangle of mesh k. */
-static void linear_tri_box(const toi_search* s, int k, uint32_t slot, double c[3], double e[3]) {
+/* World vertices (w) and box at u = 0 of a triangle of mesh k. */
+static void linear_tri_box(const toi_search* s, int k, uint32_t slot, double w3[3][3], double c[3], double e[3]) {
     const double* R = s->lin_R[k];
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int v = 0; v < 3; v++) {
         const float* p = snug_mesh_vertex(s->m[k], slot, v);
         for (int r = 0; r < 3; r++) {
-            double w = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->lin_t[k][r];
+            double w = w3[v][r] = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->lin_t[k][r];
             lo[r] = w < lo[r] ? w : lo[r];
             hi[r] = w > hi[r] ? w : hi[r];
         }
@@ -438,11 +469,11 @@ static void leaf_pair_linear(toi_search* s, uint32_t na, uint32_t nb, double u0,
     const snug_node* A = &s->m[0]->bvh.nodes[na];
     const snug_node* B = &s->m[1]->bvh.nodes[nb];
     uint32_t ca = SNUG_NODE_COUNT(A->info), cb = SNUG_NODE_COUNT(B->info);
-    double c[2][3], e[2][3], cbs[256][3], ebs[256][3];
-    for (uint32_t j = 0; j < cb; j++) linear_tri_box(s, 1, B->first + j, cbs[j], ebs[j]);
+    double c[2][3], e[2][3], cbs[256][3], ebs[256][3], wa0[3][3], wbs[256][3][3];
+    for (uint32_t j = 0; j < cb; j++) linear_tri_box(s, 1, B->first + j, wbs[j], cbs[j], ebs[j]);
     for (uint32_t i = 0; i < ca; i++) {
         uint32_t sa = A->first + i;
-        linear_tri_box(s, 0, sa, c[0], e[0]);
+        linear_tri_box(s, 0, sa, wa0, c[0], e[0]);
         for (uint32_t j = 0; j < cb; j++) {
             if (s->best_u + s->tie < u0) return;
             s->ctx->stats.bv_tests[SNUG_BV_AABB][SNUG_BV_AABB]++;
@@ -450,6 +481,9 @@ static void leaf_pair_linear(toi_search* s, uint32_t na, uint32_t nb, double u0,
             memcpy(e[1], ebs[j], sizeof e[1]);
             double lo = u0, hi = u1;
             if (!linear_clip(s, c, e, &lo, &hi) || lo > s->best_u + s->tie) continue;
+            double mag = 0.0;
+            for (int r = 0; r < 3; r++) mag += fabs(c[0][r]) + e[0][r] + fabs(c[1][r]) + e[1][r];
+            if (!linear_clip_planes(s, wa0, wbs[j], mag, &lo, &hi) || lo > s->best_u + s->tie) continue;
             uint32_t sb = B->first + j;
             double wa[3][3], wb[3][3];
             if (lo == 0.0 && s->at_start && !s->in->slide && tris_overlap_at(s, sa, sb, 0.0, wa, wb)) {

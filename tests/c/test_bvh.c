@@ -544,6 +544,58 @@ static void test_out_of_memory_in_every_builder_path(void) {
     test_mesh_free(&m);
 }
 
+/* Mesh edge adjacency (built by a counting sort on the smaller vertex) against brute force on random index
+ * soups over few vertices: repeated vertices, non-manifold edges and large fans (the sorted-bucket fallback). */
+static void test_adjacency_against_brute_force(void) {
+    rng r = {harness_seed() ^ 0xad1ull};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_bvh_def bvh = snug_default_bvh_def();
+    int cases = 60 * harness_scale();
+    for (int c = 0; c < cases; c++) {
+        uint32_t nv = 3 + (uint32_t)(rng_next(&r) % 60), nt = 1 + (uint32_t)(rng_next(&r) % 150);
+        test_mesh m = {malloc(12u * nv), malloc(12u * nt), nv, nt};
+        for (uint32_t i = 0; i < 3 * nv; i++) m.positions[i] = rng_range(&r, -1.0f, 1.0f);
+        for (uint32_t i = 0; i < 3 * nt; i++) m.indices[i] = (uint32_t)(rng_next(&r) % nv);
+        snug_status st;
+        snug_mesh h = make(ctx, &m, &bvh, &st);
+        CHECK(st == SNUG_OK);
+        snug_mesh_data* md = snug_mesh_lookup(ctx, h);
+        if (md) {
+            uint32_t E = md->edge_count, seen = 0, boundary = 0, nonmanifold = 0;
+            for (uint32_t e = 0; e < E; e++) {
+                CHECK(md->edges[2 * e] <= md->edges[2 * e + 1]);
+                for (uint32_t f = e + 1; f < E; f++)
+                    CHECK(md->edges[2 * e] != md->edges[2 * f] || md->edges[2 * e + 1] != md->edges[2 * f + 1]);
+                uint32_t uses = 0, first[2] = {SNUG_NONE, SNUG_NONE};
+                for (uint32_t x = 0; x < 3 * nt; x++)
+                    if (md->tri_edges[x] == e) {
+                        if (uses < 2) first[uses] = x / 3;
+                        uses++;
+                    }
+                CHECK(uses > 0 && md->edge_tris[2 * e] == first[0] && md->edge_tris[2 * e + 1] == first[1]);
+                boundary += uses == 1;
+                nonmanifold += uses > 2;
+            }
+            for (uint32_t x = 0; x < 3 * nt; x++) {
+                uint32_t a = md->tris[x], b = md->tris[x % 3 == 2 ? x - 2 : x + 1], e = md->tri_edges[x];
+                if (a > b) {
+                    uint32_t t = a;
+                    a = b;
+                    b = t;
+                }
+                CHECK(e < E && md->edges[2 * e] == a && md->edges[2 * e + 1] == b);
+                /* ids in order of first appearance */
+                CHECK(e <= seen);
+                if (e == seen) seen++;
+            }
+            CHECK(seen == E && boundary == md->boundary_edge_count && nonmanifold == md->nonmanifold_edge_count);
+        }
+        snug_mesh_destroy(ctx, h);
+        test_mesh_free(&m);
+    }
+    snug_ctx_destroy(ctx);
+}
+
 int main(void) {
     RUN(test_bad_settings_are_rejected);
     RUN(test_edge_cases);
@@ -556,5 +608,6 @@ int main(void) {
     RUN(test_hausdorff_bounds);
     RUN(test_quality_and_measures);
     RUN(test_out_of_memory_in_every_builder_path);
+    RUN(test_adjacency_against_brute_force);
     return harness_finish();
 }

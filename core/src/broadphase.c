@@ -6,6 +6,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 /* ---------------------------------------------------------------- pair set */
 
@@ -316,13 +321,14 @@ static inline sweep_v4 sweep_load(const float* p) {
 }
 
 static inline bool sweep_any(sweep_m4 m) {
+#if defined(__wasm_simd128__)
+    return wasm_v128_any_true((v128_t)m);
+#elif defined(__SSE2__)
+    return _mm_movemask_ps((__m128)m) != 0;
+#else
     sweep_u2 u = (sweep_u2)m;
     return (u[0] | u[1]) != 0;
-}
-
-static inline bool sweep_all(sweep_m4 m) {
-    sweep_u2 u = (sweep_u2)m;
-    return (u[0] & u[1]) == UINT64_MAX;
+#endif
 }
 
 static bool sweep_emit(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, uint32_t q) {
@@ -336,49 +342,144 @@ static bool sweep_emit(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, uint32_t 
     return true;
 }
 
+/* Structure-of-arrays boxes for the sweep: sorted by lower x end, NaN padding after each run. */
+typedef struct sweep_soa {
+    float *x0, *x1, *y0, *y1, *z0, *z1;
+    uint32_t* id;
+} sweep_soa;
+
+static sweep_soa sweep_soa_at(float* base, size_t stride) {
+    sweep_soa a = {base, base + stride, base + 2 * stride, base + 3 * stride, base + 4 * stride, base + 5 * stride,
+                   (uint32_t*)(base + 6 * stride)};
+    return a;
+}
+
+static inline void sweep_soa_put(sweep_soa* a, uint32_t i, const sweep_soa* from, uint32_t k) {
+    a->x0[i] = from->x0[k];
+    a->x1[i] = from->x1[k];
+    a->y0[i] = from->y0[k];
+    a->y1[i] = from->y1[k];
+    a->z0[i] = from->z0[k];
+    a->z1[i] = from->z1[k];
+    a->id[i] = from->id[k];
+}
+
+static inline void sweep_soa_pad(sweep_soa* a, uint32_t i) {
+    for (uint32_t t = i; t < i + SWEEP_PAD; t++) a->x0[t] = a->x1[t] = a->y0[t] = a->y1[t] = a->z0[t] = a->z1[t] = NAN;
+}
+
+/* y slabs: box i lies in slabs [slab(y0), slab(y1)]; a pair is reported only in the slab holding the lower end of
+ * its y overlap (inside both boxes' spans), so exactly once. */
+typedef struct sweep_slabs {
+    float origin, inv_width;
+    uint32_t count;
+} sweep_slabs;
+
+static inline uint32_t sweep_slab(const sweep_slabs* s, float y) {
+    float f = (y - s->origin) * s->inv_width;
+    return f <= 0.0f ? 0u : f >= (float)(s->count - 1u) ? s->count - 1u : (uint32_t)f;
+}
+
+/* Scan the boxes a[lo, hi) (NaN at hi): each against those after it whose lower x end lies in its x interval,
+ * four at a time. */
+static bool sweep_run(snug_ctx* ctx, snug_broadphase* bp, const sweep_soa* a, uint32_t lo, uint32_t hi,
+                      const sweep_slabs* slabs, uint32_t slab) {
+    for (uint32_t i = lo; i < hi; i++) {
+        const float xs = a->x1[i];
+        const sweep_v4 xe = {xs, xs, xs, xs};
+        const sweep_v4 ya = {a->y0[i], a->y0[i], a->y0[i], a->y0[i]}, yb = {a->y1[i], a->y1[i], a->y1[i], a->y1[i]};
+        const sweep_v4 za = {a->z0[i], a->z0[i], a->z0[i], a->z0[i]}, zb = {a->z1[i], a->z1[i], a->z1[i], a->z1[i]};
+        for (uint32_t j = i + 1;; j += 4) {
+            sweep_m4 hit = (sweep_load(a->x0 + j) <= xe) & (sweep_load(a->y0 + j) <= yb) &
+                           (ya <= sweep_load(a->y1 + j)) & (sweep_load(a->z0 + j) <= zb) & (za <= sweep_load(a->z1 + j));
+            if (sweep_any(hit)) {
+                for (uint32_t t = 0; t < 4; t++) {
+                    if (!hit[t]) continue;
+                    if (slabs->count > 1u && sweep_slab(slabs, fmaxf(a->y0[i], a->y0[j + t])) != slab) continue;
+                    if (!sweep_emit(ctx, bp, a->id[i], a->id[j + t])) return false;
+                }
+            }
+            /* sorted by x: once the last lane starts past xs (or is padding), so does everything after it */
+            if (!(a->x0[j + 3] <= xs)) break;
+        }
+    }
+    return true;
+}
+
+#define SWEEP_SLABS_MAX 64u
+
 /* The pair set from scratch: sweep the live boxes in axis-0 order; each box scans forward over the boxes whose
  * lower x end lies inside its x interval and tests y and z (seed 000 Fig. 6.4 with the other two axes as a
- * filter). Boxes are gathered into structure-of-arrays order first so the scan tests four candidates at a time
- * on contiguous floats; NaN padding ends every scan (NaN compares false). Touching counts, like ep_less. */
+ * filter). Many boxes: the sweep runs per y slab (a box in each slab it spans), which cuts the candidates by
+ * about the slab count when boxes are small against the scene. Boxes sit in structure-of-arrays order so the
+ * scan tests four candidates at a time on contiguous floats. Touching counts, like ep_less. */
 static snug_status sweep_pairs(snug_ctx* ctx, snug_broadphase* bp) {
     snug_pairset_clear(&bp->pairs);
     if (bp->proxy_count) memset(bp->pair_count, 0, bp->proxy_count * sizeof *bp->pair_count);
-    uint32_t n = bp->live, stride = n + SWEEP_PAD;
+    uint32_t n = bp->live;
     if (!n) return SNUG_OK;
-    if (snug_scratch_reserve(ctx, (size_t)stride * 7u * sizeof(float)) != SNUG_OK) return SNUG_ERR_OUT_OF_MEMORY;
-    float* X0 = (float*)ctx->scratch.data;
-    float *X1 = X0 + stride, *Y0 = X1 + stride, *Y1 = Y0 + stride, *Z0 = Y1 + stride, *Z1 = Z0 + stride;
-    uint32_t* ID = (uint32_t*)(Z1 + stride);
+    /* the gathered boxes, then slab copies: at most 2n entries, or no slabs */
+    size_t stride = n + SWEEP_PAD, stride2 = 2u * (size_t)n + SWEEP_SLABS_MAX * SWEEP_PAD;
+    if (snug_scratch_reserve(ctx, (stride + stride2) * 7u * sizeof(float) + SWEEP_SLABS_MAX * 2u * sizeof(uint32_t)) !=
+        SNUG_OK)
+        return SNUG_ERR_OUT_OF_MEMORY;
+    sweep_soa A = sweep_soa_at((float*)ctx->scratch.data, stride);
+    sweep_soa S = sweep_soa_at((float*)ctx->scratch.data + 7u * stride, stride2);
+    uint32_t* start = (uint32_t*)((float*)ctx->scratch.data + 7u * (stride + stride2));
+    uint32_t* fill = start + SWEEP_SLABS_MAX;
     uint32_t m = 0;
+    float ylo = INFINITY, yhi = -INFINITY;
+    double extent = 0.0;
     const snug_bp_endpoint* E = bp->axis[0];
     for (uint32_t i = 0; i < bp->ep_count; i++) {
         uint32_t d = E[i].data;
         if (EP_UPPER(d) || (d & EP_DEAD)) continue;
         const snug_bp_proxy* P = &bp->proxies[d >> 1];
-        X0[m] = P->min[0];
-        X1[m] = P->max[0];
-        Y0[m] = P->min[1];
-        Y1[m] = P->max[1];
-        Z0[m] = P->min[2];
-        Z1[m] = P->max[2];
-        ID[m] = d >> 1;
+        A.x0[m] = P->min[0];
+        A.x1[m] = P->max[0];
+        A.y0[m] = P->min[1];
+        A.y1[m] = P->max[1];
+        A.z0[m] = P->min[2];
+        A.z1[m] = P->max[2];
+        A.id[m] = d >> 1;
+        ylo = fminf(ylo, P->min[1]);
+        yhi = fmaxf(yhi, P->max[1]);
+        extent += (double)P->max[1] - (double)P->min[1];
         m++;
     }
-    for (uint32_t t = m; t < m + SWEEP_PAD; t++) X0[t] = X1[t] = Y0[t] = Y1[t] = Z0[t] = Z1[t] = NAN;
-    for (uint32_t i = 0; i < m; i++) {
-        const sweep_v4 xe = {X1[i], X1[i], X1[i], X1[i]};
-        const sweep_v4 ya = {Y0[i], Y0[i], Y0[i], Y0[i]}, yb = {Y1[i], Y1[i], Y1[i], Y1[i]};
-        const sweep_v4 za = {Z0[i], Z0[i], Z0[i], Z0[i]}, zb = {Z1[i], Z1[i], Z1[i], Z1[i]};
-        for (uint32_t j = i + 1;; j += 4) {
-            sweep_m4 inx = sweep_load(X0 + j) <= xe;
-            sweep_m4 hit = inx & (sweep_load(Y0 + j) <= yb) & (ya <= sweep_load(Y1 + j)) &
-                           (sweep_load(Z0 + j) <= zb) & (za <= sweep_load(Z1 + j));
-            if (sweep_any(hit)) {
-                for (uint32_t t = 0; t < 4; t++)
-                    if (hit[t] && !sweep_emit(ctx, bp, ID[i], ID[j + t])) return SNUG_ERR_OUT_OF_MEMORY;
-            }
-            if (!sweep_all(inx)) break; /* sorted by x: the first box starting past xe ends the scan */
+    sweep_soa_pad(&A, m);
+    /* slabs about four mean box heights tall (a box spans ~1.25 of them), a few hundred boxes each at least */
+    sweep_slabs sl = {ylo, 0.0f, 1u};
+    double range = (double)yhi - (double)ylo, mean = extent / m;
+    double want = mean > 0.0 ? range / (4.0 * mean) : (double)SWEEP_SLABS_MAX;
+    if (want > m / 256.0) want = m / 256.0;
+    if (want > SWEEP_SLABS_MAX) want = SWEEP_SLABS_MAX;
+    if (want >= 2.0 && isfinite(range)) {
+        sl.count = (uint32_t)want;
+        sl.inv_width = (float)(sl.count / range);
+        uint64_t total = 0;
+        memset(start, 0, SWEEP_SLABS_MAX * sizeof *start);
+        for (uint32_t i = 0; i < m; i++) {
+            uint32_t b0 = sweep_slab(&sl, A.y0[i]), b1 = sweep_slab(&sl, A.y1[i]);
+            for (uint32_t b = b0; b <= b1; b++) start[b]++;
+            total += b1 - b0 + 1u;
         }
+        if (total > 2u * (uint64_t)m) sl.count = 1u; /* boxes too tall for slabs */
+    }
+    if (sl.count == 1u) return sweep_run(ctx, bp, &A, 0, m, &sl, 0) ? SNUG_OK : SNUG_ERR_OUT_OF_MEMORY;
+    uint32_t at = 0;
+    for (uint32_t b = 0; b < sl.count; b++) {
+        uint32_t c = start[b];
+        start[b] = fill[b] = at;
+        at += c + SWEEP_PAD;
+    }
+    for (uint32_t i = 0; i < m; i++) {
+        uint32_t b0 = sweep_slab(&sl, A.y0[i]), b1 = sweep_slab(&sl, A.y1[i]);
+        for (uint32_t b = b0; b <= b1; b++) sweep_soa_put(&S, fill[b]++, &A, i);
+    }
+    for (uint32_t b = 0; b < sl.count; b++) {
+        sweep_soa_pad(&S, fill[b]);
+        if (!sweep_run(ctx, bp, &S, start[b], fill[b], &sl, b)) return SNUG_ERR_OUT_OF_MEMORY;
     }
     return SNUG_OK;
 }

@@ -120,6 +120,69 @@ static void test_raw_sap_equals_brute_force(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Batches over enough boxes that the sweep splits y into slabs: small boxes on an integer grid (ties and
+ * touching faces, some flat), a share of tall ones spanning many slabs, and rounds where all are tall (too tall
+ * for slabs). Every batch and rebuild equals brute force, and an incremental move afterwards (which sorts the
+ * axes the batch left) keeps it so. */
+static void test_batch_sweep_equals_brute_force(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    rng r = {harness_seed() ^ 0x51ab};
+    const uint32_t n = 1500;
+    raw_box* boxes = calloc(n, sizeof *boxes);
+    snug_broadphase bp;
+    memset(&bp, 0, sizeof bp);
+    int rounds = 16 * harness_scale();
+    for (int round = 0; round < rounds; round++) {
+        float tall = round % 4 == 3 ? 1.0f : 0.03f;
+        for (uint32_t i = 0; i < n; i++) {
+            raw_box* b = &boxes[i];
+            if (b->live && rng_float(&r) < 0.1f) continue; /* unchanged */
+            for (int k = 0; k < 3; k++) {
+                float lo = floorf(rng_range(&r, 0.0f, 60.0f));
+                float len = floorf(rng_range(&r, 0.0f, 3.0f));
+                if (k == 1 && rng_float(&r) < tall) len = floorf(rng_range(&r, 10.0f, 60.0f));
+                b->min[k] = lo;
+                b->max[k] = lo + len;
+            }
+            if (!b->live) {
+                CHECK(snug_bp_insert(ctx, &bp, b->min, b->max, i, round % 2 == 1, &b->id) == SNUG_OK);
+                b->live = true;
+            } else {
+                snug_bp_set_box(&bp, b->id, b->min, b->max);
+            }
+        }
+        bp.needs_rebuild = false;
+        if (round % 5 == 4) CHECK(snug_bp_rebuild(ctx, &bp) == SNUG_OK);
+        else snug_bp_resort(ctx, &bp);
+        CHECK(!bp.needs_rebuild);
+        check_raw_pairs(&bp, boxes, n, round);
+        RETURN_IF_FAILED();
+        /* a few incremental moves and a removal after the batch */
+        for (int t = 0; t < 4; t++) {
+            raw_box* b = &boxes[rng_next(&r) % n];
+            if (!b->live) continue;
+            for (int k = 0; k < 3; k++) {
+                float d = floorf(rng_range(&r, -3.0f, 4.0f));
+                b->min[k] += d;
+                b->max[k] += d;
+            }
+            snug_bp_move(ctx, &bp, b->id, b->min, b->max);
+        }
+        raw_box* gone = &boxes[rng_next(&r) % n];
+        if (gone->live) {
+            snug_bp_remove(&bp, gone->id);
+            gone->live = false;
+        }
+        CHECK(bp.unsorted == 0);
+        check_raw_pairs(&bp, boxes, n, round);
+        RETURN_IF_FAILED();
+    }
+    snug_bp_free(ctx, &bp);
+    free(boxes);
+    CHECK(snug_ctx_allocated_bytes(ctx) == ctx->scratch.size);
+    snug_ctx_destroy(ctx);
+}
+
 /* ---------------------------------------------------------------- scene pairs */
 
 #define SCENE_MAX 80
@@ -331,6 +394,7 @@ static void test_bulk_load_and_box_query(void) {
 
 int main(void) {
     RUN(test_raw_sap_equals_brute_force);
+    RUN(test_batch_sweep_equals_brute_force);
     RUN(test_scene_pairs_equal_brute_force);
     RUN(test_bulk_load_and_box_query);
     return harness_finish();

@@ -194,17 +194,6 @@ typedef struct world {
     snug_body body[SCENE_MAX];
 } world;
 
-static snug_mesh make_mesh(snug_ctx* ctx, const test_mesh* m) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    snug_mesh h = 0;
-    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
-    return h;
-}
-
 static void world_init(world* w) {
     memset(w, 0, sizeof *w);
     w->ctx = snug_ctx_create(NULL);
@@ -212,8 +201,8 @@ static void world_init(world* w) {
     test_mesh box, torus;
     test_mesh_box(0.5f, 0.5f, 0.5f, &box);
     test_mesh_torus(1.0f, 0.3f, 12, 8, &torus);
-    w->mesh[0] = make_mesh(w->ctx, &box);
-    w->mesh[1] = make_mesh(w->ctx, &torus);
+    w->mesh[0] = test_mesh_make(w->ctx, &box, NULL);
+    w->mesh[1] = test_mesh_make(w->ctx, &torus, NULL);
     test_mesh_free(&box);
     test_mesh_free(&torus);
 }

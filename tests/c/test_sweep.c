@@ -8,24 +8,14 @@
 #include "harness.h"
 #include "pose.h"
 #include "snug.h"
+#include "test_brute.h"
 #include "test_meshes.h"
 #include "tri.h"
-
-static snug_mesh make_mesh(snug_ctx* ctx, const test_mesh* m) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    snug_mesh h = 0;
-    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
-    return h;
-}
 
 static snug_mesh make_box(snug_ctx* ctx, float hx, float hy, float hz) {
     test_mesh b;
     test_mesh_box(hx, hy, hz, &b);
-    snug_mesh h = make_mesh(ctx, &b);
+    snug_mesh h = test_mesh_make(ctx, &b, NULL);
     test_mesh_free(&b);
     return h;
 }
@@ -48,7 +38,7 @@ static snug_mesh make_grid(snug_ctx* ctx, int n, float s) {
             uint32_t a = (uint32_t)(j * (n + 1) + i), b = a + 1, c = a + (uint32_t)(n + 1), d = c + 1;
             *t++ = a, *t++ = b, *t++ = d, *t++ = a, *t++ = d, *t++ = c;
         }
-    snug_mesh h = make_mesh(ctx, &g);
+    snug_mesh h = test_mesh_make(ctx, &g, NULL);
     test_mesh_free(&g);
     return h;
 }
@@ -204,31 +194,6 @@ static void test_rotation_sweep(void) {
 }
 
 
-static void world_tris(const test_mesh* m, const snug_pose* pose, float* out) {
-    snug_xform x;
-    snug_xform_from_pose(pose, &x);
-    for (uint32_t t = 0; t < m->triangle_count; t++)
-        for (int c = 0; c < 3; c++) snug_xform_point(&x, m->positions + 3 * m->indices[3 * t + c], out + 9 * t + 3 * c);
-}
-
-/* Brute force over all triangle pairs: the independent static reference. */
-static bool brute_overlap(const test_mesh* a, const snug_pose* pa, const test_mesh* b, const snug_pose* pb, float eps) {
-    float* wa = malloc(sizeof(float) * 9 * a->triangle_count);
-    float* wb = malloc(sizeof(float) * 9 * b->triangle_count);
-    world_tris(a, pa, wa);
-    world_tris(b, pb, wb);
-    bool hit = false;
-    for (uint32_t i = 0; i < a->triangle_count && !hit; i++)
-        for (uint32_t j = 0; j < b->triangle_count && !hit; j++) {
-            const float* A = wa + 9 * i;
-            const float* B = wb + 9 * j;
-            hit = snug_tri_tri_overlap(A, A + 3, A + 6, B, B + 3, B + 6, eps);
-        }
-    free(wa);
-    free(wb);
-    return hit;
-}
-
 /* Pose of a rotation sweep at fraction t: turned by t * angle about the axis through the pivot. */
 static snug_pose turned_about(const snug_pose* p, const float pivot[3], const float axis[3], float angle) {
     versor q = {axis[0] * sinf(angle / 2), axis[1] * sinf(angle / 2), axis[2] * sinf(angle / 2), cosf(angle / 2)};
@@ -248,7 +213,7 @@ static void test_random_sweeps_against_dense_sampling(void) {
     test_mesh ma, mb;
     test_mesh_torus(1.0f, 0.3f, 12, 8, &ma);
     test_mesh_box(0.6f, 0.4f, 0.9f, &mb);
-    snug_mesh A = make_mesh(ctx, &ma), B = make_mesh(ctx, &mb);
+    snug_mesh A = test_mesh_make(ctx, &ma, NULL), B = test_mesh_make(ctx, &mb, NULL);
     int hits = 0, cases = 16 * harness_scale();
     const int samples = 120;
     for (int it = 0; it < cases; it++) {
@@ -257,7 +222,7 @@ static void test_random_sweeps_against_dense_sampling(void) {
         float dir[3];
         rng_unit_vec(&r, dir);
         for (int i = 0; i < 3; i++) pa.p[i] = 3.0f * dir[i];
-        if (brute_overlap(&ma, &pa, &mb, &pb, 1e-5f)) continue;
+        if (test_brute_overlap(&ma, &pa, &mb, &pb, 1e-5f)) continue;
         bool rotate = it % 2;
         float d[3], pivot[3], axis[3], angle = rng_range(&r, -3.0f, 3.0f);
         for (int i = 0; i < 3; i++) d[i] = -pa.p[i] * rng_range(&r, 0.5f, 1.8f) + rng_range(&r, -0.5f, 0.5f);
@@ -272,7 +237,7 @@ static void test_random_sweeps_against_dense_sampling(void) {
             snug_pose q = pa;
             if (rotate) q = turned_about(&pa, pivot, axis, t * angle);
             else for (int i = 0; i < 3; i++) q.p[i] += t * d[i];
-            if (brute_overlap(&ma, &q, &mb, &pb, 1e-5f)) first = t; /* so none before safe_t when t <= first */
+            if (test_brute_overlap(&ma, &q, &mb, &pb, 1e-5f)) first = t; /* so none before safe_t when t <= first */
         }
         if (first <= 1.0) {
             hits++;
@@ -314,7 +279,7 @@ static snug_mesh make_tess_box(snug_ctx* ctx, const float h[3], int n) {
                 else *t++ = v0, *t++ = v2, *t++ = v1, *t++ = v0, *t++ = v3, *t++ = v2;
             }
     }
-    snug_mesh out = make_mesh(ctx, &m);
+    snug_mesh out = test_mesh_make(ctx, &m, NULL);
     test_mesh_free(&m);
     return out;
 }

@@ -9,6 +9,7 @@
 #include "motion.h"
 #include "pose.h"
 #include "snug.h"
+#include "test_brute.h"
 #include "test_meshes.h"
 #include "tri.h"
 
@@ -26,43 +27,11 @@ static snug_pose at(float x, float y, float z) {
     return p;
 }
 
-static void world_tris(const test_mesh* m, const snug_pose* pose, float* out) {
-    snug_xform x;
-    snug_xform_from_pose(pose, &x);
-    for (uint32_t t = 0; t < m->triangle_count; t++)
-        for (int c = 0; c < 3; c++) snug_xform_point(&x, m->positions + 3 * m->indices[3 * t + c], out + 9 * t + 3 * c);
-}
-
-/* Brute force over all triangle pairs (box-filtered): the independent static reference. */
-static bool brute_overlap(const test_mesh* a, const snug_pose* pa, const test_mesh* b, const snug_pose* pb, float eps) {
-    float* wa = malloc(sizeof(float) * 9 * a->triangle_count);
-    float* wb = malloc(sizeof(float) * 9 * b->triangle_count);
-    world_tris(a, pa, wa);
-    world_tris(b, pb, wb);
-    bool hit = false;
-    for (uint32_t i = 0; i < a->triangle_count && !hit; i++) {
-        const float* A = wa + 9 * i;
-        for (uint32_t j = 0; j < b->triangle_count && !hit; j++) {
-            const float* B = wb + 9 * j;
-            bool apart = false;
-            for (int k = 0; k < 3 && !apart; k++) {
-                float alo = fminf(A[k], fminf(A[3 + k], A[6 + k])), ahi = fmaxf(A[k], fmaxf(A[3 + k], A[6 + k]));
-                float blo = fminf(B[k], fminf(B[3 + k], B[6 + k])), bhi = fmaxf(B[k], fmaxf(B[3 + k], B[6 + k]));
-                apart = alo > bhi + eps || blo > ahi + eps;
-            }
-            if (!apart) hit = snug_tri_tri_overlap(A, A + 3, A + 6, B, B + 3, B + 6, eps);
-        }
-    }
-    free(wa);
-    free(wb);
-    return hit;
-}
-
 static float brute_distance(const test_mesh* a, const snug_pose* pa, const test_mesh* b, const snug_pose* pb) {
     float* wa = malloc(sizeof(float) * 9 * a->triangle_count);
     float* wb = malloc(sizeof(float) * 9 * b->triangle_count);
-    world_tris(a, pa, wa);
-    world_tris(b, pb, wb);
+    test_world_tris(a, pa, wa);
+    test_world_tris(b, pb, wb);
     float best = INFINITY, p[3], q[3];
     for (uint32_t i = 0; i < a->triangle_count; i++)
         for (uint32_t j = 0; j < b->triangle_count; j++) {
@@ -142,12 +111,12 @@ static int check_against_sampling(snug_ctx* ctx, const test_mesh* ma, const test
                                   const snug_motion* mA, const snug_motion* mB, int it) {
     const int samples = 160;
     float eps = 1e-5f;
-    if (brute_overlap(ma, &mA->start, mb, &mB->start, eps)) return -1;
+    if (test_brute_overlap(ma, &mA->start, mb, &mB->start, eps)) return -1;
     double first = 2.0;
     for (int s = 1; s <= samples; s++) {
         double t = (double)s / samples;
         snug_pose pa = snug_motion_pose_at(mA, t), pb = snug_motion_pose_at(mB, t);
-        if (brute_overlap(ma, &pa, mb, &pb, 0.0f)) { first = t; break; }
+        if (test_brute_overlap(ma, &pa, mb, &pb, 0.0f)) { first = t; break; }
     }
     /* Overlap here means intersecting (no band: the query's tolerance of 1e-6 x scale is below the start filter's
      * eps). Sharpen the first one by bisection between the samples (an onset; the first one is no later); t may
@@ -155,7 +124,7 @@ static int check_against_sampling(snug_ctx* ctx, const test_mesh* ma, const test
     for (double lo = first - 1.0 / samples, hi = first; first <= 1.0 && hi - lo > 1e-7;) {
         double mid = 0.5 * (lo + hi);
         snug_pose pa = snug_motion_pose_at(mA, mid), pb = snug_motion_pose_at(mB, mid);
-        if (brute_overlap(ma, &pa, mb, &pb, 0.0f)) first = hi = mid;
+        if (test_brute_overlap(ma, &pa, mb, &pb, 0.0f)) first = hi = mid;
         else lo = mid;
     }
     /* every root finder: the leaf intervals are short, so even the one-shot interpolations stay in time */
@@ -180,7 +149,7 @@ static int check_against_sampling(snug_ctx* ctx, const test_mesh* ma, const test
         for (int s = 0; s * 1.0 / samples < res.safe_t; s++) {
             double t = (double)s / samples;
             snug_pose sa = snug_motion_pose_at(mA, t), sb = snug_motion_pose_at(mB, t);
-            CHECK_MSG(!brute_overlap(ma, &sa, mb, &sb, eps), "case %d: overlap at %g before safe_t %g", it, t,
+            CHECK_MSG(!test_brute_overlap(ma, &sa, mb, &sb, eps), "case %d: overlap at %g before safe_t %g", it, t,
                       res.safe_t);
         }
     }

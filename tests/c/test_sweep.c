@@ -12,14 +12,6 @@
 #include "test_meshes.h"
 #include "tri.h"
 
-static snug_mesh make_box(snug_ctx* ctx, float hx, float hy, float hz) {
-    test_mesh b;
-    test_mesh_box(hx, hy, hz, &b);
-    snug_mesh h = test_mesh_make(ctx, &b, NULL);
-    test_mesh_free(&b);
-    return h;
-}
-
 /* A flat n x n grid of triangles in z = 0 covering [-s, s]^2 (with vertices where a sliding box's edges pass). */
 static snug_mesh make_grid(snug_ctx* ctx, int n, float s) {
     test_mesh g;
@@ -41,12 +33,6 @@ static snug_mesh make_grid(snug_ctx* ctx, int n, float s) {
     snug_mesh h = test_mesh_make(ctx, &g, NULL);
     test_mesh_free(&g);
     return h;
-}
-
-static snug_pose at(float x, float y, float z) {
-    snug_pose p = snug_pose_identity();
-    p.p[0] = x, p.p[1] = y, p.p[2] = z;
-    return p;
 }
 
 static double aabb_toi(const float ha[3], const float a0[3], const float d[3], const float hb[3]) {
@@ -78,8 +64,8 @@ static void test_translation_closed_form(void) {
         float zero[3] = {0, 0, 0};
         if (aabb_toi(ha, a0, zero, hb) <= 1.0) continue;
         double expect = aabb_toi(ha, a0, d, hb);
-        snug_mesh A = make_box(ctx, ha[0], ha[1], ha[2]), B = make_box(ctx, hb[0], hb[1], hb[2]);
-        snug_pose pa = at(a0[0], a0[1], a0[2]), pb = at(0, 0, 0);
+        snug_mesh A = test_box_make(ctx, ha[0], ha[1], ha[2]), B = test_box_make(ctx, hb[0], hb[1], hb[2]);
+        snug_pose pa = test_pose_at(a0[0], a0[1], a0[2]), pb = test_pose_at(0, 0, 0);
         snug_toi_result res;
         CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
         CHECK_MSG(res.hit == (expect <= 1.0), "it %d: hit %d t %g, expected %g", it, res.hit, res.t, expect);
@@ -102,7 +88,7 @@ static void test_translation_closed_form(void) {
  * run free, motions with any component into the support are blocked at once. */
 static void check_resting(snug_ctx* ctx, snug_mesh box, snug_mesh support, const snug_pose* support_pose, float rest_z,
                           const char* what) {
-    snug_pose pose = at(0.25f, -0.1f, rest_z);
+    snug_pose pose = test_pose_at(0.25f, -0.1f, rest_z);
     const float free_moves[][3] = {{3, 0, 0}, {-2, 1.5f, 0}, {0.7f, 0.7f, 0}, {0, 0, 2}, {1, -1, 0.5f}};
     const float blocked[][3] = {{0, 0, -1}, {2, 0, -0.3f}, {-1, 1, -0.05f}};
     snug_toi_result res;
@@ -120,11 +106,11 @@ static void check_resting(snug_ctx* ctx, snug_mesh box, snug_mesh support, const
 
 static void test_start_in_contact(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh box = make_box(ctx, 0.5f, 0.5f, 0.5f);
+    snug_mesh box = test_box_make(ctx, 0.5f, 0.5f, 0.5f);
     snug_mesh_info info;
     snug_mesh_get_info(ctx, box, &info);
-    snug_mesh plate = make_box(ctx, 5, 5, 0.1f), grid = make_grid(ctx, 40, 5);
-    snug_pose pp = at(0, 0, -0.1f), pg = at(0, 0, 0);
+    snug_mesh plate = test_box_make(ctx, 5, 5, 0.1f), grid = make_grid(ctx, 40, 5);
+    snug_pose pp = test_pose_at(0, 0, -0.1f), pg = test_pose_at(0, 0, 0);
     /* exactly touching, and within a fraction of the tolerance above and below */
     const float offsets[3] = {0.0f, 0.4f, -0.4f};
     for (int k = 0; k < 3; k++) {
@@ -134,8 +120,8 @@ static void test_start_in_contact(void) {
         RETURN_IF_FAILED();
     }
     /* against a wall: slide along it, leave it, push into it */
-    snug_mesh wall = make_box(ctx, 0.1f, 5, 5);
-    snug_pose pw = at(0.6f, 0, 0), pos = at(0, 0, 0);
+    snug_mesh wall = test_box_make(ctx, 0.1f, 5, 5);
+    snug_pose pw = test_pose_at(0.6f, 0, 0), pos = test_pose_at(0, 0, 0);
     snug_toi_result res;
     const float along[3] = {0, 3, -2}, away[3] = {-2, 1, 0}, into[3] = {1, 0.5f, 0};
     CHECK(snug_query_sweep(ctx, box, &pos, along, wall, &pw, &res) == SNUG_OK && !res.hit);
@@ -143,9 +129,9 @@ static void test_start_in_contact(void) {
     CHECK(snug_query_sweep(ctx, box, &pos, into, wall, &pw, &res) == SNUG_OK && res.hit && res.t < 1e-4f);
     CHECK(res.normal[0] < -0.99f);
     /* a box resting on the plate moved diagonally towards the wall: the plate lets it slide, the wall stops it */
-    snug_pose near = at(-1, 0, 0.5f);
+    snug_pose near = test_pose_at(-1, 0, 0.5f);
     const float diag[3] = {2, 1, 0};
-    snug_pose pw2 = at(0.6f, 0, 0.5f);
+    snug_pose pw2 = test_pose_at(0.6f, 0, 0.5f);
     CHECK(snug_query_sweep(ctx, box, &near, diag, wall, &pw2, &res) == SNUG_OK && res.hit);
     CHECK_NEAR(res.t, 1.0 / 2.0, 1e-5);
     CHECK(snug_query_sweep(ctx, box, &near, diag, plate, &pp, &res) == SNUG_OK && !res.hit);
@@ -155,8 +141,8 @@ static void test_start_in_contact(void) {
 /* A rod turning about z through its centre hits the corner (0.2, 1.3) of a post: closed-form angle. */
 static void test_rotation_sweep(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh rod = make_box(ctx, 2, 0.05f, 0.05f), post = make_box(ctx, 0.2f, 0.2f, 1);
-    snug_pose pr = at(0, 0, 0), pp = at(0, 1.5f, 0);
+    snug_mesh rod = test_box_make(ctx, 2, 0.05f, 0.05f), post = test_box_make(ctx, 0.2f, 0.2f, 1);
+    snug_pose pr = test_pose_at(0, 0, 0), pp = test_pose_at(0, 1.5f, 0);
     const float pivot[3] = {0, 0, 0}, axis[3] = {0, 0, 1};
     double corner = atan2(1.3, 0.2), dist = sqrt(1.3 * 1.3 + 0.2 * 0.2);
     double expect = corner - asin(0.05 / dist);
@@ -170,16 +156,16 @@ static void test_rotation_sweep(void) {
     CHECK(res.hit);
     CHECK_NEAR(res.t * 1.5, expect, 1e-4); /* mirror image of the first case */
     /* the same scene shifted by +1 in x with the pivot shifted along: the angle must not change */
-    snug_pose shifted = at(1, 0, 0);
+    snug_pose shifted = test_pose_at(1, 0, 0);
     const float p2[3] = {1, 0, 0};
-    snug_pose pp2 = at(1, 1.5f, 0);
+    snug_pose pp2 = test_pose_at(1, 1.5f, 0);
     CHECK(snug_query_sweep_rotation(ctx, rod, &shifted, p2, axis, 1.5f, post, &pp2, &res) == SNUG_OK);
     CHECK(res.hit);
     CHECK_NEAR(res.t * 1.5, expect, 1e-4);
     /* resting on a plate: spinning about the vertical axis slides, tipping about a bottom edge so that the box
      * lifts is free, tipping the other way drives the far edge into the plate at once */
-    snug_mesh box = make_box(ctx, 0.5f, 0.5f, 0.5f), plate = make_box(ctx, 5, 5, 0.1f);
-    snug_pose rest = at(0.3f, 0.2f, 0.5f), pl = at(0, 0, -0.1f);
+    snug_mesh box = test_box_make(ctx, 0.5f, 0.5f, 0.5f), plate = test_box_make(ctx, 5, 5, 0.1f);
+    snug_pose rest = test_pose_at(0.3f, 0.2f, 0.5f), pl = test_pose_at(0, 0, -0.1f);
     const float centre[3] = {0.3f, 0.2f, 0.5f}, up[3] = {0, 0, 1}, edge[3] = {0.8f, 0.2f, 0.0f}, ey[3] = {0, 1, 0};
     CHECK(snug_query_sweep_rotation(ctx, box, &rest, centre, up, 2.5f, plate, &pl, &res) == SNUG_OK);
     CHECK_MSG(!res.hit, "spin blocked at %g", res.t);
@@ -289,8 +275,8 @@ static snug_mesh make_tess_box(snug_ctx* ctx, const float h[3], int n) {
  * of A's bottom and top faces, which slide in their own planes: those grazing faces must not give the normal. */
 static void test_blocking_normal_report(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh A = make_box(ctx, 0.5f, 0.5f, 0.5f), B = make_box(ctx, 0.5f, 0.5f, 0.5f);
-    snug_pose pa = at(-(1.0f + 1.886f), -0.39f, 0), pb = at(0, 0, 0);
+    snug_mesh A = test_box_make(ctx, 0.5f, 0.5f, 0.5f), B = test_box_make(ctx, 0.5f, 0.5f, 0.5f);
+    snug_pose pa = test_pose_at(-(1.0f + 1.886f), -0.39f, 0), pb = test_pose_at(0, 0, 0);
     const float d[3] = {2.677f, 0, 0};
     snug_toi_result res;
     CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK && res.hit);
@@ -332,9 +318,9 @@ static void test_blocking_normal_family(void) {
         if (aabb_toi(ha, a0, zero, hb) <= 1.0) continue;
         double expect = aabb_toi(ha, a0, d, hb);
         int na = 1 + (int)rng_range(&r, 0, 4), nb = 1 + (int)rng_range(&r, 0, 4);
-        snug_mesh A = na == 1 ? make_box(ctx, ha[0], ha[1], ha[2]) : make_tess_box(ctx, ha, na);
-        snug_mesh B = nb == 1 ? make_box(ctx, hb[0], hb[1], hb[2]) : make_tess_box(ctx, hb, nb);
-        snug_pose pa = at(a0[0], a0[1], a0[2]), pb = at(0, 0, 0);
+        snug_mesh A = na == 1 ? test_box_make(ctx, ha[0], ha[1], ha[2]) : make_tess_box(ctx, ha, na);
+        snug_mesh B = nb == 1 ? test_box_make(ctx, hb[0], hb[1], hb[2]) : make_tess_box(ctx, hb, nb);
+        snug_pose pa = test_pose_at(a0[0], a0[1], a0[2]), pb = test_pose_at(0, 0, 0);
         /* every other case turns the whole scene: the coplanar faces are coplanar only to float rounding there */
         versor q = {0, 0, 0, 1};
         if (it % 2) {
@@ -380,8 +366,8 @@ static void test_blocking_normal_family(void) {
 
 static void test_validation(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh A = make_box(ctx, 1, 1, 1), B = make_box(ctx, 1, 1, 1);
-    snug_pose pa = at(-5, 0, 0), pb = at(0, 0, 0);
+    snug_mesh A = test_box_make(ctx, 1, 1, 1), B = test_box_make(ctx, 1, 1, 1);
+    snug_pose pa = test_pose_at(-5, 0, 0), pb = test_pose_at(0, 0, 0);
     float d[3] = {10, 0, 0}, pivot[3] = {0, 0, 0}, axis[3] = {0, 0, 1};
     snug_toi_result res;
     d[1] = NAN;

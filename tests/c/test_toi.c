@@ -13,20 +13,6 @@
 #include "test_meshes.h"
 #include "tri.h"
 
-static snug_mesh make_box(snug_ctx* ctx, float hx, float hy, float hz) {
-    test_mesh b;
-    test_mesh_box(hx, hy, hz, &b);
-    snug_mesh h = test_mesh_make(ctx, &b, NULL);
-    test_mesh_free(&b);
-    return h;
-}
-
-static snug_pose at(float x, float y, float z) {
-    snug_pose p = snug_pose_identity();
-    p.p[0] = x, p.p[1] = y, p.p[2] = z;
-    return p;
-}
-
 static float brute_distance(const test_mesh* a, const snug_pose* pa, const test_mesh* b, const snug_pose* pb) {
     float* wa = malloc(sizeof(float) * 9 * a->triangle_count);
     float* wb = malloc(sizeof(float) * 9 * b->triangle_count);
@@ -71,8 +57,8 @@ static void test_translation_closed_form(void) {
         for (int i = 0; i < 3; i++) ha[i] = rng_range(&r, 0.2f, 1.5f), hb[i] = rng_range(&r, 0.2f, 1.5f);
         for (int i = 0; i < 3; i++) a0[i] = rng_range(&r, -5, 5), a1[i] = rng_range(&r, -5, 5);
         if (aabb_toi(ha, a0, a0, hb, b) <= 1.0) continue; /* starts overlapping */
-        snug_mesh A = make_box(ctx, ha[0], ha[1], ha[2]), B = make_box(ctx, hb[0], hb[1], hb[2]);
-        snug_pose pa0 = at(a0[0], a0[1], a0[2]), pa1 = at(a1[0], a1[1], a1[2]), pb = at(0, 0, 0);
+        snug_mesh A = test_box_make(ctx, ha[0], ha[1], ha[2]), B = test_box_make(ctx, hb[0], hb[1], hb[2]);
+        snug_pose pa0 = test_pose_at(a0[0], a0[1], a0[2]), pa1 = test_pose_at(a1[0], a1[1], a1[2]), pb = test_pose_at(0, 0, 0);
         snug_motion ma = snug_motion_between(&pa0, &pa1), mb = snug_motion_static(&pb);
         double expect = aabb_toi(ha, a0, a1, hb, b);
         if (getenv("TOI_DEBUG") && it == atoi(getenv("TOI_DEBUG"))) printf("ha %.9g %.9g %.9g hb %.9g %.9g %.9g a0 %.9g %.9g %.9g a1 %.9g %.9g %.9g\n", ha[0], ha[1], ha[2], hb[0], hb[1], hb[2], a0[0], a0[1], a0[2], a1[0], a1[1], a1[2]);
@@ -252,8 +238,8 @@ static void test_translations_against_dense_sampling(void) {
  * dynamic mode reports the closed-form time. */
 static void test_thin_wall_tunnelling(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh wall = make_box(ctx, 0.001f, 2, 2), bullet = make_box(ctx, 0.05f, 0.05f, 0.05f);
-    snug_pose w = at(0, 0, 0), s = at(-3, 0.3f, 0.2f), e = at(3, 0.3f, 0.2f);
+    snug_mesh wall = test_box_make(ctx, 0.001f, 2, 2), bullet = test_box_make(ctx, 0.05f, 0.05f, 0.05f);
+    snug_pose w = test_pose_at(0, 0, 0), s = test_pose_at(-3, 0.3f, 0.2f), e = test_pose_at(3, 0.3f, 0.2f);
     snug_motion mw = snug_motion_static(&w), mb = snug_motion_between(&s, &e);
     snug_toi_def def = snug_default_toi_def();
     snug_toi_result res;
@@ -280,8 +266,8 @@ static void test_thin_wall_tunnelling(void) {
 /* Modes on a motion whose end pose overlaps: static says t = 0, mixed and dynamic find the contact time. */
 static void test_modes_on_overlapping_end(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh A = make_box(ctx, 1, 1, 1), B = make_box(ctx, 1, 1, 1);
-    snug_pose s = at(-4, 0.5f, 0.25f), e = at(-1.5f, 0.5f, 0.25f), pb = at(0, 0, 0);
+    snug_mesh A = test_box_make(ctx, 1, 1, 1), B = test_box_make(ctx, 1, 1, 1);
+    snug_pose s = test_pose_at(-4, 0.5f, 0.25f), e = test_pose_at(-1.5f, 0.5f, 0.25f), pb = test_pose_at(0, 0, 0);
     snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&pb);
     double expect = 2.0 / 2.5;
     snug_toi_def def = snug_default_toi_def();
@@ -304,8 +290,8 @@ static void test_modes_on_overlapping_end(void) {
 /* Parallel edges meeting (two boxes turned 45 degrees about z approach edge first) and grazing motions. */
 static void test_parallel_and_grazing_edges(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh A = make_box(ctx, 1, 1, 1), B = make_box(ctx, 1, 1, 1);
-    snug_pose s = at(-5, 0, 0.3f), e = at(0, 0, 0.3f), pb = at(0, 0, 0);
+    snug_mesh A = test_box_make(ctx, 1, 1, 1), B = test_box_make(ctx, 1, 1, 1);
+    snug_pose s = test_pose_at(-5, 0, 0.3f), e = test_pose_at(0, 0, 0.3f), pb = test_pose_at(0, 0, 0);
     float c = cosf(GLM_PIf / 8), sn = sinf(GLM_PIf / 8);
     s.q[2] = e.q[2] = pb.q[2] = sn;
     s.q[3] = e.q[3] = pb.q[3] = c;
@@ -322,17 +308,17 @@ static void test_parallel_and_grazing_edges(void) {
     float tol = info.tolerance;
     for (int k = 0; k < 2; k++) {
         float gap = k == 0 ? 20 * tol : 0.5f * tol;
-        snug_pose g0 = at(-3, 0.5f, 2 + gap), g1 = at(3, -0.5f, 2 + gap), q0 = at(0, 0, 0);
+        snug_pose g0 = test_pose_at(-3, 0.5f, 2 + gap), g1 = test_pose_at(3, -0.5f, 2 + gap), q0 = test_pose_at(0, 0, 0);
         snug_motion mg = snug_motion_between(&g0, &g1), mq = snug_motion_static(&q0);
         CHECK(snug_query_toi(ctx, A, &mg, B, &mq, &def, &res) == SNUG_OK);
         if (k == 0) CHECK(!res.hit);
         else CHECK(res.hit && res.t <= (3.0 - 2.0) / 6.0 + 1e-5);
     }
     /* crossing edges at a skew angle that pass at a distance just outside / inside the tolerance */
-    snug_mesh thin = make_box(ctx, 2, 0.01f, 0.01f);
+    snug_mesh thin = test_box_make(ctx, 2, 0.01f, 0.01f);
     for (int k = 0; k < 2; k++) {
         float gap = k == 0 ? 0.02f + 30 * tol : 0.02f - 0.5f * tol; /* centre distance for the 0.01 half sizes */
-        snug_pose r0 = at(0, -2, gap), r1 = at(0, 2, gap), q0 = at(0, 0, 0);
+        snug_pose r0 = test_pose_at(0, -2, gap), r1 = test_pose_at(0, 2, gap), q0 = test_pose_at(0, 0, 0);
         r0.q[2] = r1.q[2] = sinf(0.4f), r0.q[3] = r1.q[3] = cosf(0.4f);
         snug_motion mr = snug_motion_between(&r0, &r1), mq = snug_motion_static(&q0);
         CHECK(snug_query_toi(ctx, thin, &mr, thin, &mq, &def, &res) == SNUG_OK);
@@ -343,30 +329,30 @@ static void test_parallel_and_grazing_edges(void) {
 
 static void test_start_contact_and_keyframes(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh A = make_box(ctx, 1, 1, 1), B = make_box(ctx, 1, 1, 1);
+    snug_mesh A = test_box_make(ctx, 1, 1, 1), B = test_box_make(ctx, 1, 1, 1);
     snug_toi_def def = snug_default_toi_def();
     snug_toi_result res;
     /* touching at the start: t = 0 */
-    snug_pose s = at(2, 0, 0), e = at(5, 0, 0), pb = at(0, 0, 0);
+    snug_pose s = test_pose_at(2, 0, 0), e = test_pose_at(5, 0, 0), pb = test_pose_at(0, 0, 0);
     snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&pb);
     CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit && res.t == 0);
     /* deep overlap at the start */
-    s = at(0.5f, 0.2f, 0);
+    s = test_pose_at(0.5f, 0.2f, 0);
     ma = snug_motion_between(&s, &e);
     CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit && res.t == 0 && res.feature == SNUG_FEATURE_FACE_FACE);
     /* a straight path through B is blocked; a keyframed detour over it is not */
-    s = at(-5, 0, 0), e = at(5, 0, 0);
+    s = test_pose_at(-5, 0, 0), e = test_pose_at(5, 0, 0);
     ma = snug_motion_between(&s, &e);
     CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit);
     float times[2] = {0.3f, 0.7f};
-    snug_pose keys[2] = {at(-3, 0, 3), at(3, 0, 3)};
+    snug_pose keys[2] = {test_pose_at(-3, 0, 3), test_pose_at(3, 0, 3)};
     ma.key_times = times, ma.key_poses = keys, ma.key_count = 2;
     CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(!res.hit);
-    keys[1] = at(3, 0, 1.5f); /* the second leg clips the top edge */
+    keys[1] = test_pose_at(3, 0, 1.5f); /* the second leg clips the top edge */
     CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit && res.t > 0.3f && res.t < 0.7f);
     snug_ctx_destroy(ctx);
@@ -374,8 +360,8 @@ static void test_start_contact_and_keyframes(void) {
 
 static void test_validation(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_mesh A = make_box(ctx, 1, 1, 1), B = make_box(ctx, 1, 1, 1);
-    snug_pose s = at(-5, 0, 0), e = at(5, 0, 0), pb = at(0, 0, 0);
+    snug_mesh A = test_box_make(ctx, 1, 1, 1), B = test_box_make(ctx, 1, 1, 1);
+    snug_pose s = test_pose_at(-5, 0, 0), e = test_pose_at(5, 0, 0), pb = test_pose_at(0, 0, 0);
     snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&pb);
     snug_toi_def def = snug_default_toi_def();
     snug_toi_result res, before;
@@ -435,9 +421,9 @@ static void test_out_of_memory(void) {
     snug_ctx_def cd = snug_default_ctx_def();
     cd.alloc = flaky_alloc, cd.free = flaky_free;
     snug_ctx* ctx = snug_ctx_create(&cd);
-    snug_mesh A = make_box(ctx, 1, 1, 1), B = make_box(ctx, 1, 1, 1);
+    snug_mesh A = test_box_make(ctx, 1, 1, 1), B = test_box_make(ctx, 1, 1, 1);
     size_t before = snug_ctx_allocated_bytes(ctx);
-    snug_pose s = at(-5, 0, 0), e = at(5, 0, 0), pb = at(0, 0, 0);
+    snug_pose s = test_pose_at(-5, 0, 0), e = test_pose_at(5, 0, 0), pb = test_pose_at(0, 0, 0);
     snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&pb);
     snug_toi_result res, keep;
     memset(&res, 0x33, sizeof res);

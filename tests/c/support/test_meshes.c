@@ -48,6 +48,20 @@ snug_mesh test_mesh_make(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* 
     return h;
 }
 
+snug_mesh test_box_make(snug_ctx* ctx, float hx, float hy, float hz) {
+    test_mesh b;
+    test_mesh_box(hx, hy, hz, &b);
+    snug_mesh h = test_mesh_make(ctx, &b, NULL);
+    test_mesh_free(&b);
+    return h;
+}
+
+snug_pose test_pose_at(float x, float y, float z) {
+    snug_pose p = snug_pose_identity();
+    p.p[0] = x, p.p[1] = y, p.p[2] = z;
+    return p;
+}
+
 void test_mesh_free(test_mesh* m) {
     free(m->positions);
     free(m->indices);

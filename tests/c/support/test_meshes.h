@@ -21,6 +21,11 @@ void test_mesh_free(test_mesh* m);
 /* Create a snug mesh from m with the default def, or with *bvh when given; CHECKs that creation succeeds. */
 snug_mesh test_mesh_make(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* bvh);
 
+/* A box mesh of half extents hx, hy, hz made through test_mesh_make. */
+snug_mesh test_box_make(snug_ctx* ctx, float hx, float hy, float hz);
+/* The identity rotation at (x, y, z). */
+snug_pose test_pose_at(float x, float y, float z);
+
 /* n random triangles in a cube of half size `size` around the origin, edge lengths up to `tri_size`. */
 void test_mesh_soup(rng* r, uint32_t n, float size, float tri_size, test_mesh* out);
 /* Closed UV sphere / torus / box, useful for inside/outside and distance checks. */

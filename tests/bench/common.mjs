@@ -3,6 +3,7 @@
 // The C programs mirror this in tests/bench/timing.h (same poses, same rays read from the same files).
 import { readFileSync, writeFileSync, existsSync, mkdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { mulberry32 } from '../tools/prng.mjs';
 
 export const BUILD = process.env.BENCH_BUILD || 'build';
 export const BENCH_DIR = `${BUILD}/bench`;
@@ -56,17 +57,8 @@ export const BUILD_MESHES = ['bunny', 'dragon11k', 'dragon48k', 'dragon203k', 'd
 // Continuous: the 48k dragon from 150 % to 5 % of the diagonal while turning 0 -> 0.6 rad about Y, static copy.
 export const TOI_CASE = { mesh: 'dragon48k', angle0: 0, shift0: 1.5, angle1: 0.6, shift1: 0.05, name: 'dragon48k 150%->5%, 0.6 rad' };
 
-// Deterministic PRNG (mulberry32) so every run uses the same rays.
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Deterministic PRNG so every run uses the same rays.
+export const prng = mulberry32;
 
 // 10,000 rays from the bounding sphere (centre = AABB centre, radius = half diagonal) aimed at uniform points of
 // the middle half of the AABB; unit directions. Written once to build/bench/rays/<mesh>.bin (6 floats per ray).

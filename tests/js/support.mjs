@@ -1,21 +1,15 @@
 // Shared pieces of the JS API tests: seeded random numbers, procedural meshes, and brute-force references
 // (every triangle, double precision) that the wasm results are checked against.
 import { readFileSync } from 'node:fs';
+import { mulberry32 } from '../tools/prng.mjs';
 
 export const wasmBinary = readFileSync(new URL('../../build/wasm/snug.wasm', import.meta.url));
 export const scale = Number(process.env.SNUG_TEST_SCALE || 1);
 export const seed = Number(process.env.SNUG_SEED || 12345);
 
-/** mulberry32: small, seedable, the same on every platform. */
+/** Seeded random numbers in [0, 1), the same on every platform. */
 export function rng(s = seed) {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(s);
 }
 
 /** Closed UV sphere. */

@@ -25,7 +25,7 @@ WASM_OPT   ?= -O3
 CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_SIMD) $(WARN) $(INCLUDES) -I$(BUILD)/include
 WASM_LINK  := $(WASM_OPT) $(WASM_SIMD) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
 
-.PHONY: all native wasm test test-c test-native test-asan test-wasm meshes deps clean
+.PHONY: all native wasm examples test test-c test-native test-asan test-wasm meshes deps clean
 .SECONDARY:
 
 all: native wasm
@@ -106,10 +106,20 @@ test-wasm: $(WASM_TESTS) meshes
 
 test-c: test-native test-asan test-wasm
 
+# The examples are built and run by the test command, so they keep working.
+$(BUILD)/examples/overlap: examples/overlap.c $(BUILD)/native/libsnug.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_N) $< $(BUILD)/native/libsnug.a -lm -o $@
+
+examples: $(BUILD)/examples/overlap $(BUILD)/wasm/snug.mjs
+	$(BUILD)/examples/overlap
+	node examples/place.mjs
+
 # The README's test command: install what is missing, then run every suite.
 test: deps
 	$(MAKE) all
 	$(MAKE) test-c
+	$(MAKE) examples
 	$(MAKE) test-js
 	$(MAKE) test-browser
 	sh tests/tools/summary.sh

@@ -234,8 +234,11 @@ snug_status snug_traverse_overlap(snug_ctx* ctx, const snug_pair_query* q, bool*
     if (st != SNUG_OK) return st;
     uint32_t* stack = (uint32_t*)ctx->scratch.data;
 
+    /* Not memset whole: the k-DOP tables are tens of KB and are prepared only when a k-DOP is tested
+     * (krel_ready), which would make a query between distant meshes cost mostly zeroing. */
     driver d;
-    memset(&d, 0, sizeof d);
+    memset(d.krel_ready, 0, sizeof d.krel_ready);
+    d.kdop_magnitude = 0.0f;
     d.a = q->a;
     d.b = q->b;
     d.rel = &q->rel;

@@ -88,6 +88,8 @@ void snug_split_mid(const snug_split_in* in, uint32_t id, vec3 out);
 float snug_split_face_dist(const snug_split_in* in, uint32_t id, const vec3 c);
 /* Table 3.1 seed points for degree d (2..6) in the box (c, axes, half extents r). */
 void snug_split_seed_points(const vec3 c, const mat3 axes, const vec3 r, int d, vec3* out);
+/* The same for an axis-aligned box. */
+void snug_split_box_seed_points(const snug_aabb* box, int d, vec3* out);
 /* Assign each prim to the Voronoi region of the nearest seed point (by face midpoint) and partition. */
 int snug_split_voronoi(snug_split_in* in, snug_prim* prims, uint32_t count, const vec3* seeds, int degree,
                        uint32_t* sizes, snug_aabb* boxes);

@@ -18,14 +18,8 @@ int snug_split_greedy(snug_split_in* in, snug_prim* prims, uint32_t count, int d
     snug_measure measure = in->def->measure == SNUG_MEASURE_HAUSDORFF ? SNUG_MEASURE_SURFACE : in->def->measure;
     snug_aabb node, part[SNUG_MAX_BRANCHING];
     snug_prims_bounds(prims, count, &node);
-    vec3 c, r, seeds[SNUG_MAX_BRANCHING];
-    glm_vec3_add(node.min, node.max, c);
-    glm_vec3_scale(c, 0.5f, c);
-    glm_vec3_sub(node.max, node.min, r);
-    glm_vec3_scale(r, 0.5f, r);
-    mat3 axes;
-    glm_mat3_identity(axes);
-    snug_split_seed_points(c, axes, r, degree, seeds);
+    vec3 seeds[SNUG_MAX_BRANCHING];
+    snug_split_box_seed_points(&node, degree, seeds);
     const uint32_t unassigned = 0xffffffffu;
     for (uint32_t k = 0; k < count; k++) prims[k].label = unassigned;
     for (int i = 0; i < degree; i++) {

@@ -94,6 +94,17 @@ void snug_split_seed_points(const vec3 c, const mat3 axes, const vec3 r, int d, 
     }
 }
 
+void snug_split_box_seed_points(const snug_aabb* box, int d, vec3* out) {
+    vec3 c, r;
+    glm_vec3_add((float*)box->min, (float*)box->max, c);
+    glm_vec3_scale(c, 0.5f, c);
+    glm_vec3_sub((float*)box->max, (float*)box->min, r);
+    glm_vec3_scale(r, 0.5f, r);
+    mat3 axes;
+    glm_mat3_identity(axes);
+    snug_split_seed_points(c, axes, r, d, out);
+}
+
 int snug_split_voronoi(snug_split_in* in, snug_prim* prims, uint32_t count, const vec3* seeds, int degree,
                        uint32_t* sizes, snug_aabb* boxes) {
     for (uint32_t k = 0; k < count; k++) {

@@ -1,6 +1,7 @@
 /* Mesh ingest: validation, optional welding, scale-relative tolerances, degenerate triangles (kept and
  * counted), edge adjacency, and the handle lifecycle. */
 #include "mesh.h"
+#include "ray_tree.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -30,7 +31,7 @@ void snug_mesh_data_free(snug_ctx* ctx, snug_mesh_data* mesh) {
     snug_free(ctx, mesh->edges);
     snug_free(ctx, mesh->tri_edges);
     snug_free(ctx, mesh->edge_tris);
-    snug_free(ctx, mesh->ray_tris);
+    snug_ray_tree_free(ctx, mesh->ray);
     snug_free(ctx, mesh);
 }
 
@@ -375,7 +376,7 @@ snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* ou
     out->closed = m->boundary_edge_count == 0 && m->nonmanifold_edge_count == 0;
     out->memory_bytes = sizeof *m + (size_t)m->vertex_count * 12 + (size_t)m->tri_count * (12 + 4 + 12) +
                         (size_t)m->edge_count * 16 + (size_t)m->degenerate_count * 4 + snug_bvh_memory(&m->bvh) +
-                        (m->ray_tris ? (size_t)m->tri_count * 36 : 0);
+                        snug_ray_tree_memory(m->ray);
     return snug_succeed(ctx);
 }
 
@@ -424,8 +425,8 @@ snug_status snug_mesh_set_positions(snug_ctx* ctx, snug_mesh mesh, const float* 
     snug_free(ctx, m->positions);
     snug_free(ctx, m->degenerate_ids);
     m->positions = fresh;
-    snug_free(ctx, m->ray_tris); /* stale corner copy: the next ray query copies the new corners */
-    m->ray_tris = NULL;
+    snug_ray_tree_free(ctx, m->ray); /* stale boxes and corners: the next ray query builds them anew */
+    m->ray = NULL;
     m->degenerate_ids = ids;
     m->degenerate_count = count;
     glm_vec3_copy(staged.aabb_min, m->aabb_min);

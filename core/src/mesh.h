@@ -25,8 +25,8 @@ typedef struct snug_mesh_data {
     float scale;                /* AABB diagonal */
     float tolerance;            /* scale * SNUG_REL_TOLERANCE */
     snug_bvh bvh;
-    float* ray_tris;            /* 9 per slot: the corners copied in leaf order so a ray reads a leaf's triangles
-                                 * contiguously; built by the first ray query, NULL until then and after a move */
+    struct snug_ray_tree* ray;  /* 4-wide ray tree and corners in leaf order (ray_tree.h); built by the first ray
+                                 * query, NULL until then and after a move */
 } snug_mesh_data;
 
 /* The mesh of a handle, or NULL after recording SNUG_ERR_STALE_HANDLE on ctx. */

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ray_tree.h"
 #include "traverse.h"
 #include "tri.h"
 
@@ -134,6 +135,7 @@ snug_status snug_query_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* po
     if (m->boundary_edge_count != 0 || m->nonmanifold_edge_count != 0)
         return snug_fail(ctx, SNUG_ERR_NOT_CLOSED, "mesh has %u boundary and %u non-manifold edges",
                          m->boundary_edge_count, m->nonmanifold_edge_count);
+    if ((st = snug_ray_tree_prepare(ctx, m)) != SNUG_OK) return st;
     snug_xform x, inv;
     snug_xform_from_pose(pose, &x);
     snug_xform_inverse(&x, &inv);

@@ -1,81 +1,114 @@
 /* Rays and segments against one mesh: closest hit, any hit, all hits (sorted), and a batched closest-hit form.
- * The ray goes into the mesh frame once; the traversal walks the node AABBs (always present) front to back,
- * nearer child first, and drops every node that starts beyond the closest hit so far. Slab intervals are
- * widened by a few ulps so that a ray grazing a box face is never lost; the triangle test is the watertight
- * one of tri.c. */
+ * The ray goes into the mesh frame once; the traversal walks the 4-wide ray tree (ray_tree.h, built on the first
+ * ray query) front to back, nearer boxes first, and drops every box that starts beyond the closest hit so far.
+ * Slab intervals are widened by a few ulps so that a ray grazing a box face is never lost; the triangle test is
+ * the watertight one of tri.c. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
+#include "ray_tree.h"
+#include "simd4.h"
 #include "traverse.h"
 #include "tri.h"
 
-#define RAY_STACK 400 /* depth <= 64, at most 5 siblings pending per level */
+#define RAY_STACK 512 /* hierarchy depth <= 64, two ray levels per level at most (pairs of 5-/6-ary children), 3 pending each */
 
 enum { TRACE_CLOSEST, TRACE_ANY, TRACE_ALL };
-
-static inline float min2(float a, float b) { return a < b ? a : b; }
-static inline float max2(float a, float b) { return a > b ? a : b; }
-
-/* Slab test of a node AABB; returns the entry parameter or INFINITY on a miss. Plain compares instead of
- * fminf/fmaxf (library calls without -ffast-math); the inverse direction is finite, so there is no NaN. */
-static inline float slab(const snug_node* n, const snug_ray_local* r, float tmax) {
-    float ax = (n->min[0] - r->o[0]) * r->inv[0], bx = (n->max[0] - r->o[0]) * r->inv[0];
-    float ay = (n->min[1] - r->o[1]) * r->inv[1], by = (n->max[1] - r->o[1]) * r->inv[1];
-    float az = (n->min[2] - r->o[2]) * r->inv[2], bz = (n->max[2] - r->o[2]) * r->inv[2];
-    float t0 = max2(max2(min2(ax, bx), min2(ay, by)), max2(min2(az, bz), r->tmin));
-    float t1 = min2(min2(max2(ax, bx), max2(ay, by)), min2(max2(az, bz), tmax));
-    /* a few ulps of slack so rounding of the slab planes never loses a grazing ray */
-    return t0 <= t1 * (1.0f + 4.0f * FLT_EPSILON) + FLT_MIN ? t0 : INFINITY;
-}
 
 void snug_ray_local_init(snug_ray_local* r, const float o[3], const float d[3], float tmax) {
     glm_vec3_copy((float*)o, r->o);
     glm_vec3_copy((float*)d, r->d);
-    /* a zero component gets a huge finite inverse instead of inf, so that an origin exactly on a slab plane
-     * gives 0 * big = 0 rather than 0 * inf = NaN */
-    for (int c = 0; c < 3; c++) r->inv[c] = fabsf(d[c]) > 1e-30f ? 1.0f / d[c] : copysignf(1e38f, d[c]);
+    /* a zero component gets an infinite inverse: the slab values of that axis are -inf / +inf (the ray stays
+     * inside the slab or never enters it), or NaN for an origin exactly on a plane, which the slab test drops */
+    for (int c = 0; c < 3; c++) r->inv[c] = 1.0f / d[c];
     r->tmin = 0.0f;
     r->tmax = tmax;
 }
 
-/* The traversal, instantiated per mode. CLOSEST/ANY fill *best; ALL calls visit for every hit. */
+typedef struct ray_entry {
+    uint32_t ref;   /* ray node index, or first slot of a leaf */
+    uint32_t count; /* leaf triangle count, 0 for a node */
+    float t;        /* entry parameter of its box */
+} ray_entry;
+
+/* The traversal, instantiated per mode. CLOSEST/ANY fill *best; ALL calls visit for every hit.
+ * Slab test of a node's four child boxes in one go: per axis the near plane (picked by the direction's sign)
+ * gives an entry and the far plane an exit parameter. A zero direction component with the origin exactly on a
+ * plane gives 0 * inf = NaN; min/max are `a < b ? a : b` with the axis values first and tmin / tbest last, so a
+ * NaN can only drop limits from the interval (right for that axis: the whole line lies in its slab; a dropped
+ * limit of another axis only costs a visit) and t0, t1 are never NaN. The interval is widened by a few ulps so rounding of the slab planes never loses a
+ * grazing ray. A box is entered if its interval is non-empty and starts no later than the closest hit so far. */
 static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data* m, const snug_ray_local* r, const int mode,
                                                             snug_ray_hit_local* best, snug_ray_visit_fn visit, void* user,
                                                             uint64_t* nodes, uint64_t* prims) {
-    const snug_node* nodes_arr = m->bvh.nodes;
-    const float* corners = m->ray_tris;
-    uint32_t stack[RAY_STACK];
-    float tstack[RAY_STACK];
+    best->slot = SNUG_NONE;
+    const snug_ray_tree* tree = m->ray;
+    if (!tree) return 0;
+    const snug_ray_node* arr = tree->nodes;
+    const float* corners = tree->corners;
+    const f4 ox = F4_SET1(r->o[0]), oy = F4_SET1(r->o[1]), oz = F4_SET1(r->o[2]);
+    const f4 ix = F4_SET1(r->inv[0]), iy = F4_SET1(r->inv[1]), iz = F4_SET1(r->inv[2]);
+    const f4 tmin = F4_SET1(r->tmin), slack = F4_SET1(1.0f + 4.0f * FLT_EPSILON), tiny = F4_SET1(FLT_MIN);
+    /* offsets (in floats) of the near and far planes of each axis inside a node */
+    const int nx = signbit(r->inv[0]) ? 12 : 0, ny = (signbit(r->inv[1]) ? 12 : 0) + 4,
+              nz = (signbit(r->inv[2]) ? 12 : 0) + 8;
+    const int fx = 12 - nx, fy = 20 - ny, fz = 28 - nz;
+    ray_entry stack[RAY_STACK];
     int top = 0;
     float tbest = r->tmax;
     uint32_t hits = 0;
-    best->slot = SNUG_NONE;
-    float t_root = slab(&nodes_arr[0], r, tbest);
-    if (t_root == INFINITY) return 0;
-    stack[top] = 0;
-    tstack[top++] = t_root;
-    while (top) {
-        top--;
-        if (tstack[top] > tbest) continue;
-        const snug_node* n = &nodes_arr[stack[top]];
+    uint32_t node = 0;
+    for (;;) {
+        /* inner node: test the four child boxes, push the hit ones far to near */
+        const float* b = (const float*)&arr[node];
         (*nodes)++;
-        uint32_t kids = SNUG_NODE_CHILDREN(n->info);
-        if (kids == 0) {
-            uint32_t end = n->first + SNUG_NODE_COUNT(n->info);
-            for (uint32_t s = n->first; s < end; s++) {
+        f4 tb = F4_SET1(tbest);
+        f4 t0 = F4_MAX(F4_MAX(F4_MUL(F4_SUB(F4_LOAD(b + nx), ox), ix), F4_MUL(F4_SUB(F4_LOAD(b + ny), oy), iy)),
+                       F4_MAX(F4_MUL(F4_SUB(F4_LOAD(b + nz), oz), iz), tmin));
+        f4 t1 = F4_MIN(F4_MIN(F4_MUL(F4_SUB(F4_LOAD(b + fx), ox), ix), F4_MUL(F4_SUB(F4_LOAD(b + fy), oy), iy)),
+                       F4_MIN(F4_MUL(F4_SUB(F4_LOAD(b + fz), oz), iz), tb));
+        int mask = F4_BITS(F4_AND(F4_LE(t0, F4_ADD(F4_MUL(t1, slack), tiny)), F4_LE(t0, tb))) &
+                   ((1 << arr[node].lanes) - 1);
+        if (mask) {
+            float ts[4];
+            F4_STORE(ts, t0);
+            const snug_ray_node* n = &arr[node];
+            /* insertion by entry parameter into the stack top: far first, so the nearest is popped first */
+            int base = top;
+            for (; mask; mask &= mask - 1) {
+                int l = __builtin_ctz((unsigned)mask);
+                ray_entry e = {n->ref[l], n->count[l], ts[l]};
+                int i = top++;
+                while (i > base && stack[i - 1].t < e.t) {
+                    stack[i] = stack[i - 1];
+                    i--;
+                }
+                stack[i] = e;
+            }
+        }
+        /* pop until the next inner node; leaves are tested on the way */
+        for (;;) {
+            if (top == 0) return hits;
+            ray_entry e = stack[--top];
+            if (e.t > tbest) continue;
+            if (e.count == 0) {
+                node = e.ref;
+                break;
+            }
+            (*nodes)++;
+            for (uint32_t s = e.ref; s < e.ref + e.count; s++) {
                 float t, u, v;
                 (*prims)++;
-                bool hit = corners ? snug_ray_tri(r->o, r->d, tbest, corners + 9u * s, corners + 9u * s + 3,
-                                                  corners + 9u * s + 6, &t, &u, &v)
-                                   : snug_ray_tri(r->o, r->d, tbest, snug_mesh_vertex(m, s, 0), snug_mesh_vertex(m, s, 1),
-                                                  snug_mesh_vertex(m, s, 2), &t, &u, &v);
-                if (!hit || t < r->tmin) continue;
+                const float* c = corners + 9u * s;
+                if (!snug_ray_tri(r->o, r->d, tbest, c, c + 3, c + 6, &t, &u, &v) || t < r->tmin) continue;
                 hits++;
                 if (mode == TRACE_ALL) {
                     visit(user, s, t, u, v);
                     continue;
                 }
+                /* equal t (a shared edge or vertex): the lower slot, whatever the visiting order */
+                if (t == tbest && s > best->slot) continue;
                 tbest = t;
                 best->slot = s;
                 best->t = t;
@@ -83,30 +116,8 @@ static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data
                 best->v = v;
                 if (mode == TRACE_ANY) return hits;
             }
-            continue;
-        }
-        /* children: entry parameters, pushed far to near so the nearest is popped first */
-        uint32_t ids[6];
-        float ts[6];
-        int k = 0;
-        for (uint32_t c = n->first; c < n->first + kids; c++) {
-            float t = slab(&nodes_arr[c], r, tbest);
-            if (t == INFINITY) continue;
-            int i = k++;
-            while (i > 0 && ts[i - 1] < t) {
-                ts[i] = ts[i - 1];
-                ids[i] = ids[i - 1];
-                i--;
-            }
-            ts[i] = t;
-            ids[i] = c;
-        }
-        for (int i = 0; i < k; i++) {
-            stack[top] = ids[i];
-            tstack[top++] = ts[i];
         }
     }
-    return hits;
 }
 
 uint32_t snug_ray_closest(const snug_mesh_data* m, const snug_ray_local* r, snug_ray_hit_local* hit, snug_query_stats* st) {
@@ -126,19 +137,6 @@ static uint32_t ray_any(const snug_mesh_data* m, const snug_ray_local* r, snug_q
 
 /* ------------------------------------------------------------------ public queries */
 
-/* The corners in leaf order (36 bytes per triangle), copied on the first ray query: fetching a triangle through
- * index -> vertex costs up to four cache misses on a large mesh, a leaf's copied corners are one or two lines.
- * An exact copy, so every answer is bit-identical with or without it. */
-static snug_status ray_prepare(snug_ctx* ctx, snug_mesh_data* m) {
-    if (m->ray_tris || m->tri_count == 0) return SNUG_OK;
-    float* c = snug_alloc(ctx, (size_t)m->tri_count * 9 * sizeof(float));
-    if (!c) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "ray data of %u triangles", m->tri_count);
-    for (uint32_t s = 0; s < m->tri_count; s++)
-        for (int k = 0; k < 3; k++) glm_vec3_copy((float*)snug_mesh_vertex(m, s, k), c + 9u * s + 3u * (uint32_t)k);
-    m->ray_tris = c;
-    return SNUG_OK;
-}
-
 static snug_status check_ray(snug_ctx* ctx, const float o[3], const float d[3], float tmax, const char* what, uint32_t i) {
     for (int c = 0; c < 3; c++)
         if (!isfinite(o[c]) || !isfinite(d[c]))
@@ -157,16 +155,13 @@ static void to_local(const snug_xform* inv, const float o[3], const float d[3], 
     snug_ray_local_init(out, lo, ld, tmax);
 }
 
-static inline const float* corner(const snug_mesh_data* m, uint32_t slot, int k) {
-    return m->ray_tris ? m->ray_tris + 9u * slot + 3u * (uint32_t)k : snug_mesh_vertex(m, slot, k);
-}
 
 static void fill_hit(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
                      const snug_ray_hit_local* h, snug_ray_hit* out) {
     out->tri = m->tri_ids[h->slot];
     out->t = h->t;
     for (int c = 0; c < 3; c++) out->point[c] = o[c] + h->t * d[c];
-    const float *a = corner(m, h->slot, 0), *b = corner(m, h->slot, 1), *cc = corner(m, h->slot, 2);
+    const float *a = m->ray->corners + 9u * h->slot, *b = a + 3, *cc = a + 6;
     vec3 e1, e2, n, nw;
     glm_vec3_sub((float*)b, (float*)a, e1);
     glm_vec3_sub((float*)cc, (float*)a, e2);
@@ -190,7 +185,7 @@ static snug_status begin_ray(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pos
     if (st != SNUG_OK) return st;
     st = check_ray(ctx, ray->origin, ray->dir, ray->tmax, "ray", 0);
     if (st != SNUG_OK) return st;
-    if ((st = ray_prepare(ctx, *m)) != SNUG_OK) return st;
+    if ((st = snug_ray_tree_prepare(ctx, *m)) != SNUG_OK) return st;
     snug_xform_from_pose(pose, x);
     snug_xform_inverse(x, inv);
     return SNUG_OK;
@@ -343,7 +338,7 @@ snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_p
         st = check_ray(ctx, origins + 3 * i, dirs + 3 * i, tmax ? tmax[i] : INFINITY, "ray", i);
         if (st != SNUG_OK) return st;
     }
-    if ((st = ray_prepare(ctx, m)) != SNUG_OK) return st;
+    if ((st = snug_ray_tree_prepare(ctx, m)) != SNUG_OK) return st;
     snug_xform x, inv;
     snug_xform_from_pose(pose, &x);
     snug_xform_inverse(&x, &inv);

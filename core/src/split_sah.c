@@ -8,42 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-/* Four-lane min/max for the binning loops: a record's min (max) and the word after it load as one vector; the
- * fourth lane is ignored. wasm SIMD when built with -msimd128, SSE natively, scalar otherwise. */
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-typedef v128_t f4;
-#define F4_LOAD(p) wasm_v128_load(p)
-#define F4_STORE(p, v) wasm_v128_store(p, v)
-#define F4_MIN(a, b) wasm_f32x4_pmin(b, a)
-#define F4_MAX(a, b) wasm_f32x4_pmax(b, a)
-#define F4_ADD(a, b) wasm_f32x4_add(a, b)
-#define F4_SET1(x) wasm_f32x4_splat(x)
-#elif defined(__SSE__)
-#include <xmmintrin.h>
-typedef __m128 f4;
-#define F4_LOAD(p) _mm_loadu_ps(p)
-#define F4_STORE(p, v) _mm_storeu_ps(p, v)
-#define F4_MIN(a, b) _mm_min_ps(a, b)
-#define F4_MAX(a, b) _mm_max_ps(a, b)
-#define F4_ADD(a, b) _mm_add_ps(a, b)
-#define F4_SET1(x) _mm_set1_ps(x)
-#else
-typedef struct f4 {
-    float v[4];
-} f4;
-static inline f4 f4_load(const float* p) { f4 r = {{p[0], p[1], p[2], p[3]}}; return r; }
-static inline f4 f4_min(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] = a.v[i] < b.v[i] ? a.v[i] : b.v[i]; return a; }
-static inline f4 f4_max(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] = a.v[i] > b.v[i] ? a.v[i] : b.v[i]; return a; }
-static inline f4 f4_add(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] += b.v[i]; return a; }
-static inline f4 f4_set1(float x) { f4 r = {{x, x, x, x}}; return r; }
-#define F4_LOAD(p) f4_load(p)
-#define F4_STORE(p, x) memcpy(p, (x).v, 16)
-#define F4_MIN(a, b) f4_min(a, b)
-#define F4_MAX(a, b) f4_max(a, b)
-#define F4_ADD(a, b) f4_add(a, b)
-#define F4_SET1(x) f4_set1(x)
-#endif
+/* Four-lane min/max for the binning loops (simd4.h): a record's min (max) and the word after it load as one
+ * vector; the fourth lane is ignored. */
+#include "simd4.h"
 
 static double area(const float* mn, const float* mx) {
     double x = (double)mx[0] - mn[0], y = (double)mx[1] - mn[1], z = (double)mx[2] - mn[2];

@@ -46,7 +46,8 @@ size_t snug_traverse_stack_pairs(const snug_bvh* a, const snug_bvh* b);
 snug_status snug_overlap_witness(snug_ctx* ctx, const snug_mesh_data* ma, const snug_mesh_data* mb,
                                  const snug_xform* rel, bool* hit, uint32_t* slot_a, uint32_t* slot_b);
 
-/* Ray traversal of one mesh's node AABBs, in the mesh frame (query_ray.c; also used by inside/outside). */
+/* Ray traversal of one mesh's 4-wide ray tree, in the mesh frame (query_ray.c; also used by inside/outside).
+ * The tree is built by snug_ray_tree_prepare (ray_tree.h); a mesh without one has no hits. */
 typedef struct snug_ray_local {
     vec3 o, d, inv;        /* origin, direction, 1/direction */
     float tmin, tmax;

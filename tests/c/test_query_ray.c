@@ -34,6 +34,48 @@ static void mesh_box(const test_mesh* m, float lo[3], float hi[3]) {
         for (int c = 0; c < 3; c++) lo[c] = fminf(lo[c], m->positions[3 * v + c]), hi[c] = fmaxf(hi[c], m->positions[3 * v + c]);
 }
 
+/* One ray at mesh m (handle h) at `pose` against brute force in the mesh frame: closest (t exact, a nearest
+ * triangle, normal, point), any, all (count past capacity, sorted). Returns the closest hit. */
+static snug_ray_hit check_ray(snug_ctx* ctx, const test_mesh* m, snug_mesh h, const snug_pose* pose, const snug_ray* rp,
+                              float size, const char* name, int n) {
+    snug_ray ray = *rp;
+    snug_ray_hit all[64];
+    snug_xform x, inv;
+    snug_xform_from_pose(pose, &x);
+    snug_xform_inverse(&x, &inv);
+    float o[3], d[3]; /* the ray in the mesh frame, as the query computes it */
+    snug_xform_point(&inv, ray.origin, o);
+    snug_xform_dir(&inv, ray.dir, d);
+    ref_hit ref = brute_ray(m, o, d, ray.tmax);
+    snug_ray_hit hit;
+    CHECK(snug_query_raycast(ctx, h, pose, &ray, &hit) == SNUG_OK);
+    bool got = hit.tri != SNUG_NO_HIT;
+    CHECK_MSG(got == (ref.count > 0), "%s ray %d: hit %d, brute force %u hits (seed %llu)", name, n, got, ref.count,
+              (unsigned long long)harness_seed());
+    if (got && ref.count > 0) {
+        CHECK_MSG(hit.t == ref.t, "%s ray %d: t %.9g, brute force %.9g", name, n, (double)hit.t, (double)ref.t);
+        CHECK_MSG(tri_t(m, hit.tri, o, d, ray.tmax) == ref.t, "%s ray %d: triangle %u is not a nearest hit", name, n, hit.tri);
+        float dn = hit.normal[0] * ray.dir[0] + hit.normal[1] * ray.dir[1] + hit.normal[2] * ray.dir[2];
+        float nn = hit.normal[0] * hit.normal[0] + hit.normal[1] * hit.normal[1] + hit.normal[2] * hit.normal[2];
+        CHECK(dn <= 0.0f && fabsf(nn - 1.0f) < 1e-4f);
+        for (int c = 0; c < 3; c++) CHECK_NEAR(hit.point[c], ray.origin[c] + hit.t * ray.dir[c], 1e-5 * size);
+    }
+    bool any = false;
+    CHECK(snug_query_raycast_any(ctx, h, pose, &ray, &any) == SNUG_OK);
+    CHECK_MSG(any == (ref.count > 0), "%s ray %d: any %d, brute force %u hits", name, n, any, ref.count);
+    uint32_t cap = n % 5 == 0 ? 1 : 64, total = 0;
+    snug_status st = snug_query_raycast_all(ctx, h, pose, &ray, all, cap, &total);
+    CHECK_MSG(total == ref.count, "%s ray %d: all %u, brute force %u", name, n, total, ref.count);
+    CHECK(st == (total > cap ? SNUG_ERR_BUFFER_TOO_SMALL : SNUG_OK));
+    uint32_t w = total < cap ? total : cap;
+    for (uint32_t i = 0; i < w; i++) {
+        CHECK(tri_t(m, all[i].tri, o, d, ray.tmax) == all[i].t);
+        if (i > 0) CHECK(all[i - 1].t <= all[i].t);
+    }
+    if (w > 0) CHECK(all[0].t == ref.t);
+    return hit;
+}
+
 #define BATCH 64
 
 /* `rays` random rays at mesh m (handle h) placed at a random pose; returns the number of hits. */
@@ -42,14 +84,12 @@ static long run_rays(snug_ctx* ctx, rng* r, const test_mesh* m, snug_mesh h, int
     mesh_box(m, lo, hi);
     float size = sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
     long hits_seen = 0;
-    snug_ray_hit all[64];
     float origins[3 * BATCH], dirs[3 * BATCH], tmaxs[BATCH];
     snug_ray_hit single[BATCH], batch[BATCH];
     for (int n = 0; n < rays && !harness_current_failed;) {
         snug_pose pose = qs_random_pose(r, size);
-        snug_xform x, inv;
+        snug_xform x;
         snug_xform_from_pose(&pose, &x);
-        snug_xform_inverse(&x, &inv);
         int nb = 0;
         for (; nb < BATCH && n < rays; nb++, n++) {
             /* local origin outside (or, sometimes, inside) the box, aimed at a point of the box */
@@ -73,38 +113,8 @@ static long run_rays(snug_ctx* ctx, rng* r, const test_mesh* m, snug_mesh h, int
             tmaxs[nb] = n % 4 == 0 ? rng_range(r, 0.5f, 3.0f) : INFINITY;
 
             snug_ray ray = {{wo[0], wo[1], wo[2]}, {dirs[3 * nb], dirs[3 * nb + 1], dirs[3 * nb + 2]}, tmaxs[nb]};
-            float o[3], d[3]; /* the ray in the mesh frame, as the query computes it */
-            snug_xform_point(&inv, ray.origin, o);
-            snug_xform_dir(&inv, ray.dir, d);
-            ref_hit ref = brute_ray(m, o, d, ray.tmax);
-            snug_ray_hit hit;
-            CHECK(snug_query_raycast(ctx, h, &pose, &ray, &hit) == SNUG_OK);
-            single[nb] = hit;
-            bool got = hit.tri != SNUG_NO_HIT;
-            hits_seen += got;
-            CHECK_MSG(got == (ref.count > 0), "%s ray %d: hit %d, brute force %u hits (seed %llu)", name, n, got, ref.count,
-                      (unsigned long long)harness_seed());
-            if (got && ref.count > 0) {
-                CHECK_MSG(hit.t == ref.t, "%s ray %d: t %.9g, brute force %.9g", name, n, (double)hit.t, (double)ref.t);
-                CHECK_MSG(tri_t(m, hit.tri, o, d, ray.tmax) == ref.t, "%s ray %d: triangle %u is not a nearest hit", name, n, hit.tri);
-                float dn = hit.normal[0] * ray.dir[0] + hit.normal[1] * ray.dir[1] + hit.normal[2] * ray.dir[2];
-                float nn = hit.normal[0] * hit.normal[0] + hit.normal[1] * hit.normal[1] + hit.normal[2] * hit.normal[2];
-                CHECK(dn <= 0.0f && fabsf(nn - 1.0f) < 1e-4f);
-                for (int c = 0; c < 3; c++) CHECK_NEAR(hit.point[c], ray.origin[c] + hit.t * ray.dir[c], 1e-5 * size);
-            }
-            bool any = false;
-            CHECK(snug_query_raycast_any(ctx, h, &pose, &ray, &any) == SNUG_OK);
-            CHECK_MSG(any == (ref.count > 0), "%s ray %d: any %d, brute force %u hits", name, n, any, ref.count);
-            uint32_t cap = n % 5 == 0 ? 1 : 64, total = 0;
-            snug_status st = snug_query_raycast_all(ctx, h, &pose, &ray, all, cap, &total);
-            CHECK_MSG(total == ref.count, "%s ray %d: all %u, brute force %u", name, n, total, ref.count);
-            CHECK(st == (total > cap ? SNUG_ERR_BUFFER_TOO_SMALL : SNUG_OK));
-            uint32_t w = total < cap ? total : cap;
-            for (uint32_t i = 0; i < w; i++) {
-                CHECK(tri_t(m, all[i].tri, o, d, ray.tmax) == all[i].t);
-                if (i > 0) CHECK(all[i - 1].t <= all[i].t);
-            }
-            if (w > 0) CHECK(all[0].t == ref.t);
+            single[nb] = check_ray(ctx, m, h, &pose, &ray, size, name, n);
+            hits_seen += single[nb].tri != SNUG_NO_HIT;
         }
         for (int i = 0; i < nb; i++) batch[i].tri = 12345;
         CHECK(snug_query_raycast_batch(ctx, h, &pose, origins, dirs, (n / BATCH) % 2 ? tmaxs : NULL, (uint32_t)nb, batch) == SNUG_OK);
@@ -251,10 +261,192 @@ static void test_bad_input_and_edges(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* ---------------------------------------------------------------- edge cases of the 4-wide ray tree */
+
+/* Other branchings and leaf sizes than the default, so ray nodes get 1..4 lanes, leaves 1..8 triangles, and
+ * 5- and 6-ary hierarchy nodes get their extra pair nodes. {branching (0 = variable), leaf size} */
+static const int SHAPES[][2] = {{2, 1}, {2, 4}, {3, 2}, {4, 1}, {5, 1}, {6, 2}, {0, 3}, {6, 8}};
+#define SHAPE_COUNT (int)(sizeof SHAPES / sizeof SHAPES[0])
+
+static snug_mesh make_shaped(snug_ctx* ctx, const test_mesh* m, int shape) {
+    snug_mesh_def def = snug_default_mesh_def();
+    def.positions = m->positions;
+    def.vertex_count = m->vertex_count;
+    def.indices = m->indices;
+    def.triangle_count = m->triangle_count;
+    def.weld = false;
+    def.bvh.bv_type = SNUG_BV_AABB;
+    def.bvh.branching = SHAPES[shape][0];
+    def.bvh.max_branching = 6;
+    def.bvh.leaf_size = SHAPES[shape][1];
+    def.bvh.small_node = 1;
+    snug_mesh h = 0;
+    CHECK_MSG(snug_mesh_create(ctx, &def, &h) == SNUG_OK, "shape %d: %s", shape, snug_ctx_last_error(ctx));
+    return h;
+}
+
+/* An n x n grid of unit squares in z = 0, two triangles each, integer vertices: rays aimed at grid vertices and
+ * edge points pass exactly through shared vertices and edges. */
+static void grid_mesh(int n, test_mesh* out) {
+    out->vertex_count = (uint32_t)((n + 1) * (n + 1));
+    out->triangle_count = (uint32_t)(2 * n * n);
+    out->positions = malloc(12 * (size_t)out->vertex_count);
+    out->indices = malloc(12 * (size_t)out->triangle_count);
+    for (int j = 0; j <= n; j++)
+        for (int i = 0; i <= n; i++) {
+            float* p = out->positions + 3 * (j * (n + 1) + i);
+            p[0] = (float)i, p[1] = (float)j, p[2] = 0.0f;
+        }
+    uint32_t* t = out->indices;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            uint32_t a = (uint32_t)(j * (n + 1) + i), b = a + 1, c = a + (uint32_t)n + 1, d = c + 1;
+            /* alternate the diagonal so both diagonal directions occur */
+            if ((i + j) % 2) *t++ = a, *t++ = b, *t++ = d, *t++ = a, *t++ = d, *t++ = c;
+            else *t++ = a, *t++ = b, *t++ = c, *t++ = b, *t++ = d, *t++ = c;
+        }
+}
+
+static void test_grid_edges_and_vertices(void) {
+    const int n = 6;
+    test_mesh grid;
+    grid_mesh(n, &grid);
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_pose id = snug_pose_identity();
+    const float size = (float)n * 1.5f;
+    for (int shape = 0; shape < SHAPE_COUNT && !harness_current_failed; shape++) {
+        snug_mesh h = make_shaped(ctx, &grid, shape);
+        char name[48];
+        snprintf(name, sizeof name, "grid shape %d", shape);
+        int k = 0;
+        /* every vertex, edge midpoint and square centre (half-integer points, exact) */
+        for (int j = 0; j <= 2 * n; j++)
+            for (int i = 0; i <= 2 * n; i++) {
+                float px = 0.5f * (float)i, py = 0.5f * (float)j;
+                /* straight down (zero x and y components) and two oblique directions, origins exact */
+                static const float dirs[3][3] = {{0, 0, -1}, {1, 2, -4}, {-3, 1, -2}};
+                for (int q = 0; q < 3; q++) {
+                    const float* d = dirs[q];
+                    snug_ray ray = {{px - 0.5f * d[0], py - 0.5f * d[1], -0.5f * d[2]}, {d[0], d[1], d[2]}, INFINITY};
+                    snug_ray_hit hit = check_ray(ctx, &grid, h, &id, &ray, size, name, k++);
+                    CHECK_MSG(hit.tri != SNUG_NO_HIT && hit.t == 0.5f, "%s: ray through (%g, %g) dir %d lost (t %g)", name,
+                              (double)px, (double)py, q, (double)hit.t);
+                    /* segments ending exactly at the hit, and one float short of it */
+                    ray.tmax = 0.5f;
+                    CHECK(check_ray(ctx, &grid, h, &id, &ray, size, name, k++).tri != SNUG_NO_HIT);
+                    ray.tmax = nextafterf(0.5f, 0.0f);
+                    CHECK(check_ray(ctx, &grid, h, &id, &ray, size, name, k++).tri == SNUG_NO_HIT);
+                }
+                /* rays in the grid's plane (along the flat box), along grid lines and across them */
+                snug_ray flat = {{-1.0f, py, 0.0f}, {1.0f, 0.0f, 0.0f}, INFINITY};
+                check_ray(ctx, &grid, h, &id, &flat, size, name, k++);
+                snug_ray flat2 = {{px, -1.0f, 0.0f}, {0.25f, 1.0f, 0.0f}, INFINITY};
+                check_ray(ctx, &grid, h, &id, &flat2, size, name, k++);
+                /* in the planes x = 0 and y = n of the box faces, and starting on the mesh */
+                snug_ray side = {{0.0f, py, 1.0f}, {0.0f, 0.5f, -1.0f}, INFINITY};
+                check_ray(ctx, &grid, h, &id, &side, size, name, k++);
+                snug_ray side2 = {{px, (float)n, -1.0f}, {-0.5f, 0.0f, 1.0f}, INFINITY};
+                check_ray(ctx, &grid, h, &id, &side2, size, name, k++);
+                snug_ray on = {{px, py, 0.0f}, {0.3f, -0.2f, 1.0f}, INFINITY};
+                CHECK(check_ray(ctx, &grid, h, &id, &on, size, name, k++).t == 0.0f);
+            }
+        snug_mesh_destroy(ctx, h);
+    }
+    /* origin inside a closed box, axis-parallel and random directions */
+    rng r = {harness_seed() ^ 0xb0c5u};
+    test_mesh box;
+    test_mesh_box(1.0f, 2.0f, 0.5f, &box);
+    for (int shape = 0; shape < SHAPE_COUNT && !harness_current_failed; shape++) {
+        snug_mesh h = make_shaped(ctx, &box, shape);
+        for (int k = 0; k < 64; k++) {
+            float d[3] = {0, 0, 0};
+            if (k < 6) d[k / 2] = k % 2 ? -1.0f : 1.0f;
+            else if (k < 12) d[k % 3] = 1.0f, d[(k + 1) % 3] = -1.0f;
+            else rng_unit_vec(&r, d);
+            snug_ray ray = {{rng_range(&r, -1, 1), rng_range(&r, -2, 2), k % 2 ? 0.0f : rng_range(&r, -0.5f, 0.5f)},
+                            {d[0], d[1], d[2]}, INFINITY};
+            CHECK(check_ray(ctx, &box, h, &id, &ray, 4.0f, "inside box", k).tri != SNUG_NO_HIT);
+        }
+        snug_mesh_destroy(ctx, h);
+    }
+    test_mesh_free(&box);
+    test_mesh_free(&grid);
+    snug_ctx_destroy(ctx);
+}
+
+/* 1, 2, 3, 4, 5 and 7 triangles (partly filled ray nodes and leaves), every third one degenerate in the larger
+ * ones, and a mesh of degenerate triangles only; random rays at random poses. */
+static void test_tiny_meshes(void) {
+    rng r = {harness_seed() ^ 0x7e1u};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    static const uint32_t sizes[] = {1, 2, 3, 4, 5, 7};
+    long rays = 0;
+    for (int z = 0; z <= 6 && !harness_current_failed; z++) {
+        test_mesh m;
+        if (z < 6 && sizes[z] < 4) test_mesh_soup(&r, sizes[z], 1.0f, 0.8f, &m);
+        else if (z < 6) qs_degenerate_soup(&r, sizes[z], &m);
+        else {
+            test_mesh_soup(&r, 3, 1.0f, 0.8f, &m);
+            for (uint32_t v = 0; v < 9; v += 3) /* a point, a segment, a repeated corner */
+                for (int c = 0; c < 3; c++)
+                    m.positions[3 * (v + 2) + c] = m.positions[3 * (v + (v == 3 ? 0 : 1)) + c] * (v == 3 ? 1.0f : 1.0f);
+        }
+        for (int shape = 0; shape < SHAPE_COUNT; shape++) {
+            snug_mesh h = make_shaped(ctx, &m, shape);
+            char name[48];
+            snprintf(name, sizeof name, "%u triangles shape %d", m.triangle_count, shape);
+            run_rays(ctx, &r, &m, h, 64 * harness_scale(), name);
+            rays += 64 * harness_scale();
+            snug_mesh_destroy(ctx, h);
+        }
+        test_mesh_free(&m);
+    }
+    printf("  tiny meshes: %ld rays\n", rays);
+    snug_ctx_destroy(ctx);
+}
+
+/* The ray tree is built on the first ray query (counted in the mesh memory) and dropped when the vertices move:
+ * rays after the move see the new surface, through exact vertices of a bent grid too. */
+static void test_refit_then_ray(void) {
+    rng r = {harness_seed() ^ 0x4ef17u};
+    test_mesh grid;
+    grid_mesh(5, &grid);
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_pose id = snug_pose_identity();
+    for (int shape = 0; shape < SHAPE_COUNT && !harness_current_failed; shape++) {
+        snug_mesh h = make_shaped(ctx, &grid, shape);
+        snug_mesh_info before, built, moved;
+        snug_mesh_get_info(ctx, h, &before);
+        snug_ray down = {{2.5f, 2.5f, 3.0f}, {0, 0, -1}, INFINITY};
+        CHECK(check_ray(ctx, &grid, h, &id, &down, 10.0f, "flat grid", 0).t == 3.0f);
+        snug_mesh_get_info(ctx, h, &built);
+        CHECK(built.memory_bytes > before.memory_bytes);
+        for (int round = 0; round < 3; round++) {
+            for (uint32_t v = 0; v < grid.vertex_count; v++) grid.positions[3 * v + 2] = rng_range(&r, -1.0f, 1.0f);
+            CHECK(snug_mesh_set_positions(ctx, h, grid.positions, grid.vertex_count) == SNUG_OK);
+            snug_mesh_get_info(ctx, h, &moved);
+            CHECK(moved.memory_bytes == before.memory_bytes);
+            for (uint32_t v = 0; v < grid.vertex_count; v++) {
+                const float* p = grid.positions + 3 * v;
+                snug_ray at = {{p[0], p[1], 4.0f}, {0, 0, -1}, INFINITY};
+                CHECK(check_ray(ctx, &grid, h, &id, &at, 10.0f, "bent grid vertex", (int)v).tri != SNUG_NO_HIT);
+            }
+            run_rays(ctx, &r, &grid, h, 32 * harness_scale(), "bent grid");
+        }
+        for (uint32_t v = 0; v < grid.vertex_count; v++) grid.positions[3 * v + 2] = 0.0f;
+        snug_mesh_destroy(ctx, h);
+    }
+    test_mesh_free(&grid);
+    snug_ctx_destroy(ctx);
+}
+
 int main(void) {
     RUN(test_bad_input_and_edges);
     RUN(test_small_meshes);
     RUN(test_big_meshes);
     RUN(test_moved_vertices_and_out_of_memory);
+    RUN(test_grid_edges_and_vertices);
+    RUN(test_tiny_meshes);
+    RUN(test_refit_then_ray);
     return harness_finish();
 }

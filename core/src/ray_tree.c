@@ -1,0 +1,118 @@
+/* Collapse of the hierarchy into the 4-wide ray tree (see ray_tree.h). Each ray node starts from the children of
+ * one hierarchy node and keeps replacing the inner child of largest surface by its own children while they fit
+ * in four lanes, so a ray pays one node load and one 4-lane slab test where the binary tree needed about two
+ * levels of pairwise tests. Children of 5- or 6-ary nodes that do not fit are paired under an extra ray node
+ * whose lane box is the exact union of the pair. Nodes are emitted in depth-first order (parent before its
+ * subtrees). A counting pass sizes the allocation exactly. */
+#include "ray_tree.h"
+
+#include <string.h>
+
+typedef struct builder {
+    const snug_bvh* bvh;
+    snug_ray_node* nodes; /* NULL in the counting pass */
+    uint32_t count;
+} builder;
+
+static float node_area(const snug_node* n) {
+    snug_aabb box;
+    glm_vec3_copy((float*)n->min, box.min);
+    glm_vec3_copy((float*)n->max, box.max);
+    return snug_bv_measure(SNUG_BV_AABB, &box, SNUG_MEASURE_SURFACE);
+}
+
+/* Emit the ray node over hierarchy nodes ids[0..n) (n <= 6) and the subtrees below them; returns its index. */
+static uint32_t emit(builder* b, const uint32_t* ids, int n) {
+    const snug_node* src = b->bvh->nodes;
+    uint32_t set[6];
+    memcpy(set, ids, (size_t)n * sizeof *set);
+    for (;;) { /* open the largest inner child that still fits */
+        int pick = -1;
+        float best = -1.0f;
+        for (int i = 0; i < n; i++) {
+            int kids = (int)SNUG_NODE_CHILDREN(src[set[i]].info);
+            if (kids == 0 || n - 1 + kids > 4) continue;
+            float a = node_area(&src[set[i]]);
+            if (a > best) best = a, pick = i;
+        }
+        if (pick < 0) break;
+        const snug_node* p = &src[set[pick]];
+        int kids = (int)SNUG_NODE_CHILDREN(p->info);
+        set[pick] = p->first;
+        for (int k = 1; k < kids; k++) set[n++] = p->first + (uint32_t)k;
+    }
+    /* lanes: groups of hierarchy nodes; only 5 or 6 of them need pairs */
+    int group_start[5], lanes = 0;
+    for (int i = 0; i < n; lanes++) {
+        group_start[lanes] = i;
+        i += (n - i > 4 - lanes) ? 2 : 1;
+    }
+    group_start[lanes] = n;
+    uint32_t self = b->count++;
+    snug_ray_node tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.lanes = (uint32_t)lanes;
+    for (int l = 0; l < lanes; l++) {
+        int g0 = group_start[l], g1 = group_start[l + 1];
+        for (int c = 0; c < 3; c++) {
+            tmp.lo[c][l] = src[set[g0]].min[c];
+            tmp.hi[c][l] = src[set[g0]].max[c];
+            for (int g = g0 + 1; g < g1; g++) {
+                tmp.lo[c][l] = glm_min(tmp.lo[c][l], src[set[g]].min[c]);
+                tmp.hi[c][l] = glm_max(tmp.hi[c][l], src[set[g]].max[c]);
+            }
+        }
+        const snug_node* one = &src[set[g0]];
+        uint32_t kids = SNUG_NODE_CHILDREN(one->info);
+        if (g1 - g0 == 1 && kids == 0) {
+            tmp.ref[l] = one->first;
+            tmp.count[l] = (uint8_t)SNUG_NODE_COUNT(one->info);
+        } else if (g1 - g0 == 1) {
+            uint32_t kid_ids[6];
+            for (uint32_t k = 0; k < kids; k++) kid_ids[k] = one->first + k;
+            tmp.ref[l] = emit(b, kid_ids, (int)kids);
+        } else {
+            tmp.ref[l] = emit(b, set + g0, g1 - g0);
+        }
+    }
+    if (b->nodes) b->nodes[self] = tmp;
+    return self;
+}
+
+static void build(builder* b) {
+    uint32_t root = 0;
+    emit(b, &root, 1);
+}
+
+snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m) {
+    if (m->ray || m->tri_count == 0) return SNUG_OK;
+    builder b = {&m->bvh, NULL, 0};
+    build(&b);
+    size_t node_bytes = (size_t)b.count * sizeof(snug_ray_node);
+    size_t bytes = sizeof(snug_ray_tree) + 64 + node_bytes + (size_t)m->tri_count * 9 * sizeof(float);
+    void* block = snug_alloc(ctx, bytes);
+    if (!block) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "ray tree of %u triangles", m->tri_count);
+    snug_ray_tree* t = block;
+    uintptr_t at = ((uintptr_t)(t + 1) + 63) & ~(uintptr_t)63;
+    t->nodes = (snug_ray_node*)at;
+    t->corners = (float*)(at + node_bytes);
+    t->block = block;
+    t->bytes = bytes;
+    b.nodes = t->nodes;
+    b.count = 0;
+    build(&b);
+    t->node_count = b.count;
+    /* an exact copy: fetching a triangle through index -> vertex costs up to four cache misses on a large mesh,
+     * a leaf's copied corners are one or two lines */
+    for (uint32_t s = 0; s < m->tri_count; s++)
+        for (int k = 0; k < 3; k++)
+            glm_vec3_copy((float*)snug_mesh_vertex(m, s, k), t->corners + 9u * s + 3u * (uint32_t)k);
+    m->ray = t;
+    return SNUG_OK;
+}
+
+void snug_ray_tree_free(snug_ctx* ctx, snug_ray_tree* tree) {
+    if (tree) snug_free(ctx, tree->block);
+}
+
+size_t snug_ray_tree_memory(const snug_ray_tree* tree) { return tree ? tree->bytes : 0; }

@@ -1,0 +1,32 @@
+/* The ray-only view of a mesh: the binary (or n-ary) hierarchy collapsed into 4-wide nodes whose four child
+ * boxes are stored lane by lane, so one node is one 4-lane slab test, plus the triangle corners copied in leaf
+ * order. Built on the first ray query of a mesh, dropped when its vertices move. The child boxes are the
+ * hierarchy's node AABBs exactly (or exact unions of them), so a ray meets the same boxes as in the hierarchy. */
+#ifndef SNUG_RAY_TREE_H
+#define SNUG_RAY_TREE_H
+
+#include "mesh.h"
+
+typedef struct snug_ray_node {
+    float lo[3][4];     /* lo[axis][lane]: child box minima */
+    float hi[3][4];     /* child box maxima */
+    uint32_t ref[4];    /* inner child: ray node index; leaf child: first triangle slot */
+    uint8_t count[4];   /* leaf child: its triangle count (1..255); inner child: 0 */
+    uint32_t lanes;     /* children in lanes 0..lanes-1 (1..4) */
+    uint32_t pad[2];
+} snug_ray_node;        /* 128 bytes: two cache lines */
+
+typedef struct snug_ray_tree {
+    snug_ray_node* nodes;   /* node 0 is the root; 64-byte aligned */
+    uint32_t node_count;
+    float* corners;         /* 9 per slot: the three corners of the triangle in that slot */
+    void* block;            /* the one allocation behind both */
+    size_t bytes;
+} snug_ray_tree;
+
+/* Build m->ray if absent (no-op for a mesh without triangles). */
+snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m);
+void snug_ray_tree_free(snug_ctx* ctx, snug_ray_tree* tree);
+size_t snug_ray_tree_memory(const snug_ray_tree* tree);
+
+#endif

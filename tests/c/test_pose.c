@@ -1,0 +1,84 @@
+/* Pose -> matrix conversions (core/src/pose.c) against an independent double-precision reference: the quaternion
+ * normalised in double, its textbook matrix, and inverse(A) * B composed as matrices. Quaternions of every size
+ * (1e-20 .. 1e20 per component, not normalised), zero quaternions (= no rotation) and translations up to 1e4. */
+#include <math.h>
+#include <stdio.h>
+
+#include "harness.h"
+#include "pose.h"
+
+/* column-major like cglm: M[c][r] */
+static void ref_matrix(const float qf[4], double M[3][3]) {
+    double x = qf[0], y = qf[1], z = qf[2], w = qf[3];
+    double big = fmax(fmax(fabs(x), fabs(y)), fmax(fabs(z), fabs(w)));
+    if (big == 0.0) {
+        x = y = z = 0.0, w = 1.0;
+    } else {
+        x /= big, y /= big, z /= big, w /= big;
+        double n = sqrt(x * x + y * y + z * z + w * w);
+        x /= n, y /= n, z /= n, w /= n;
+    }
+    double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)},
+                      {2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)},
+                      {2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)}};
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) M[c][r] = m[c][r];
+}
+
+static void random_pose(rng* r, snug_pose* p, int kind) {
+    rng_unit_quat(r, p->q);
+    float scale = kind == 0 ? 1.0f : powf(10.0f, rng_range(r, -20.0f, 20.0f));
+    for (int i = 0; i < 4; i++) p->q[i] *= scale;
+    if (kind == 2) p->q[0] = p->q[1] = p->q[2] = p->q[3] = 0.0f;
+    for (int i = 0; i < 3; i++) p->p[i] = rng_range(r, -1e4f, 1e4f);
+}
+
+static void test_from_pose_matches_reference(void) {
+    rng r = {harness_seed()};
+    int n = 20000 * harness_scale();
+    for (int it = 0; it < n; it++) {
+        snug_pose p;
+        random_pose(&r, &p, it % 3);
+        snug_xform x;
+        snug_xform_from_pose(&p, &x);
+        double M[3][3];
+        ref_matrix(p.q, M);
+        for (int c = 0; c < 3; c++) {
+            for (int k = 0; k < 3; k++) CHECK_NEAR(x.R[c][k], M[c][k], 1e-6);
+            CHECK(x.t[c] == p.p[c]);
+        }
+        RETURN_IF_FAILED();
+    }
+}
+
+static void test_relative_matches_composition(void) {
+    rng r = {harness_seed() + 1};
+    int n = 20000 * harness_scale();
+    for (int it = 0; it < n; it++) {
+        snug_pose a, b;
+        random_pose(&r, &a, it % 3);
+        random_pose(&r, &b, (it / 3) % 3);
+        snug_xform x;
+        snug_xform_relative(&a, &b, &x);
+        double A[3][3], B[3][3];
+        ref_matrix(a.q, A);
+        ref_matrix(b.q, B);
+        /* R = A^T B, t = A^T (pb - pa); entries of A^T B: column c, row k = (column k of A) . (column c of B) */
+        for (int c = 0; c < 3; c++) {
+            for (int k = 0; k < 3; k++) {
+                double e = A[k][0] * B[c][0] + A[k][1] * B[c][1] + A[k][2] * B[c][2];
+                CHECK_NEAR(x.R[c][k], e, 2e-6);
+            }
+            double d[3] = {(double)b.p[0] - a.p[0], (double)b.p[1] - a.p[1], (double)b.p[2] - a.p[2]};
+            double t = A[c][0] * d[0] + A[c][1] * d[1] + A[c][2] * d[2];
+            CHECK_NEAR(x.t[c], t, 2e-6 * 3e4);
+        }
+        RETURN_IF_FAILED();
+    }
+}
+
+int main(void) {
+    RUN(test_from_pose_matches_reference);
+    RUN(test_relative_matches_composition);
+    return harness_finish();
+}

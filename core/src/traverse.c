@@ -227,8 +227,28 @@ static inline __attribute__((always_inline)) bool run(driver* d, const snug_pair
     return false;
 }
 
+/* A sphere around a tree's root box (centre, half diagonal rounded up, plus grow): every tree keeps node AABBs,
+ * so this works for every BV type. */
+static void root_sphere(const snug_bvh* t, float grow, snug_sphere* out) {
+    const snug_node* r = &t->nodes[0];
+    vec3 h;
+    glm_vec3_add((float*)r->min, (float*)r->max, out->c);
+    glm_vec3_scale(out->c, 0.5f, out->c);
+    glm_vec3_sub((float*)r->max, (float*)r->min, h);
+    float pad = 4.0f * FLT_EPSILON * (fabsf(out->c[0]) + fabsf(out->c[1]) + fabsf(out->c[2]));
+    out->r = 0.5f * glm_vec3_norm(h) * (1.0f + 4.0f * FLT_EPSILON) + pad + grow;
+}
+
 snug_status snug_traverse_overlap(snug_ctx* ctx, const snug_pair_query* q, bool* stopped) {
     *stopped = false;
+    /* Distant meshes end at one sphere test, before scratch, tables and counters are set up: a rotated box
+     * test needs |R| and two matrix products, a sphere test one transformed point. */
+    snug_sphere sa, sb;
+    root_sphere(q->a, q->margin, &sa);
+    root_sphere(q->b, 0.0f, &sb);
+    ctx->stats.bv_tests[SNUG_BV_SPHERE][SNUG_BV_SPHERE]++;
+    if (!snug_sphere_sphere(&sa, &sb, &q->rel)) return SNUG_OK;
+
     size_t pairs = snug_traverse_stack_pairs(q->a, q->b);
     snug_status st = snug_scratch_reserve(ctx, pairs * 2 * sizeof(uint32_t));
     if (st != SNUG_OK) return st;

@@ -87,21 +87,18 @@ void snug_scene_mark_dirty(snug_scene_data* scene, snug_body_data* body) {
 }
 
 void snug_body_world_box(const snug_body_data* body, const snug_pose* pose, float min[3], float max[3]) {
-    mat3 R;
-    versor q;
-    memcpy(q, pose->q, sizeof q); /* snug_pose is not 16-byte aligned; cglm's vec4 code may assume it */
-    glm_quat_mat3(q, R);
+    snug_xform x;
+    snug_xform_from_pose(pose, &x);
     vec3 c, e, wc;
     glm_vec3_center((float*)body->local_min, (float*)body->local_max, c);
     glm_vec3_sub((float*)body->local_max, (float*)body->local_min, e);
     glm_vec3_scale(e, 0.5f, e);
-    glm_mat3_mulv(R, c, wc);
-    glm_vec3_add(wc, (float*)pose->p, wc);
+    snug_xform_point(&x, c, wc);
     /* float rounding of the transform: pad relative to the coordinates' magnitude */
     float pad = 8.0f * FLT_EPSILON * (fabsf(wc[0]) + fabsf(wc[1]) + fabsf(wc[2]) + e[0] + e[1] + e[2]);
     for (int i = 0; i < 3; i++) {
         /* R[col][row]: the half extent on world axis i is sum_j |R_ij| e_j (seed 000 §6.1) */
-        float r = fabsf(R[0][i]) * e[0] + fabsf(R[1][i]) * e[1] + fabsf(R[2][i]) * e[2] + pad;
+        float r = fabsf(x.R[0][i]) * e[0] + fabsf(x.R[1][i]) * e[1] + fabsf(x.R[2][i]) * e[2] + pad;
         min[i] = wc[i] - r;
         max[i] = wc[i] + r;
     }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ray_filter.h"
 #include "ray_tree.h"
 #include "simd4.h"
 #include "traverse.h"
@@ -46,7 +47,8 @@ static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data
     const snug_ray_tree* tree = m->ray;
     if (!tree) return 0;
     const snug_ray_node* arr = tree->nodes;
-    const float* corners = tree->corners;
+    snug_ray_filter filter;
+    snug_ray_filter_init(&filter, r->o, r->d);
     const f4 ox = F4_SET1(r->o[0]), oy = F4_SET1(r->o[1]), oz = F4_SET1(r->o[2]);
     const f4 ix = F4_SET1(r->inv[0]), iy = F4_SET1(r->inv[1]), iz = F4_SET1(r->inv[2]);
     const f4 tmin = F4_SET1(r->tmin), slack = F4_SET1(1.0f + 4.0f * FLT_EPSILON), tiny = F4_SET1(FLT_MIN);
@@ -61,13 +63,13 @@ static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data
     uint32_t node = 0;
     for (;;) {
         /* inner node: test the four child boxes, push the hit ones far to near */
-        const float* b = (const float*)&arr[node];
+        const float* box = (const float*)&arr[node];
         (*nodes)++;
         f4 tb = F4_SET1(tbest);
-        f4 t0 = F4_MAX(F4_MAX(F4_MUL(F4_SUB(F4_LOAD(b + nx), ox), ix), F4_MUL(F4_SUB(F4_LOAD(b + ny), oy), iy)),
-                       F4_MAX(F4_MUL(F4_SUB(F4_LOAD(b + nz), oz), iz), tmin));
-        f4 t1 = F4_MIN(F4_MIN(F4_MUL(F4_SUB(F4_LOAD(b + fx), ox), ix), F4_MUL(F4_SUB(F4_LOAD(b + fy), oy), iy)),
-                       F4_MIN(F4_MUL(F4_SUB(F4_LOAD(b + fz), oz), iz), tb));
+        f4 t0 = F4_MAX(F4_MAX(F4_MUL(F4_SUB(F4_LOAD(box + nx), ox), ix), F4_MUL(F4_SUB(F4_LOAD(box + ny), oy), iy)),
+                       F4_MAX(F4_MUL(F4_SUB(F4_LOAD(box + nz), oz), iz), tmin));
+        f4 t1 = F4_MIN(F4_MIN(F4_MUL(F4_SUB(F4_LOAD(box + fx), ox), ix), F4_MUL(F4_SUB(F4_LOAD(box + fy), oy), iy)),
+                       F4_MIN(F4_MUL(F4_SUB(F4_LOAD(box + fz), oz), iz), tb));
         int mask = F4_BITS(F4_AND(F4_LE(t0, F4_ADD(F4_MUL(t1, slack), tiny)), F4_LE(t0, tb))) &
                    ((1 << arr[node].lanes) - 1);
         if (mask) {
@@ -97,24 +99,32 @@ static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data
                 break;
             }
             (*nodes)++;
-            for (uint32_t s = e.ref; s < e.ref + e.count; s++) {
-                float t, u, v;
-                (*prims)++;
-                const float* c = corners + 9u * s;
-                if (!snug_ray_tri(r->o, r->d, tbest, c, c + 3, c + 6, &t, &u, &v) || t < r->tmin) continue;
-                hits++;
-                if (mode == TRACE_ALL) {
-                    visit(user, s, t, u, v);
-                    continue;
+            *prims += e.count;
+            const snug_ray_packet* pk = tree->packets + e.ref;
+            for (uint32_t k = 0; k < e.count; k += 4, pk++) {
+                int cand = snug_ray_filter4(&filter, pk) & (e.count - k >= 4 ? 15 : (1 << (e.count - k)) - 1);
+                for (; cand; cand &= cand - 1) {
+                    int l = __builtin_ctz((unsigned)cand);
+                    const float(*v)[4] = pk->v;
+                    const float ca[3] = {v[0][l], v[1][l], v[2][l]}, cb[3] = {v[3][l], v[4][l], v[5][l]},
+                                cc[3] = {v[6][l], v[7][l], v[8][l]};
+                    float t, u, w;
+                    if (!snug_ray_tri(r->o, r->d, tbest, ca, cb, cc, &t, &u, &w) || t < r->tmin) continue;
+                    uint32_t s = tree->slots[4u * (uint32_t)(pk - tree->packets) + (uint32_t)l];
+                    hits++;
+                    if (mode == TRACE_ALL) {
+                        visit(user, s, t, u, w);
+                        continue;
+                    }
+                    /* equal t (a shared edge or vertex): the lower slot, whatever the visiting order */
+                    if (t == tbest && s > best->slot) continue;
+                    tbest = t;
+                    best->slot = s;
+                    best->t = t;
+                    best->u = u;
+                    best->v = w;
+                    if (mode == TRACE_ANY) return hits;
                 }
-                /* equal t (a shared edge or vertex): the lower slot, whatever the visiting order */
-                if (t == tbest && s > best->slot) continue;
-                tbest = t;
-                best->slot = s;
-                best->t = t;
-                best->u = u;
-                best->v = v;
-                if (mode == TRACE_ANY) return hits;
             }
         }
     }
@@ -161,7 +171,8 @@ static void fill_hit(const snug_mesh_data* m, const snug_xform* x, const float o
     out->tri = m->tri_ids[h->slot];
     out->t = h->t;
     for (int c = 0; c < 3; c++) out->point[c] = o[c] + h->t * d[c];
-    const float *a = m->ray->corners + 9u * h->slot, *b = a + 3, *cc = a + 6;
+    const float *a = snug_mesh_vertex(m, h->slot, 0), *b = snug_mesh_vertex(m, h->slot, 1),
+                *cc = snug_mesh_vertex(m, h->slot, 2);
     vec3 e1, e2, n, nw;
     glm_vec3_sub((float*)b, (float*)a, e1);
     glm_vec3_sub((float*)cc, (float*)a, e2);

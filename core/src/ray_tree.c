@@ -9,10 +9,23 @@
 #include <string.h>
 
 typedef struct builder {
-    const snug_bvh* bvh;
-    snug_ray_node* nodes; /* NULL in the counting pass */
-    uint32_t count;
+    const snug_mesh_data* m;
+    snug_ray_tree* t;     /* NULL in the counting pass */
+    uint32_t count, packets;
 } builder;
+
+/* The packets of leaf [first, first + n): corners lane by lane, missing lanes repeat the first triangle. */
+static void fill_packets(const snug_mesh_data* m, snug_ray_tree* t, uint32_t packet, uint32_t first, uint32_t n) {
+    for (uint32_t k = 0; k < n; k += 4, packet++) {
+        snug_ray_packet* p = &t->packets[packet];
+        for (uint32_t l = 0; l < 4; l++) {
+            uint32_t s = first + (k + l < n ? k + l : 0);
+            t->slots[4 * packet + l] = s;
+            for (int c = 0; c < 3; c++)
+                for (int a = 0; a < 3; a++) p->v[3 * c + a][l] = snug_mesh_vertex(m, s, c)[a];
+        }
+    }
+}
 
 static float node_area(const snug_node* n) {
     snug_aabb box;
@@ -23,7 +36,7 @@ static float node_area(const snug_node* n) {
 
 /* Emit the ray node over hierarchy nodes ids[0..n) (n <= 6) and the subtrees below them; returns its index. */
 static uint32_t emit(builder* b, const uint32_t* ids, int n) {
-    const snug_node* src = b->bvh->nodes;
+    const snug_node* src = b->m->bvh.nodes;
     uint32_t set[6];
     memcpy(set, ids, (size_t)n * sizeof *set);
     for (;;) { /* open the largest inner child that still fits */
@@ -65,8 +78,11 @@ static uint32_t emit(builder* b, const uint32_t* ids, int n) {
         const snug_node* one = &src[set[g0]];
         uint32_t kids = SNUG_NODE_CHILDREN(one->info);
         if (g1 - g0 == 1 && kids == 0) {
-            tmp.ref[l] = one->first;
-            tmp.count[l] = (uint8_t)SNUG_NODE_COUNT(one->info);
+            uint32_t tris = SNUG_NODE_COUNT(one->info);
+            tmp.ref[l] = b->packets;
+            tmp.count[l] = (uint8_t)tris;
+            if (b->t) fill_packets(b->m, b->t, b->packets, one->first, tris);
+            b->packets += (tris + 3) / 4;
         } else if (g1 - g0 == 1) {
             uint32_t kid_ids[6];
             for (uint32_t k = 0; k < kids; k++) kid_ids[k] = one->first + k;
@@ -75,7 +91,7 @@ static uint32_t emit(builder* b, const uint32_t* ids, int n) {
             tmp.ref[l] = emit(b, set + g0, g1 - g0);
         }
     }
-    if (b->nodes) b->nodes[self] = tmp;
+    if (b->t) b->t->nodes[self] = tmp;
     return self;
 }
 
@@ -86,27 +102,24 @@ static void build(builder* b) {
 
 snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m) {
     if (m->ray || m->tri_count == 0) return SNUG_OK;
-    builder b = {&m->bvh, NULL, 0};
+    builder b = {m, NULL, 0, 0};
     build(&b);
-    size_t node_bytes = (size_t)b.count * sizeof(snug_ray_node);
-    size_t bytes = sizeof(snug_ray_tree) + 64 + node_bytes + (size_t)m->tri_count * 9 * sizeof(float);
+    size_t node_bytes = (size_t)b.count * sizeof(snug_ray_node), packet_bytes = (size_t)b.packets * sizeof(snug_ray_packet);
+    size_t bytes = sizeof(snug_ray_tree) + 64 + node_bytes + packet_bytes + (size_t)b.packets * 4 * sizeof(uint32_t);
     void* block = snug_alloc(ctx, bytes);
     if (!block) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "ray tree of %u triangles", m->tri_count);
     snug_ray_tree* t = block;
     uintptr_t at = ((uintptr_t)(t + 1) + 63) & ~(uintptr_t)63;
     t->nodes = (snug_ray_node*)at;
-    t->corners = (float*)(at + node_bytes);
+    t->packets = (snug_ray_packet*)(at + node_bytes);
+    t->slots = (uint32_t*)(at + node_bytes + packet_bytes);
     t->block = block;
     t->bytes = bytes;
-    b.nodes = t->nodes;
-    b.count = 0;
+    b.t = t;
+    b.count = b.packets = 0;
     build(&b);
     t->node_count = b.count;
-    /* an exact copy: fetching a triangle through index -> vertex costs up to four cache misses on a large mesh,
-     * a leaf's copied corners are one or two lines */
-    for (uint32_t s = 0; s < m->tri_count; s++)
-        for (int k = 0; k < 3; k++)
-            glm_vec3_copy((float*)snug_mesh_vertex(m, s, k), t->corners + 9u * s + 3u * (uint32_t)k);
+    t->packet_count = b.packets;
     m->ray = t;
     return SNUG_OK;
 }

@@ -1,7 +1,8 @@
 /* The ray-only view of a mesh: the binary (or n-ary) hierarchy collapsed into 4-wide nodes whose four child
- * boxes are stored lane by lane, so one node is one 4-lane slab test, plus the triangle corners copied in leaf
- * order. Built on the first ray query of a mesh, dropped when its vertices move. The child boxes are the
- * hierarchy's node AABBs exactly (or exact unions of them), so a ray meets the same boxes as in the hierarchy. */
+ * boxes are stored lane by lane, so one node is one 4-lane slab test, and each leaf's triangles copied lane by
+ * lane into packets of four, so one packet is one 4-lane filter (ray_filter.h). Built on the first ray query of
+ * a mesh, dropped when its vertices move. The child boxes are the hierarchy's node AABBs exactly (or exact
+ * unions of them) and the corners exact copies, so a ray meets the same boxes and triangles as in the mesh. */
 #ifndef SNUG_RAY_TREE_H
 #define SNUG_RAY_TREE_H
 
@@ -10,16 +11,24 @@
 typedef struct snug_ray_node {
     float lo[3][4];     /* lo[axis][lane]: child box minima */
     float hi[3][4];     /* child box maxima */
-    uint32_t ref[4];    /* inner child: ray node index; leaf child: first triangle slot */
+    uint32_t ref[4];    /* inner child: ray node index; leaf child: its first packet */
     uint8_t count[4];   /* leaf child: its triangle count (1..255); inner child: 0 */
     uint32_t lanes;     /* children in lanes 0..lanes-1 (1..4) */
     uint32_t pad[2];
 } snug_ray_node;        /* 128 bytes: two cache lines */
 
+/* Four triangles of one leaf: v[3 * corner + axis][lane]. A leaf of n triangles has ceil(n / 4) packets, its
+ * triangles in slot order; lanes past the leaf's end repeat its first triangle and are masked off. */
+typedef struct snug_ray_packet {
+    float v[9][4];
+} snug_ray_packet;      /* 144 bytes */
+
 typedef struct snug_ray_tree {
     snug_ray_node* nodes;   /* node 0 is the root; 64-byte aligned */
     uint32_t node_count;
-    float* corners;         /* 9 per slot: the three corners of the triangle in that slot */
+    uint32_t packet_count;
+    snug_ray_packet* packets;
+    uint32_t* slots;        /* 4 per packet: the triangle slot of each lane */
     void* block;            /* the one allocation behind both */
     size_t bytes;
 } snug_ray_tree;

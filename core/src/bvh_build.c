@@ -160,111 +160,6 @@ static snug_status build_top_down(snug_build* b, uint32_t tri_count) {
     return SNUG_OK;
 }
 
-/* The lean path for the common case (binned SAH, binary): a node's bins are filled while its parent is
- * partitioned (grid over the child's box, known from the parent's bins), so every level costs one pass over
- * the records, and the children's boxes come from the bins. Depth-first with an explicit stack whose slots
- * hold the bins; only the right child's bins are ever copied. */
-typedef struct sah_task {
-    uint32_t node, begin, count, depth;
-    bool binned;
-    bool in_tmp; /* the records of this task sit in the scratch copy (partitions alternate buffers) */
-} sah_task;
-
-static void grid_for_box(snug_sah_bins* bins, int nbins, uint32_t count, const snug_aabb* box) {
-    vec3 lo, hi; /* centroid sums lie in [2 min, 2 max] */
-    glm_vec3_scale((float*)box->min, 2.0f, lo);
-    glm_vec3_scale((float*)box->max, 2.0f, hi);
-    snug_sah_bins_init(bins, nbins, count, lo, hi);
-}
-
-static snug_status build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count) {
-    const snug_bvh_def* def = b->in.def;
-    int slots = def->max_depth + 3;
-    sah_task* stack = snug_alloc(ctx, (size_t)slots * sizeof *stack);
-    snug_sah_bins* bins = snug_alloc(ctx, (size_t)slots * sizeof *bins);
-    if (!stack || !bins) {
-        snug_free(ctx, stack);
-        snug_free(ctx, bins);
-        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "builder stack");
-    }
-    int nb = def->sah_bins;
-    snug_aabb root, cent;
-    snug_prims_bounds(b->prims, tri_count, &root);
-    snug_prims_centroid_bounds(b->prims, tri_count, &cent);
-    glm_vec3_copy(root.min, b->nodes[0].min);
-    glm_vec3_copy(root.max, b->nodes[0].max);
-    b->node_count = 1;
-    snug_sah_bins_init(&bins[0], nb, tri_count, cent.min, cent.max);
-    snug_sah_bins_add_all(&bins[0], b->prims, tri_count);
-    stack[0] = (sah_task){0, 0, tri_count, 1, true, false};
-    int top = 1;
-    while (top > 0) {
-        int at = top - 1;
-        sah_task t = stack[at];
-        b->range_first[t.node] = t.begin;
-        b->range_count[t.node] = t.count;
-        if (t.depth > b->depth) b->depth = t.depth;
-        snug_prim* prims = (t.in_tmp ? b->in.tmp : b->prims) + t.begin;
-        snug_prim* other = (t.in_tmp ? b->prims : b->in.tmp) + t.begin;
-        if (t.count <= (uint32_t)def->leaf_size || (int)t.depth >= def->max_depth) {
-            if (t.in_tmp) memcpy(b->prims + t.begin, prims, t.count * sizeof *prims);
-            set_leaf(b, t.node, t.begin, t.count);
-            top--;
-            continue;
-        }
-        bool kids_in_tmp = t.in_tmp;
-        snug_aabb box[2];
-        uint32_t counts[2], left;
-        bool leafy[2];
-        int split = t.binned ? snug_sah_bins_choose(&bins[at], box, counts) : 0;
-        if (split) {
-            for (int k = 0; k < 2; k++) {
-                leafy[k] = counts[k] <= (uint32_t)def->leaf_size || (int)t.depth + 1 >= def->max_depth;
-                if (!leafy[k]) grid_for_box(&bins[at + 1 + k], nb, counts[k], &box[k]);
-            }
-            left = snug_sah_partition(&bins[at], split, prims, t.count, other, leafy[0] ? NULL : &bins[at + 1],
-                                      leafy[1] ? NULL : &bins[at + 2]);
-            kids_in_tmp = !t.in_tmp;
-            prims = other;
-        } else {
-            /* centroids do not spread (or no bins): halve by count, then bin the halves afresh */
-            uint32_t sizes[2];
-            snug_split_median(&b->in, prims, t.count, 2, sizes, box);
-            left = sizes[0];
-            counts[0] = sizes[0];
-            counts[1] = sizes[1];
-            for (int k = 0; k < 2; k++) {
-                leafy[k] = false;
-                snug_prims_centroid_bounds(prims + (k ? left : 0), counts[k], &cent);
-                snug_sah_bins_init(&bins[at + 1 + k], nb, counts[k], cent.min, cent.max);
-                snug_sah_bins_add_all(&bins[at + 1 + k], prims + (k ? left : 0), counts[k]);
-            }
-        }
-        uint32_t child = b->node_count;
-        b->node_count += 2;
-        b->nodes[t.node].first = child;
-        b->nodes[t.node].info = SNUG_NODE_INFO(2, 0, 0);
-        for (int k = 0; k < 2; k++) {
-            glm_vec3_copy(box[k].min, b->nodes[child + k].min);
-            glm_vec3_copy(box[k].max, b->nodes[child + k].max);
-        }
-        /* slot `at` takes the right child (its bins copied down), slot at + 1 keeps the left one on top */
-        if (!leafy[1]) {
-            snug_sah_bins* r = &bins[at + 2];
-            bins[at].n = r->n, bins[at].axis = r->axis, bins[at].base = r->base, bins[at].scale = r->scale;
-            memcpy(bins[at].count, r->count, (size_t)r->n * sizeof r->count[0]);
-            memcpy(bins[at].min, r->min, (size_t)r->n * sizeof r->min[0]);
-            memcpy(bins[at].max, r->max, (size_t)r->n * sizeof r->max[0]);
-        }
-        stack[at] = (sah_task){child + 1, t.begin + left, t.count - left, t.depth + 1, !leafy[1], kids_in_tmp};
-        stack[at + 1] = (sah_task){child, t.begin, left, t.depth + 1, !leafy[0], kids_in_tmp};
-        top = at + 2;
-    }
-    snug_free(ctx, stack);
-    snug_free(ctx, bins);
-    return SNUG_OK;
-}
-
 static void free_build(snug_ctx* ctx, snug_build* b) {
     snug_free(ctx, b->prims);
     snug_free(ctx, b->in.tmp);
@@ -302,8 +197,9 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         snug_free(ctx, b.nodes);
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "hierarchy of %u triangles", tri_count);
     }
-    /* per-triangle bounds once; everything after works on these records */
-    for (uint32_t t = 0; t < tri_count; t++) {
+    /* per-triangle bounds once; everything after works on these records (the lean SAH path makes its own) */
+    bool lean = !def->bottom_up && def->splitter == SNUG_SPLIT_SAH && def->branching == 2;
+    for (uint32_t t = 0; t < tri_count && !lean; t++) {
         const float* a = positions + 3 * tris[3 * t];
         const float* c1 = positions + 3 * tris[3 * t + 1];
         const float* c2 = positions + 3 * tris[3 * t + 2];
@@ -316,8 +212,8 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         p->id = t;
         p->label = 0;
     }
-    if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
-    else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = build_sah_binary(ctx, &b, tri_count);
+    if (lean) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
+    else if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
     else st = build_top_down(&b, tri_count);
     if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);
     if (st == SNUG_OK)

@@ -15,6 +15,8 @@ typedef struct snug_build {
     uint32_t* range_count;    /* per node: triangles in its subtree */
 } snug_build;
 
+/* Binned SAH, binary (bvh_build_sah.c): sets nodes with exact AABBs, ranges, depth and slot-order prims. */
+snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
 /* Bottom-up topology by pairwise merging: sets nodes (AABB, children, leaf ranges), ranges, depth and reorders
  * prims into slot order. */
 snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);

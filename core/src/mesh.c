@@ -1,5 +1,5 @@
 /* Mesh ingest: validation, optional welding, scale-relative tolerances, degenerate triangles (kept and
- * counted), edge adjacency, and the handle lifecycle. */
+ * counted), edge adjacency (built on first use), and the handle lifecycle. */
 #include "mesh.h"
 #include "ray_tree.h"
 
@@ -204,9 +204,13 @@ static void derive_scale(snug_mesh_data* m) {
 
 snug_status snug_mesh_derive(snug_ctx* ctx, snug_mesh_data* m) {
     derive_scale(m);
-    snug_status st = find_degenerates(ctx, m, &m->degenerate_ids, &m->degenerate_count);
-    if (st != SNUG_OK) return st;
-    return build_adjacency(ctx, m);
+    return find_degenerates(ctx, m, &m->degenerate_ids, &m->degenerate_count);
+}
+
+/* Lazy, like the ray copy: the adjacency costs as much as a fifth of creating a large mesh and only the edge
+ * counts (info, the closed-mesh check) read it so far. Positions never change it. */
+snug_status snug_mesh_adjacency(snug_ctx* ctx, snug_mesh_data* m) {
+    return m->tri_edges ? SNUG_OK : build_adjacency(ctx, m);
 }
 
 snug_status snug_mesh_register(snug_ctx* ctx, snug_mesh_data* mesh, snug_mesh* out) {
@@ -358,6 +362,8 @@ snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* ou
     if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_get_info needs an output");
     snug_mesh_data* m = snug_mesh_lookup(ctx, mesh);
     if (!m) return SNUG_ERR_STALE_HANDLE;
+    snug_status st = snug_mesh_adjacency(ctx, m);
+    if (st != SNUG_OK) return st;
     memset(out, 0, sizeof *out);
     out->vertex_count = m->vertex_count;
     out->triangle_count = m->tri_count;

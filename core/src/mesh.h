@@ -32,8 +32,10 @@ typedef struct snug_mesh_data {
 /* The mesh of a handle, or NULL after recording SNUG_ERR_STALE_HANDLE on ctx. */
 snug_mesh_data* snug_mesh_lookup(snug_ctx* ctx, snug_mesh handle);
 void snug_mesh_data_free(snug_ctx* ctx, snug_mesh_data* mesh);
-/* Scale, tolerance, AABB, degenerate list and adjacency from positions + tris (after tris are in leaf order). */
+/* Scale, tolerance, AABB and degenerate list from positions + tris (after tris are in leaf order). */
 snug_status snug_mesh_derive(snug_ctx* ctx, snug_mesh_data* mesh);
+/* Edge adjacency (edges, tri_edges, edge_tris and the edge counts) on first use; NULL / 0 until then. */
+snug_status snug_mesh_adjacency(snug_ctx* ctx, snug_mesh_data* mesh);
 /* Register a finished mesh in the context's pool; frees it on failure. */
 snug_status snug_mesh_register(snug_ctx* ctx, snug_mesh_data* mesh, snug_mesh* out);
 

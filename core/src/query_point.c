@@ -132,6 +132,7 @@ snug_status snug_query_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* po
     if (st != SNUG_OK) return st;
     if (!isfinite(point[0]) || !isfinite(point[1]) || !isfinite(point[2]))
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "point has a NaN or infinite coordinate");
+    if ((st = snug_mesh_adjacency(ctx, m)) != SNUG_OK) return st;
     if (m->boundary_edge_count != 0 || m->nonmanifold_edge_count != 0)
         return snug_fail(ctx, SNUG_ERR_NOT_CLOSED, "mesh has %u boundary and %u non-manifold edges",
                          m->boundary_edge_count, m->nonmanifold_edge_count);

@@ -54,10 +54,10 @@ int snug_split_bb(snug_split_in* in, snug_prim* prims, uint32_t count, int degre
 
 snug_split_fn snug_splitter_fn(snug_splitter splitter);
 
-/* The binned-SAH kernel behind snug_split_sah, also driven directly by the builder's lean binary path. A bin
- * set covers a range of centroid sums (box min + max) along its longest axis. snug_sah_partition moves the
- * records of bins < split to the front and can bin each record into its child's bin set on the way, so the
- * lean path touches every record once per level. */
+/* The float binned-SAH kernel behind snug_split_sah (the lean binary AABB path has its own quantized one in
+ * bvh_build_sah.c). A bin set covers a range of centroid sums (box min + max) along its longest axis.
+ * snug_sah_partition moves the records of bins < split to the front and can bin each record into its child's
+ * bin set on the way, so a driver can touch every record once per level. */
 typedef struct snug_sah_bins {
     int n, axis;
     float base, scale;

@@ -53,7 +53,8 @@ static void check_same_mesh(snug_ctx* ctx, snug_mesh a, snug_mesh b) {
     CHECK(same_array(x->bvh.hausdorff, y->bvh.hausdorff, N * sizeof(float)));
     CHECK(x->bvh.depth == y->bvh.depth && x->bvh.leaf_count == y->bvh.leaf_count && x->bvh.type == y->bvh.type);
     CHECK(memcmp(&x->bvh.def, &y->bvh.def, sizeof x->bvh.def) == 0);
-    /* derived data recomputed on load */
+    /* derived data recomputed on load (adjacency on first use) */
+    CHECK(snug_mesh_adjacency(ctx, x) == SNUG_OK && snug_mesh_adjacency(ctx, y) == SNUG_OK);
     CHECK(x->edge_count == y->edge_count && x->degenerate_count == y->degenerate_count);
     CHECK(same_array(x->edges, y->edges, 8ull * x->edge_count));
     CHECK(same_array(x->edge_tris, y->edge_tris, 8ull * x->edge_count));
@@ -80,6 +81,7 @@ static void test_round_trip_is_bit_exact(void) {
             def.hausdorff = t == 2 || t == 4;
             def.branching = t == 3 ? 0 : 2 + t;
             snug_mesh h = test_mesh_make(ctx, &meshes[mi], &def);
+            CHECK(snug_mesh_adjacency(ctx, snug_mesh_lookup(ctx, h)) == SNUG_OK); /* before the footprint check */
             size_t size, size2;
             unsigned char* blob = serialize(ctx, h, &size);
             size_t before = snug_ctx_allocated_bytes(ctx);

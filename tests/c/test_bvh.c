@@ -257,6 +257,60 @@ static void test_dragon11k_aabb_and_obb(void) {
     test_mesh_free(&m);
 }
 
+/* The lean binned-SAH path (AABB, binary) on meshes large enough for its sampled plane choice (nodes of 4096
+ * and more triangles) and awkward for its 16-bit quantized boxes: triangles stacked on a few spots, flat
+ * meshes, a dense cluster next to one far triangle (the cluster collapses to one quantum), random leaf sizes and
+ * depth limits. The tree must be valid, and its SAH cost below the object-median tree's on spread soups. */
+static void test_lean_sah_large_and_awkward(void) {
+    rng r = {harness_seed() ^ 0x5a4ull};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    int cases = 8 * harness_scale();
+    for (int c = 0; c < cases; c++) {
+        uint32_t n = 4096 + (uint32_t)(rng_next(&r) % 20000);
+        int shape = c % 4;
+        test_mesh m;
+        test_mesh_soup(&r, n, 1.0f, 0.05f, &m);
+        for (uint32_t v = 0; v < m.vertex_count; v++) {
+            float* p = m.positions + 3 * v;
+            if (shape == 1) p[2] = 0.0f; /* flat */
+            if (shape == 2) {            /* stacked on 3 spots: centroids coincide within each */
+                uint32_t spot = (v / 3) % 3;
+                const float* q = m.positions + 3 * (v % 3);
+                p[0] = q[0] * 0.01f + (float)spot;
+                p[1] = q[1] * 0.01f;
+                p[2] = q[2] * 0.01f;
+            }
+            if (shape == 3) glm_vec3_scale(p, v < 3 ? 1e5f : 1e-3f, p); /* one far triangle, a dense cluster */
+        }
+        snug_bvh_def def = snug_default_bvh_def();
+        if (c >= 4) {
+            def.leaf_size = 1 + (int)(rng_next(&r) % 12);
+            def.max_depth = 8 + (int)(rng_next(&r) % 40);
+            def.sah_bins = 4 + (int)(rng_next(&r) % 61);
+        }
+        char what[96];
+        snprintf(what, sizeof what, "lean SAH case %d shape %d, %u triangles, leaf %d depth %d bins %d", c, shape, n,
+                 def.leaf_size, def.max_depth, def.sah_bins);
+        snug_status st;
+        snug_mesh h = make(ctx, &m, &def, &st);
+        CHECK_MSG(st == SNUG_OK, "%s: %s", what, snug_ctx_last_error(ctx));
+        if (st == SNUG_OK) check_tree(ctx, h, &m, &def, what);
+        if (st == SNUG_OK && shape == 0 && def.max_depth == 48) {
+            snug_bvh_def median = def;
+            median.splitter = SNUG_SPLIT_MEDIAN;
+            snug_mesh hm = make(ctx, &m, &median, &st);
+            snug_bvh_quality qs, qm;
+            CHECK(snug_mesh_get_quality(ctx, h, &qs) == SNUG_OK && snug_mesh_get_quality(ctx, hm, &qm) == SNUG_OK);
+            CHECK_MSG(qs.sah_cost < qm.sah_cost, "%s: SAH cost %g, median %g", what, qs.sah_cost, qm.sah_cost);
+            snug_mesh_destroy(ctx, hm);
+        }
+        snug_mesh_destroy(ctx, h);
+        test_mesh_free(&m);
+        RETURN_IF_FAILED();
+    }
+    snug_ctx_destroy(ctx);
+}
+
 /* Degenerate shapes: a single triangle, coincident triangles (no splitter can separate them), max_depth 1..3,
  * leaf_size 1 and big leaves. */
 static void test_edge_cases(void) {
@@ -560,6 +614,9 @@ static void test_adjacency_against_brute_force(void) {
         snug_mesh h = make(ctx, &m, &bvh, &st);
         CHECK(st == SNUG_OK);
         snug_mesh_data* md = snug_mesh_lookup(ctx, h);
+        /* built on first use: nothing before it, everything after */
+        CHECK(!md || (md->edges == NULL && md->tri_edges == NULL && md->edge_count == 0));
+        if (md && snug_mesh_adjacency(ctx, md) != SNUG_OK) md = NULL;
         if (md) {
             uint32_t E = md->edge_count, seen = 0, boundary = 0, nonmanifold = 0;
             for (uint32_t e = 0; e < E; e++) {
@@ -603,6 +660,7 @@ int main(void) {
     RUN(test_every_builder_on_procedural);
     RUN(test_every_builder_on_bunny);
     RUN(test_dragon11k_aabb_and_obb);
+    RUN(test_lean_sah_large_and_awkward);
     RUN(test_variable_branching_uses_alpha);
     RUN(test_refit_after_motion);
     RUN(test_hausdorff_bounds);

@@ -168,6 +168,7 @@ static void test_npm_meshes_ingest(void) {
         CHECK(snug_mesh_destroy(ctx, h) == SNUG_OK);
         CHECK(snug_ctx_allocated_bytes(ctx) < live);
         h = make(ctx, &m, &st); /* a second round trip returns to the same footprint */
+        snug_mesh_get_info(ctx, h, &info); /* which includes the adjacency, built on first use */
         CHECK(snug_ctx_allocated_bytes(ctx) == live);
         snug_ctx_destroy(ctx);
         test_mesh_free(&m);

@@ -177,14 +177,24 @@ $(BUILD)/bench/snug_bench.cjs: $(BENCH_DEPS) $(BUILD)/wasm/libsnug.a
 	$(EMCC) $(CFLAGS_W) -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
 	  $(BUILD)/wasm/libsnug.a $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@
 
+# The same benchmark without -msimd128 (core compiled in one go, no library): the rows "snug wasm-nosimd" show
+# what the SIMD paths (SAH binning, ray tree, sweep) buy.
+$(BUILD)/bench/snug_bench_nosimd.cjs: $(BENCH_DEPS) $(CORE_SRC) core/src/*.h core/include/snug.h
+	@mkdir -p $(@D)
+	$(EMCC) $(filter-out $(WASM_SIMD),$(CFLAGS_W)) -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
+	  $(CORE_SRC) $(filter-out $(WASM_SIMD),$(WASM_LINK)) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 \
+	  -sWASM_ASYNC_COMPILATION=0 -o $@
+
 $(BUILD)/bench/fcl_bench: tests/bench/fcl_bench.cpp tests/bench/timing.h
 	@mkdir -p $(@D)
 	g++ -std=c++17 -O3 -DNDEBUG $$(pkg-config --cflags fcl) -Itests/bench $< -o $@ $$(pkg-config --libs fcl)
 
 # The .wasm module only feeds the size row: if it does not link, that row says so and the rest still runs.
+# Likewise the no-SIMD program: if it does not build, its rows are crash rows.
 bench: deps meshes $(BUILD)/bench/snug_bench $(BUILD)/bench/snug_bench.cjs $(BUILD)/bench/fcl_bench
 	@rm -f $(BUILD)/bench/wasm.ok
 	$(MAKE) wasm && touch $(BUILD)/bench/wasm.ok || echo "bench: make wasm failed; the size row says so"
+	$(MAKE) $(BUILD)/bench/snug_bench_nosimd.cjs || rm -f $(BUILD)/bench/snug_bench_nosimd.cjs
 	node tests/bench/run.mjs
 
 .PHONY: bench

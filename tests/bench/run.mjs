@@ -16,9 +16,10 @@ mkdirSync(`${BENCH_DIR}/answers`, { recursive: true });
 for (const name of BUILD_MESHES) rays(name, loadBin(name).positions); // the ray files every program reads
 
 // ------------------------------------------------------------------------------------------------ the tasks
+const SNUG_WASM = { wasm: 'snug_bench.cjs', 'wasm-nosimd': 'snug_bench_nosimd.cjs' };
 const SNUG = (flavour, task) => flavour === 'native'
   ? { cmd: `${BENCH_DIR}/snug_bench`, args: ['native', task] }
-  : { cmd: process.execPath, args: [`${BENCH_DIR}/snug_bench.cjs`, 'wasm', task] };
+  : { cmd: process.execPath, args: [`${BENCH_DIR}/${SNUG_WASM[flavour]}`, flavour, task] };
 const NODE_ANCHOR = (lib, task, arg) => ({ cmd: process.execPath, args: ['tests/bench/anchors.mjs', lib, task, ...(arg !== undefined ? [String(arg)] : [])] });
 
 const tasks = [];
@@ -28,6 +29,9 @@ for (const flavour of ['native', 'wasm']) {
   for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['pairs', 'overlap'], ['toi', 'toi'], ['scene', 'broadphase'], ['cost', 'cost-bv']])
     add(`snug ${flavour} ${task}`, SNUG(flavour, task), 600, { sec, case: 'all', impl: `snug ${flavour}` });
 }
+// the SIMD paths switched off: only where they are used
+for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['scene', 'broadphase']])
+  add(`snug wasm-nosimd ${task}`, SNUG('wasm-nosimd', task), 600, { sec, case: 'all', impl: 'snug wasm-nosimd' });
 for (const task of ['build', 'pairs', 'toi'])
   add(`FCL ${task}`, { cmd: `${BENCH_DIR}/fcl_bench`, args: [task] }, 300, { sec: task === 'pairs' ? 'overlap' : task, case: 'all', impl: 'FCL native' });
 const ANCHOR_IMPL = { tmb: 'three-mesh-bvh', rapier: 'Rapier', jolt: 'Jolt' };
@@ -87,7 +91,7 @@ const diagOf = {};
 const diag = (mesh) => (diagOf[mesh] ??= bounds(loadBin(mesh).positions).diag);
 
 // Rays: every implementation's hit distances against the brute-force reference (all rays up to 48k triangles).
-const ANSWER_SLUGS = { 'snug native': 'snug-native', 'snug wasm': 'snug-wasm', 'three-mesh-bvh CENTER': 'tmb-CENTER',
+const ANSWER_SLUGS = { 'snug native': 'snug-native', 'snug wasm': 'snug-wasm', 'snug wasm-nosimd': 'snug-wasm-nosimd', 'three-mesh-bvh CENTER': 'tmb-CENTER',
   'three-mesh-bvh SAH': 'tmb-SAH', 'Rapier world.castRay': 'rapier', 'Jolt NarrowPhaseQuery.CastRay': 'jolt' };
 const readF32 = (f) => (existsSync(f) ? new Float32Array(new Uint8Array(readFileSync(f)).buffer) : null);
 for (const r of rows.filter((x) => (x.sec === 'ray1' || x.sec === 'rayN') && x.med !== undefined)) {
@@ -267,7 +271,8 @@ const header = [
   '- method: every task in its own process; one warm-up call, then samples (each ≥ ~2 ms of repeated calls) until the',
   '  repetition count and time budget are met; median and min–max of the per-call times. Poses: B = A rotated about Y',
   '  through the AABB centre, shifted along X by a fraction of the AABB diagonal. Rays: 10,000 fixed rays from the bounding',
-  '  sphere towards the middle half of the AABB (tests/bench/common.mjs).',
+  '  sphere towards the middle half of the AABB (tests/bench/common.mjs). "snug wasm-nosimd" rows: the same program built',
+  '  without -msimd128 (build, rays and broad phase, where the SIMD paths are), so the ÷ snug wasm column is the SIMD gain.',
   '',
   '## Targets of the core issues',
   '',

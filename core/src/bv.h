@@ -61,7 +61,8 @@ const float (*snug_kdop_directions(void))[3];
 const float (*snug_kdop_type_directions(snug_bv_type type))[3];
 
 /* Fitting. Each fit contains every vertex of the set exactly: extremes are computed in double and rounded
- * outward to float, plus a pad of 4 float ulps of the BV's magnitude (size + distance from the origin). Degenerate
+ * outward to float, plus a pad of 4 float ulps of the BV's magnitude (size + distance from the origin); OBB
+ * extents come from float projections padded by 4 ulps of the box's distance from the origin. Degenerate
  * sets (one point, collinear, coplanar, zero-area triangles) give valid, possibly flat BVs; an empty set gives a
  * zero-size BV at the origin. Build-time functions: no allocation, O(vertices) passes.
  *  - AABB: per-axis min/max (exact, no padding needed).

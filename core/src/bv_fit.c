@@ -3,12 +3,14 @@
  *
  * Containment guarantee: every fit contains every vertex of its set exactly under the stored float32 values.
  * Extremes are found in double and then rounded outward with a pad of a few float ulps of the BV's magnitude
- * (size plus distance from the origin), which covers the rounding of the stored centre, axes and extents. */
+ * (size plus distance from the origin), which covers the rounding of the stored centre, axes and extents. OBB
+ * extents are projected in float lanes instead (obb_fit.h), padded by a bound of that rounding. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "bv.h"
+#include "obb_fit.h"
 
 /* ------------------------------------------------------------------------------------------------ helpers */
 
@@ -213,44 +215,96 @@ void snug_sphere_fit(const snug_tri_set* set, snug_sphere* out) { snug_sphere_fi
 
 /* ------------------------------------------------------------------------------------------------ OBB */
 
-/* Area-weighted triangle covariance (seed 001 §7.9) in one pass, with coordinates taken relative to the set's
- * first vertex so that float data far from the origin does not cancel (the shift leaves the covariance
- * unchanged). Falls back to the vertex covariance when every triangle is degenerate. */
-static void triangle_covariance(const snug_tri_set* set, double cov[3][3]) {
+/* ---- moments (obb_fit.h) */
+
+void snug_obb_moments_add_tri(snug_obb_moments* mo, const float* a, const float* b, const float* c, const double ref[3]) {
+    double v[3][3], m[3], e1[3], e2[3], n[3];
+    for (int i = 0; i < 3; i++) {
+        v[0][i] = (double)a[i] - ref[i];
+        v[1][i] = (double)b[i] - ref[i];
+        v[2][i] = (double)c[i] - ref[i];
+        m[i] = (v[0][i] + v[1][i] + v[2][i]) / 3.0;
+        e1[i] = v[1][i] - v[0][i];
+        e2[i] = v[2][i] - v[0][i];
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    double area = 0.5 * sqrt(dot3(n, n)), w = area / 12.0;
+    static const int I[6] = {0, 1, 2, 0, 0, 1}, J[6] = {0, 1, 2, 1, 2, 2};
+    mo->area += area;
+    for (int i = 0; i < 3; i++) mo->m[i] += area * m[i];
+    for (int k = 0; k < 6; k++)
+        mo->s[k] += w * (9.0 * m[I[k]] * m[J[k]] + v[0][I[k]] * v[0][J[k]] + v[1][I[k]] * v[1][J[k]] + v[2][I[k]] * v[2][J[k]]);
+}
+
+void snug_obb_moments_add(snug_obb_moments* to, const snug_obb_moments* x) {
+    to->area += x->area;
+    for (int i = 0; i < 3; i++) to->m[i] += x->m[i];
+    for (int k = 0; k < 6; k++) to->s[k] += x->s[k];
+}
+
+void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]) {
+    static const int I[6] = {0, 1, 2, 0, 0, 1}, J[6] = {0, 1, 2, 1, 2, 2};
+    double mu[3], cov[3][3], w[3];
+    for (int i = 0; i < 3; i++) mu[i] = mo->m[i] / mo->area;
+    for (int k = 0; k < 6; k++) cov[I[k]][J[k]] = cov[J[k]][I[k]] = mo->s[k] / mo->area - mu[I[k]] * mu[J[k]];
+    snug_eigen_sym3d((const double(*)[3])cov, w, V);
+}
+
+/* ---- ranges (obb_fit.h) */
+
+void snug_obb_ranges_finish(const snug_obb_ranges* r, snug_obb* o) {
+    float flo[4], fhi[4];
+    F4_STORE(flo, r->lo);
+    F4_STORE(fhi, r->hi);
+    double lo[3] = {flo[0], flo[1], flo[2]}, hi[3] = {fhi[0], fhi[1], fhi[2]};
+    double c[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++)
+        for (int i = 0; i < 3; i++) c[i] += (double)o->axes[k][i] * 0.5 * (lo[k] + hi[k]);
+    for (int i = 0; i < 3; i++) o->c[i] = (float)c[i];
+    /* A float projection a . v errs by <= gamma_3 sum_i |a_i v_i| <= ~3 (eps / 2) |v| (Cauchy-Schwarz, |a| = 1 to
+     * float precision), and |v| <= R = |(max(|lo_k|, |hi_k|))_k| as the axes are orthonormal. Measured from the
+     * stored centre in double and padded by 4 eps R (over 2.5x that bound), the slab test holds for every vertex. */
+    double R2 = 0.0;
+    for (int k = 0; k < 3; k++) R2 += dmax(lo[k] * lo[k], hi[k] * hi[k]);
+    double pad = 4.0 * FLT_EPSILON * sqrt(R2) + 1e-30;
+    for (int k = 0; k < 3; k++) {
+        double cc = (double)o->axes[k][0] * o->c[0] + (double)o->axes[k][1] * o->c[1] + (double)o->axes[k][2] * o->c[2];
+        o->e[k] = round_up(dmax(hi[k] - cc, cc - lo[k]), pad);
+    }
+}
+
+/* ---- covariance fit */
+
+/* Axes of the area-weighted triangle covariance (seed 001 §7.9), coordinates taken relative to the set's first
+ * vertex so that float data far from the origin does not cancel (the shift leaves the covariance unchanged).
+ * Falls back to the vertex covariance when every triangle is degenerate. */
+static void covariance_axes(const snug_tri_set* set, double V[3][3]) {
     const float* o = set->positions + 3u * set->tris[3u * snug_tri_set_slot(set, 0)];
-    double area = 0.0, m1[3] = {0, 0, 0}, m2[3][3] = {{0}};      /* area-weighted */
-    double nv = 0.0, v1[3] = {0, 0, 0}, v2[3][3] = {{0}};         /* per vertex, for the fallback */
+    double ref[3] = {o[0], o[1], o[2]};
+    snug_obb_moments mo;
+    memset(&mo, 0, sizeof mo);
     for (uint32_t k = 0; k < set->count; k++) {
         const uint32_t* t = set->tris + 3u * snug_tri_set_slot(set, k);
-        double v[3][3], m[3];
-        for (int c = 0; c < 3; c++)
-            for (int i = 0; i < 3; i++) v[c][i] = (double)set->positions[3u * t[c] + (uint32_t)i] - o[i];
-        for (int i = 0; i < 3; i++) m[i] = (v[0][i] + v[1][i] + v[2][i]) / 3.0;
-        double e1[3], e2[3], n[3];
-        for (int i = 0; i < 3; i++) e1[i] = v[1][i] - v[0][i], e2[i] = v[2][i] - v[0][i];
-        n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-        n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-        n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-        double a = 0.5 * sqrt(dot3(n, n)), w = a / 12.0;
-        area += a;
-        nv += 3.0;
+        snug_obb_moments_add_tri(&mo, set->positions + 3u * t[0], set->positions + 3u * t[1], set->positions + 3u * t[2], ref);
+    }
+    if (mo.area > 0.0) {
+        snug_obb_moments_basis(&mo, V);
+        return;
+    }
+    double nv = 0.0, v1[3] = {0, 0, 0}, v2[3][3] = {{0}}, cov[3][3], w[3];
+    FOR_EACH_VERTEX(set, p) {
+        double v[3] = {p[0] - ref[0], p[1] - ref[1], p[2] - ref[2]};
+        nv += 1.0;
         for (int i = 0; i < 3; i++) {
-            m1[i] += a * m[i];
-            v1[i] += v[0][i] + v[1][i] + v[2][i];
-            for (int j = i; j < 3; j++) {
-                double pp = v[0][i] * v[0][j] + v[1][i] * v[1][j] + v[2][i] * v[2][j];
-                m2[i][j] += w * (9.0 * m[i] * m[j] + pp);
-                v2[i][j] += pp;
-            }
+            v1[i] += v[i];
+            for (int j = i; j < 3; j++) v2[i][j] += v[i] * v[j];
         }
     }
-    bool by_area = area > 0.0;
-    double norm = by_area ? area : nv;
     for (int i = 0; i < 3; i++)
-        for (int j = i; j < 3; j++) {
-            double mi = (by_area ? m1[i] : v1[i]) / norm, mj = (by_area ? m1[j] : v1[j]) / norm;
-            cov[i][j] = cov[j][i] = (by_area ? m2[i][j] : v2[i][j]) / norm - mi * mj;
-        }
+        for (int j = i; j < 3; j++) cov[i][j] = cov[j][i] = v2[i][j] / nv - (v1[i] / nv) * (v1[j] / nv);
+    snug_eigen_sym3d((const double(*)[3])cov, w, V);
 }
 
 /* Projection range of every `stride`-th vertex reference of the set on three axes (double, no padding). */
@@ -349,25 +403,15 @@ static void refine_axes(const snug_tri_set* set, double axes[3][3]) {
     rotate_axes(base, x[best], axes);
 }
 
-/* Final box along float axes: slab semantics |axes_k . (v - c)| <= e_k hold for every vertex, stored values.
- * One pass: the projections a_k . v (double) give the centre, and with the rounded float centre c the extents
- * follow as max(hi_k - a_k . c, a_k . c - lo_k); the pad covers the double rounding and the axes' float rounding. */
+/* Final box along the float axes: one pass over the vertex references in float lanes (obb_fit.h). */
 static void obb_finish(const snug_tri_set* set, snug_obb* out) {
-    double lo[3], hi[3], axes[3][3];
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 3; i++) axes[k][i] = out->axes[k][i];
-    range_along(set, (const double(*)[3])axes, 1, lo, hi);
-    double c[3] = {0, 0, 0};
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 3; i++) c[i] += (double)out->axes[k][i] * 0.5 * (lo[k] + hi[k]);
-    for (int i = 0; i < 3; i++) out->c[i] = (float)c[i];
-    double e[3], mag = 0.0;
-    for (int k = 0; k < 3; k++) {
-        double ac = (double)out->axes[k][0] * out->c[0] + (double)out->axes[k][1] * out->c[1] + (double)out->axes[k][2] * out->c[2];
-        e[k] = dmax(hi[k] - ac, ac - lo[k]);
-        mag = dmax(mag, dmax(fabs(lo[k]), fabs(hi[k])));
+    snug_obb_ranges r;
+    snug_obb_ranges_init(&r, out->axes);
+    for (uint32_t k = 0; k < set->count; k++) {
+        const uint32_t* t = set->tris + 3u * snug_tri_set_slot(set, k);
+        for (int c = 0; c < 3; c++) snug_obb_ranges_take(&r, snug_obb_ranges_project(&r, set->positions + 3u * t[c]));
     }
-    for (int k = 0; k < 3; k++) out->e[k] = round_up(e[k], ulp_pad(mag + e[0] + e[1] + e[2]));
+    snug_obb_ranges_finish(&r, out);
 }
 
 static double obb_surface(const snug_obb* b) {
@@ -380,9 +424,8 @@ void snug_obb_fit(const snug_tri_set* set, bool refine, snug_obb* out) {
         glm_mat3_identity(out->axes);
         return;
     }
-    double cov[3][3], w[3], V[3][3];
-    triangle_covariance(set, cov);
-    snug_eigen_sym3d(cov, w, V);
+    double V[3][3];
+    covariance_axes(set, V);
     if (refine) refine_axes(set, V);
     for (int a = 0; a < 3; a++)
         for (int i = 0; i < 3; i++) out->axes[a][i] = (float)V[a][i];

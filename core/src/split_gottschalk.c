@@ -1,15 +1,143 @@
-/* Modified Gottschalk (seed 000 §3.7.5): the Table 3.1 seed points in the node's fitted OBB, each face to the
- * Voronoi region of the nearest seed by its midpoint; degree 2..6. Empty regions are dropped. */
+/* Modified Gottschalk (seed 000 §3.7.5): the Table 3.1 seed points in the node's covariance OBB, each face to the
+ * Voronoi region of the nearest seed by its midpoint; degree 2..6. Empty regions are dropped.
+ *
+ * Two passes over the faces: the moments give the axes, one projection pass gives the box and, per face, the
+ * sum of its corners' projections (3 x its midpoint's), kept in the scratch records. The box only steers the
+ * split, so it needs none of the fit's padding. For degree 2 the seeds are c -+ a/2 (a: the longest axis at
+ * half extent), whose Voronoi regions are the two sides of the plane through c normal to a, so the stored
+ * projections decide the side and one stable partition pass moves the records and grows both boxes. */
+#include "obb_fit.h"
 #include "split.h"
+
+#include <string.h>
+
+/* records [0, count) stably to [left | right] by label, with both sides' boxes; returns the left count */
+static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, snug_aabb boxes[2]) {
+    for (int s = 0; s < 2; s++) {
+        glm_vec3_broadcast(INFINITY, boxes[s].min);
+        glm_vec3_broadcast(-INFINITY, boxes[s].max);
+    }
+    uint32_t left = 0, right = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        snug_prim p = prims[k];
+        int side = p.label != 0;
+        glm_vec3_minv(boxes[side].min, p.min, boxes[side].min);
+        glm_vec3_maxv(boxes[side].max, p.max, boxes[side].max);
+        if (side) in->tmp[right++] = p; /* tmp[right] was read already: right <= k */
+        else prims[left++] = p;
+    }
+    memcpy(prims + left, in->tmp, right * sizeof *prims);
+    return left;
+}
+
+/* The node's moments (obb_fit.h) four faces at a time in float lanes, relative to ref (a float difference is
+ * the node-sized result rounded once), summed in float for at most 64 steps and then in double. They only
+ * steer the split, so float precision is plenty. Missing lanes of the last step repeat ref: zero area. */
+static void node_moments(const snug_split_in* in, const snug_prim* prims, uint32_t count, const float* ref,
+                         snug_obb_moments* mo) {
+    const float* pos = in->positions;
+    f4 r[3] = {F4_SET1(ref[0]), F4_SET1(ref[1]), F4_SET1(ref[2])}, zero = F4_SET1(0.0f);
+    f4 acc[10];
+    memset(mo, 0, sizeof *mo);
+    for (uint32_t k = 0; k < count;) {
+        for (int j = 0; j < 10; j++) acc[j] = zero;
+        for (int step = 0; step < 64 && k < count; step++, k += 4) {
+            const float* p[4][3]; /* lane, corner */
+            for (int l = 0; l < 4; l++) {
+                const uint32_t* t = k + (uint32_t)l < count ? in->tris + 3 * prims[k + (uint32_t)l].id : NULL;
+                for (int c = 0; c < 3; c++) p[l][c] = t ? pos + 3 * t[c] : ref;
+            }
+            f4 v[3][3], sum[3], e1[3], e2[3];
+            for (int c = 0; c < 3; c++)
+                for (int i = 0; i < 3; i++) /* built in registers (a store + wide load would stall forwarding) */
+                    v[c][i] = F4_SUB(F4_LOAD(((const float[4]){p[0][c][i], p[1][c][i], p[2][c][i], p[3][c][i]})), r[i]);
+            for (int i = 0; i < 3; i++) {
+                sum[i] = F4_ADD(F4_ADD(v[0][i], v[1][i]), v[2][i]);
+                e1[i] = F4_SUB(v[1][i], v[0][i]);
+                e2[i] = F4_SUB(v[2][i], v[0][i]);
+            }
+            f4 nx = F4_SUB(F4_MUL(e1[1], e2[2]), F4_MUL(e1[2], e2[1]));
+            f4 ny = F4_SUB(F4_MUL(e1[2], e2[0]), F4_MUL(e1[0], e2[2]));
+            f4 nz = F4_SUB(F4_MUL(e1[0], e2[1]), F4_MUL(e1[1], e2[0]));
+            float nn[4];
+            F4_STORE(nn, F4_ADD(F4_ADD(F4_MUL(nx, nx), F4_MUL(ny, ny)), F4_MUL(nz, nz)));
+            for (int l = 0; l < 4; l++) nn[l] = sqrtf(nn[l]); /* twice the area */
+            f4 a2 = F4_LOAD(nn);
+            acc[0] = F4_ADD(acc[0], a2);
+            for (int i = 0; i < 3; i++) acc[1 + i] = F4_ADD(acc[1 + i], F4_MUL(a2, sum[i]));
+            /* 2 area x (sum_i v_i v_i^T + sum sum^T): the entries xx yy zz xy xz yz */
+            static const int I[6] = {0, 1, 2, 0, 0, 1}, J[6] = {0, 1, 2, 1, 2, 2};
+            for (int q = 0; q < 6; q++) {
+                int a = I[q], b = J[q];
+                f4 e = F4_ADD(F4_ADD(F4_MUL(v[0][a], v[0][b]), F4_MUL(v[1][a], v[1][b])),
+                              F4_ADD(F4_MUL(v[2][a], v[2][b]), F4_MUL(sum[a], sum[b])));
+                acc[4 + q] = F4_ADD(acc[4 + q], F4_MUL(a2, e));
+            }
+        }
+        /* area = a2 / 2, area x centroid = a2 sum / 6, second moments = a2 (...) / 24 */
+        static const double unit[10] = {0.5, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 24, 1.0 / 24, 1.0 / 24, 1.0 / 24, 1.0 / 24, 1.0 / 24};
+        double* out[10] = {&mo->area, &mo->m[0], &mo->m[1], &mo->m[2], &mo->s[0], &mo->s[1], &mo->s[2], &mo->s[3], &mo->s[4], &mo->s[5]};
+        for (int j = 0; j < 10; j++) {
+            float lane[4];
+            F4_STORE(lane, acc[j]);
+            *out[j] += unit[j] * (((double)lane[0] + lane[1]) + ((double)lane[2] + lane[3]));
+        }
+    }
+}
 
 int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
                           snug_aabb* boxes) {
     if (count < 2) return 0;
-    for (uint32_t k = 0; k < count; k++) in->ids[k] = prims[k].id;
-    snug_tri_set set = {in->positions, in->tris, in->ids, 0, count};
+    const float* pos = in->positions;
+    snug_obb_moments mo;
+    node_moments(in, prims, count, pos + 3 * in->tris[3 * prims[0].id], &mo);
     snug_obb box;
-    snug_obb_fit(&set, in->def->obb_refine, &box);
+    if (!(mo.area > 0.0) || in->def->obb_refine) {
+        /* no area (vertex covariance) or the refined axes: the general fit */
+        for (uint32_t k = 0; k < count; k++) in->ids[k] = prims[k].id;
+        snug_tri_set set = {in->positions, in->tris, in->ids, 0, count};
+        snug_obb_fit(&set, in->def->obb_refine, &box);
+    } else {
+        double V[3][3];
+        snug_obb_moments_basis(&mo, V);
+        for (int a = 0; a < 3; a++)
+            for (int i = 0; i < 3; i++) box.axes[a][i] = (float)V[a][i];
+    }
+    snug_obb_ranges r;
+    snug_obb_ranges_init(&r, box.axes);
+    for (uint32_t k = 0; k < count; k++) {
+        const uint32_t* t = in->tris + 3 * prims[k].id;
+        f4 d0 = snug_obb_ranges_project(&r, pos + 3 * t[0]), d1 = snug_obb_ranges_project(&r, pos + 3 * t[1]),
+           d2 = snug_obb_ranges_project(&r, pos + 3 * t[2]);
+        /* one dependent min/max per face, not three */
+        r.lo = F4_MIN(r.lo, F4_MIN(F4_MIN(d0, d1), d2));
+        r.hi = F4_MAX(r.hi, F4_MAX(F4_MAX(d0, d1), d2));
+        float sum[4];
+        F4_STORE(sum, F4_ADD(F4_ADD(d0, d1), d2));
+        memcpy(in->tmp[k].min, sum, sizeof in->tmp[k].min);
+    }
+    float lo[4], hi[4];
+    F4_STORE(lo, r.lo);
+    F4_STORE(hi, r.hi);
+    vec3 mid, half;
+    for (int a = 0; a < 3; a++) mid[a] = 0.5f * (lo[a] + hi[a]), half[a] = 0.5f * (hi[a] - lo[a]);
+    if (degree == 2) {
+        /* the longest axis as snug_split_seed_points picks it; ties go to the first seed (left) as in the
+         * Voronoi assignment */
+        int a = 0;
+        if (half[1] > half[a]) a = 1;
+        if (half[2] > half[a]) a = 2;
+        float plane = 3.0f * mid[a];
+        for (uint32_t k = 0; k < count; k++) prims[k].label = in->tmp[k].min[a] > plane;
+        uint32_t left = partition2(in, prims, count, boxes);
+        if (left == 0 || left == count) return 1;
+        sizes[0] = left;
+        sizes[1] = count - left;
+        return 2;
+    }
+    vec3 c = {0, 0, 0};
+    for (int a = 0; a < 3; a++) glm_vec3_muladds(box.axes[a], mid[a], c);
     vec3 seeds[SNUG_MAX_BRANCHING];
-    snug_split_seed_points(box.c, box.axes, box.e, degree, seeds);
+    snug_split_seed_points(c, box.axes, half, degree, seeds);
     return snug_split_voronoi(in, prims, count, seeds, degree, sizes, boxes);
 }

@@ -1,0 +1,53 @@
+/* Pieces of the covariance OBB fit (seed 001 §7.9) shared by snug_obb_fit (bv_fit.c), the tree fit from summed
+ * moments (bvh_obb.c) and the Gottschalk splitter: triangle moments, axes from moments, and the extents pass in
+ * float lanes with the padding that makes it exact. */
+#ifndef SNUG_OBB_FIT_H
+#define SNUG_OBB_FIT_H
+
+#include <math.h>
+
+#include "bv.h"
+#include "simd4.h"
+
+/* Area-weighted triangle moments relative to a reference point: area, area x centroid, and
+ * (area / 12)(9 m m^T + sum_i v_i v_i^T) as xx yy zz xy xz yz. Additive over triangles, so a node's moments are
+ * the sum of its children's. */
+typedef struct snug_obb_moments {
+    double area, m[3], s[6];
+} snug_obb_moments;
+
+/* adds the triangle (a, b, c) taken relative to ref (double: far-off data does not cancel) */
+void snug_obb_moments_add_tri(snug_obb_moments* mo, const float* a, const float* b, const float* c, const double ref[3]);
+void snug_obb_moments_add(snug_obb_moments* to, const snug_obb_moments* x);
+/* eigenvectors of the covariance (mo->area > 0), descending eigenvalues, right-handed, in V[0..2] */
+void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]);
+
+/* Projection ranges of points on three axes: one lane per axis (simd4.h: SSE natively, simd128 in wasm). */
+typedef struct snug_obb_ranges {
+    f4 col[3], lo, hi;
+} snug_obb_ranges;
+
+static inline void snug_obb_ranges_init(snug_obb_ranges* r, const mat3 axes) {
+    for (int i = 0; i < 3; i++) {
+        float col[4] = {axes[0][i], axes[1][i], axes[2][i], 0.0f};
+        r->col[i] = F4_LOAD(col);
+    }
+    r->lo = F4_SET1(INFINITY);
+    r->hi = F4_SET1(-INFINITY);
+}
+
+/* the three projections of p (lanes 0..2) */
+static inline f4 snug_obb_ranges_project(const snug_obb_ranges* r, const float* p) {
+    return F4_ADD(F4_ADD(F4_MUL(r->col[0], F4_SET1(p[0])), F4_MUL(r->col[1], F4_SET1(p[1]))), F4_MUL(r->col[2], F4_SET1(p[2])));
+}
+
+static inline void snug_obb_ranges_take(snug_obb_ranges* r, f4 d) {
+    r->lo = F4_MIN(r->lo, d);
+    r->hi = F4_MAX(r->hi, d);
+}
+
+/* Sets o->c and o->e from the ranges of every vertex along o->axes (the axes the ranges were made with), padded
+ * for the float projections so that |axes_k . (v - c)| <= e_k holds for every vertex with the stored floats. */
+void snug_obb_ranges_finish(const snug_obb_ranges* r, snug_obb* o);
+
+#endif

@@ -15,6 +15,8 @@
 
 #define RAY_STACK 512 /* hierarchy depth <= 64, two ray levels per level at most (pairs of 5-/6-ary children), 3 pending each */
 
+#define RAY_LANES 8 /* rays of a batch in flight at once */
+
 enum { TRACE_CLOSEST, TRACE_ANY, TRACE_ALL };
 
 void snug_ray_local_init(snug_ray_local* r, const float o[3], const float d[3], float tmax) {
@@ -28,106 +30,144 @@ void snug_ray_local_init(snug_ray_local* r, const float o[3], const float d[3], 
 }
 
 typedef struct ray_entry {
-    uint32_t ref;   /* ray node index, or first slot of a leaf */
+    uint32_t ref;   /* ray node index, or first packet of a leaf */
     uint32_t count; /* leaf triangle count, 0 for a node */
     float t;        /* entry parameter of its box */
 } ray_entry;
 
-/* The traversal, instantiated per mode. CLOSEST/ANY fill *best; ALL calls visit for every hit.
- * Slab test of a node's four child boxes in one go: per axis the near plane (picked by the direction's sign)
- * gives an entry and the far plane an exit parameter. A zero direction component with the origin exactly on a
- * plane gives 0 * inf = NaN; min/max are `a < b ? a : b` with the axis values first and tmin / tbest last, so a
- * NaN can only drop limits from the interval (right for that axis: the whole line lies in its slab; a dropped
- * limit of another axis only costs a visit) and t0, t1 are never NaN. The interval is widened by a few ulps so rounding of the slab planes never loses a
- * grazing ray. A box is entered if its interval is non-empty and starts no later than the closest hit so far. */
-static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data* m, const snug_ray_local* r, const int mode,
-                                                            snug_ray_hit_local* best, snug_ray_visit_fn visit, void* user,
-                                                            uint64_t* nodes, uint64_t* prims) {
-    best->slot = SNUG_NONE;
-    const snug_ray_tree* tree = m->ray;
-    if (!tree) return 0;
-    const snug_ray_node* arr = tree->nodes;
+/* One ray's walk through the ray tree, kept in a struct so that a batch can advance several rays in turn and
+ * their memory loads overlap; a single ray runs its steps back to back (the struct then lives in registers). */
+typedef struct ray_walk {
+    snug_ray_local r;
     snug_ray_filter filter;
-    snug_ray_filter_init(&filter, r->o, r->d);
-    const f4 ox = F4_SET1(r->o[0]), oy = F4_SET1(r->o[1]), oz = F4_SET1(r->o[2]);
-    const f4 ix = F4_SET1(r->inv[0]), iy = F4_SET1(r->inv[1]), iz = F4_SET1(r->inv[2]);
-    const f4 tmin = F4_SET1(r->tmin), slack = F4_SET1(1.0f + 4.0f * FLT_EPSILON), tiny = F4_SET1(FLT_MIN);
-    /* offsets (in floats) of the near and far planes of each axis inside a node */
-    const int nx = signbit(r->inv[0]) ? 12 : 0, ny = (signbit(r->inv[1]) ? 12 : 0) + 4,
-              nz = (signbit(r->inv[2]) ? 12 : 0) + 8;
-    const int fx = 12 - nx, fy = 20 - ny, fz = 28 - nz;
-    ray_entry stack[RAY_STACK];
-    int top = 0;
-    float tbest = r->tmax;
-    uint32_t hits = 0;
-    uint32_t node = 0;
-    for (;;) {
-        /* inner node: test the four child boxes, push the hit ones far to near */
-        const float* box = (const float*)&arr[node];
-        (*nodes)++;
-        f4 tb = F4_SET1(tbest);
+    int near[3];            /* offsets (in floats) of each axis' near plane inside a node */
+    float tbest;            /* closest hit so far (r.tmax before the first) */
+    uint32_t hits;
+    int top;
+    ray_entry next;         /* the node or leaf to visit next */
+    ray_entry* stack;       /* RAY_STACK entries */
+    snug_ray_hit_local best;
+} ray_walk;
+
+static inline void walk_start(ray_walk* w, const snug_ray_local* r, ray_entry* stack) {
+    w->r = *r;
+    snug_ray_filter_init(&w->filter, r->o, r->d);
+    for (int c = 0; c < 3; c++) w->near[c] = (signbit(r->inv[c]) ? 12 : 0) + 4 * c;
+    w->tbest = r->tmax;
+    w->hits = 0;
+    w->top = 0;
+    w->next = (ray_entry){0, 0, -INFINITY}; /* the root node */
+    w->stack = stack;
+    w->best.slot = SNUG_NONE;
+}
+
+/* Let the memory of the next item start loading while other rays of a batch take their steps: a prefetch
+ * natively; wasm has none, but a load whose value is not waited for does the same on the machine running it. */
+#if defined(__wasm__)
+#define RAY_TOUCH(p) ((void)*(const volatile uint32_t*)(const void*)(p))
+#else
+#define RAY_TOUCH(p) __builtin_prefetch(p)
+#endif
+
+/* Visit w->next and choose the item after it; false when the walk is over. Instantiated per mode: CLOSEST/ANY
+ * fill w->best, ALL calls visit for every hit.
+ * A node is a slab test of its four child boxes in one go: per axis the near plane (picked by the direction's
+ * sign) gives an entry and the far plane an exit parameter. A zero direction component with the origin exactly
+ * on a plane gives 0 * inf = NaN; min/max are `a < b ? a : b` with the axis values first and tmin / tbest last,
+ * so a NaN can only drop limits from the interval (right for that axis: the whole line lies in its slab; a
+ * dropped limit of another axis only costs a visit) and t0, t1 are never NaN. The interval is widened by a few
+ * ulps so rounding of the slab planes never loses a grazing ray. A box is entered if its interval is non-empty
+ * and starts no later than the closest hit so far; the entered ones are pushed far to near. */
+static inline __attribute__((always_inline)) bool walk_step(const snug_ray_tree* tree, ray_walk* w, const int mode,
+                                                            snug_ray_visit_fn visit, void* user, uint64_t* nodes,
+                                                            uint64_t* prims, const bool touch) {
+    ray_entry e = w->next;
+    (*nodes)++;
+    if (e.count == 0) {
+        const snug_ray_node* n = &tree->nodes[e.ref];
+        const float* box = (const float*)n;
+        const snug_ray_local* r = &w->r;
+        const int nx = w->near[0], ny = w->near[1], nz = w->near[2];
+        const int fx = 12 - nx, fy = 20 - ny, fz = 28 - nz;
+        const f4 ox = F4_SET1(r->o[0]), oy = F4_SET1(r->o[1]), oz = F4_SET1(r->o[2]);
+        const f4 ix = F4_SET1(r->inv[0]), iy = F4_SET1(r->inv[1]), iz = F4_SET1(r->inv[2]);
+        const f4 tb = F4_SET1(w->tbest);
         f4 t0 = F4_MAX(F4_MAX(F4_MUL(F4_SUB(F4_LOAD(box + nx), ox), ix), F4_MUL(F4_SUB(F4_LOAD(box + ny), oy), iy)),
-                       F4_MAX(F4_MUL(F4_SUB(F4_LOAD(box + nz), oz), iz), tmin));
+                       F4_MAX(F4_MUL(F4_SUB(F4_LOAD(box + nz), oz), iz), F4_SET1(r->tmin)));
         f4 t1 = F4_MIN(F4_MIN(F4_MUL(F4_SUB(F4_LOAD(box + fx), ox), ix), F4_MUL(F4_SUB(F4_LOAD(box + fy), oy), iy)),
                        F4_MIN(F4_MUL(F4_SUB(F4_LOAD(box + fz), oz), iz), tb));
-        int mask = F4_BITS(F4_AND(F4_LE(t0, F4_ADD(F4_MUL(t1, slack), tiny)), F4_LE(t0, tb))) &
-                   ((1 << arr[node].lanes) - 1);
+        f4 t1_slack = F4_ADD(F4_MUL(t1, F4_SET1(1.0f + 4.0f * FLT_EPSILON)), F4_SET1(FLT_MIN));
+        int mask = F4_BITS(F4_AND(F4_LE(t0, t1_slack), F4_LE(t0, tb))) & ((1 << n->lanes) - 1);
         if (mask) {
             float ts[4];
             F4_STORE(ts, t0);
-            const snug_ray_node* n = &arr[node];
             /* insertion by entry parameter into the stack top: far first, so the nearest is popped first */
-            int base = top;
+            int base = w->top;
+            ray_entry* stack = w->stack;
             for (; mask; mask &= mask - 1) {
                 int l = __builtin_ctz((unsigned)mask);
-                ray_entry e = {n->ref[l], n->count[l], ts[l]};
-                int i = top++;
-                while (i > base && stack[i - 1].t < e.t) {
+                ray_entry c = {n->ref[l], n->count[l], ts[l]};
+                int i = w->top++;
+                while (i > base && stack[i - 1].t < c.t) {
                     stack[i] = stack[i - 1];
                     i--;
                 }
-                stack[i] = e;
+                stack[i] = c;
             }
         }
-        /* pop until the next inner node; leaves are tested on the way */
-        for (;;) {
-            if (top == 0) return hits;
-            ray_entry e = stack[--top];
-            if (e.t > tbest) continue;
-            if (e.count == 0) {
-                node = e.ref;
-                break;
-            }
-            (*nodes)++;
-            *prims += e.count;
-            const snug_ray_packet* pk = tree->packets + e.ref;
-            for (uint32_t k = 0; k < e.count; k += 4, pk++) {
-                int cand = snug_ray_filter4(&filter, pk) & (e.count - k >= 4 ? 15 : (1 << (e.count - k)) - 1);
-                for (; cand; cand &= cand - 1) {
-                    int l = __builtin_ctz((unsigned)cand);
-                    const float(*v)[4] = pk->v;
-                    const float ca[3] = {v[0][l], v[1][l], v[2][l]}, cb[3] = {v[3][l], v[4][l], v[5][l]},
-                                cc[3] = {v[6][l], v[7][l], v[8][l]};
-                    float t, u, w;
-                    if (!snug_ray_tri(r->o, r->d, tbest, ca, cb, cc, &t, &u, &w) || t < r->tmin) continue;
-                    uint32_t s = tree->slots[4u * (uint32_t)(pk - tree->packets) + (uint32_t)l];
-                    hits++;
-                    if (mode == TRACE_ALL) {
-                        visit(user, s, t, u, w);
-                        continue;
-                    }
-                    /* equal t (a shared edge or vertex): the lower slot, whatever the visiting order */
-                    if (t == tbest && s > best->slot) continue;
-                    tbest = t;
-                    best->slot = s;
-                    best->t = t;
-                    best->u = u;
-                    best->v = w;
-                    if (mode == TRACE_ANY) return hits;
+    } else {
+        *prims += e.count;
+        const snug_ray_packet* pk = tree->packets + e.ref;
+        for (uint32_t k = 0; k < e.count; k += 4, pk++) {
+            int cand = snug_ray_filter4(&w->filter, pk) & (e.count - k >= 4 ? 15 : (1 << (e.count - k)) - 1);
+            for (; cand; cand &= cand - 1) {
+                int l = __builtin_ctz((unsigned)cand);
+                const float(*v)[4] = pk->v;
+                const float ca[3] = {v[0][l], v[1][l], v[2][l]}, cb[3] = {v[3][l], v[4][l], v[5][l]},
+                            cc[3] = {v[6][l], v[7][l], v[8][l]};
+                float t, u, bv;
+                if (!snug_ray_tri(w->r.o, w->r.d, w->tbest, ca, cb, cc, &t, &u, &bv) || t < w->r.tmin) continue;
+                uint32_t lane = 4u * (uint32_t)(pk - tree->packets) + (uint32_t)l, s = tree->slots[lane];
+                w->hits++;
+                if (mode == TRACE_ALL) {
+                    visit(user, s, t, u, bv);
+                    continue;
                 }
+                /* equal t (a shared edge or vertex): the lower slot, whatever the visiting order */
+                if (t == w->tbest && s > w->best.slot) continue;
+                w->tbest = t;
+                w->best = (snug_ray_hit_local){s, t, u, bv, lane};
+                if (mode == TRACE_ANY) return false;
             }
         }
     }
+    while (w->top) {
+        e = w->stack[--w->top];
+        if (e.t > w->tbest) continue;
+        w->next = e;
+        if (touch) {
+            const char* p = e.count ? (const char*)(tree->packets + e.ref) : (const char*)(tree->nodes + e.ref);
+            RAY_TOUCH(p);
+            RAY_TOUCH(p + 64);
+            if (e.count) RAY_TOUCH(p + 128);
+        }
+        return true;
+    }
+    return false;
+}
+
+/* One ray from start to end. */
+static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data* m, const snug_ray_local* r, const int mode,
+                                                            snug_ray_hit_local* best, snug_ray_visit_fn visit, void* user,
+                                                            uint64_t* nodes, uint64_t* prims) {
+    ray_entry stack[RAY_STACK];
+    ray_walk w;
+    walk_start(&w, r, stack);
+    if (m->ray)
+        while (walk_step(m->ray, &w, mode, visit, user, nodes, prims, false)) {
+        }
+    *best = w.best;
+    return w.hits;
 }
 
 uint32_t snug_ray_closest(const snug_mesh_data* m, const snug_ray_local* r, snug_ray_hit_local* hit, snug_query_stats* st) {
@@ -165,17 +205,22 @@ static void to_local(const snug_xform* inv, const float o[3], const float d[3], 
     snug_ray_local_init(out, lo, ld, tmax);
 }
 
-
+/* World hit from a local one; the corners come from the ray tree's packet (in cache: the traversal just read
+ * it) when `packed`, else through the mesh indices. */
 static void fill_hit(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
-                     const snug_ray_hit_local* h, snug_ray_hit* out) {
+                     const snug_ray_hit_local* h, bool packed, snug_ray_hit* out) {
     out->tri = m->tri_ids[h->slot];
     out->t = h->t;
     for (int c = 0; c < 3; c++) out->point[c] = o[c] + h->t * d[c];
-    const float *a = snug_mesh_vertex(m, h->slot, 0), *b = snug_mesh_vertex(m, h->slot, 1),
-                *cc = snug_mesh_vertex(m, h->slot, 2);
+    vec3 v[3];
+    for (int k = 0; k < 3; k++) {
+        if (packed)
+            for (int c = 0; c < 3; c++) v[k][c] = m->ray->packets[h->lane / 4].v[3 * k + c][h->lane % 4];
+        else glm_vec3_copy((float*)snug_mesh_vertex(m, h->slot, k), v[k]);
+    }
     vec3 e1, e2, n, nw;
-    glm_vec3_sub((float*)b, (float*)a, e1);
-    glm_vec3_sub((float*)cc, (float*)a, e2);
+    glm_vec3_sub(v[1], v[0], e1);
+    glm_vec3_sub(v[2], v[0], e2);
     glm_vec3_cross(e1, e2, n);
     snug_xform_dir(x, n, nw);
     glm_vec3_normalize(nw);
@@ -214,7 +259,7 @@ snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* p
     snug_ray_hit_local h;
     snug_ray_closest(m, &r, &h, &ctx->stats);
     if (h.slot == SNUG_NONE) no_hit(hit);
-    else fill_hit(m, &x, ray->origin, ray->dir, &h, hit);
+    else fill_hit(m, &x, ray->origin, ray->dir, &h, true, hit);
     return snug_succeed(ctx);
 }
 
@@ -275,8 +320,8 @@ snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pos
     uint32_t n = snug_ray_visit_all(m, &r, collect, &j, &ctx->stats);
     qsort(hits, j.count, sizeof *hits, hit_cmp);
     for (uint32_t i = 0; i < j.count; i++) {
-        snug_ray_hit_local h = {hits[i].tri, hits[i].t, 0.0f, 0.0f};
-        fill_hit(m, &x, ray->origin, ray->dir, &h, &hits[i]);
+        snug_ray_hit_local h = {hits[i].tri, hits[i].t, 0.0f, 0.0f, SNUG_NONE};
+        fill_hit(m, &x, ray->origin, ray->dir, &h, false, &hits[i]);
     }
     *total = n;
     if (n > capacity) return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u hits, room for %u", n, capacity);
@@ -296,9 +341,9 @@ static uint32_t spread3(uint32_t x) {
     return x;
 }
 
-static const uint32_t* batch_order(snug_ctx* ctx, const float* origins, const float* dirs, uint32_t count) {
-    if (count < 64 || snug_scratch_reserve(ctx, (size_t)count * 2 * sizeof(uint64_t)) != SNUG_OK) return NULL;
-    uint64_t *a = (uint64_t*)ctx->scratch.data, *b = a + count;
+static const uint32_t* batch_order(snug_ctx* ctx, size_t offset, const float* origins, const float* dirs, uint32_t count) {
+    if (count < 64 || snug_scratch_reserve(ctx, offset + (size_t)count * 2 * sizeof(uint64_t)) != SNUG_OK) return NULL;
+    uint64_t *a = (uint64_t*)((char*)ctx->scratch.data + offset), *b = a + count;
     vec3 lo, hi;
     glm_vec3_broadcast(INFINITY, lo);
     glm_vec3_broadcast(-INFINITY, hi);
@@ -353,15 +398,51 @@ snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_p
     snug_xform x, inv;
     snug_xform_from_pose(pose, &x);
     snug_xform_inverse(&x, &inv);
-    const uint32_t* order = batch_order(ctx, origins, dirs, count);
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t i = order ? order[k] : k;
+    /* the lanes' stacks first in the scratch arena, the order after them (reserved in that order so that a
+     * growing arena cannot move the stacks) */
+    const size_t stack_bytes = (size_t)RAY_LANES * RAY_STACK * sizeof(ray_entry);
+    const uint32_t* order = batch_order(ctx, stack_bytes, origins, dirs, count);
+    if (snug_scratch_reserve(ctx, stack_bytes) != SNUG_OK)
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "ray batch stacks (%zu bytes)", stack_bytes);
+    ray_entry* stacks = (ray_entry*)ctx->scratch.data;
+    /* RAY_LANES rays in flight: each takes one step (a node or a leaf) in turn, so the load of one ray's next
+     * node overlaps the steps of the others */
+    ray_walk walks[RAY_LANES];
+    uint32_t ray_of[RAY_LANES];
+    uint32_t started = 0;
+    int live = 0;
+    for (int j = 0; j < RAY_LANES; j++) {
+        ray_of[j] = SNUG_NONE;
+        if (started == count || !m->ray) continue;
+        uint32_t i = ray_of[j] = order ? order[started] : started;
+        started++;
         snug_ray_local r;
         to_local(&inv, origins + 3 * i, dirs + 3 * i, tmax ? tmax[i] : INFINITY, &r);
-        snug_ray_hit_local h;
-        snug_ray_closest(m, &r, &h, &ctx->stats);
-        if (h.slot == SNUG_NONE) no_hit(&hits[i]);
-        else fill_hit(m, &x, origins + 3 * i, dirs + 3 * i, &h, &hits[i]);
+        walk_start(&walks[j], &r, stacks + (size_t)j * RAY_STACK);
+        live++;
     }
+    while (live) {
+        for (int j = 0; j < RAY_LANES; j++) {
+            if (ray_of[j] == SNUG_NONE ||
+                walk_step(m->ray, &walks[j], TRACE_CLOSEST, NULL, NULL, &ctx->stats.nodes_visited,
+                          &ctx->stats.primitive_tests, true))
+                continue;
+            uint32_t i = ray_of[j];
+            if (walks[j].best.slot == SNUG_NONE) no_hit(&hits[i]);
+            else fill_hit(m, &x, origins + 3 * i, dirs + 3 * i, &walks[j].best, true, &hits[i]);
+            if (started == count) {
+                ray_of[j] = SNUG_NONE;
+                live--;
+                continue;
+            }
+            i = ray_of[j] = order ? order[started] : started;
+            started++;
+            snug_ray_local r;
+            to_local(&inv, origins + 3 * i, dirs + 3 * i, tmax ? tmax[i] : INFINITY, &r);
+            walk_start(&walks[j], &r, stacks + (size_t)j * RAY_STACK);
+        }
+    }
+    if (!m->ray) /* no triangles */
+        for (uint32_t i = 0; i < count; i++) no_hit(&hits[i]);
     return snug_succeed(ctx);
 }

@@ -55,6 +55,7 @@ typedef struct snug_ray_local {
 typedef struct snug_ray_hit_local {
     uint32_t slot;         /* SNUG_NONE for no hit */
     float t, u, v;
+    uint32_t lane;         /* 4 * packet + lane of the triangle in the ray tree (ray_tree.h) */
 } snug_ray_hit_local;
 typedef void (*snug_ray_visit_fn)(void* user, uint32_t slot, float t, float u, float v);
 

@@ -51,9 +51,8 @@ void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
             double x = fabs(a[i][j]);
             scale = x > scale ? x : scale; /* not fmax: a libm call without fast-math */
         }
-    double out[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     /* c = (a / scale - q I) / p: trace 0 and trace(c^2) = 6, so its eigenvalues are 2 cos(phi + 2 pi k / 3) */
-    double c[3][3], p2 = 0.0;
+    double c[3][3], p2 = 0.0, q = 0.0;
     if (scale > 0.0 && scale < INFINITY) {
         double s = 1.0 / scale;
         for (int i = 0; i < 3; i++)
@@ -64,69 +63,66 @@ void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
         for (int pass = 0; pass < 2; pass++) {
             double t = (c[0][0] + c[1][1] + c[2][2]) / 3.0;
             for (int i = 0; i < 3; i++) c[i][i] -= t;
+            q += t;
         }
         p2 = c[0][0] * c[0][0] + c[1][1] * c[1][1] + c[2][2] * c[2][2] +
              2.0 * (c[0][1] * c[0][1] + c[0][2] * c[0][2] + c[1][2] * c[1][2]);
     }
-    if (p2 > 0.0) { /* else a multiple of the identity (or zero, or not finite): every basis is an eigenbasis */
-        double ip = 1.0 / sqrt(p2 / 6.0);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) c[i][j] *= ip;
-        double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
-                     c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
-        double r = 0.5 * det;
-        r = r > 1.0 ? 1.0 : r < -1.0 ? -1.0 : r;
-        double phi = acos(r) / 3.0;
-        double mu1 = 2.0 * cos(phi), mu3 = 2.0 * cos(phi + 2.0943951023931954923); /* mu1 >= mu2 >= mu3 */
-        double mu2 = -mu1 - mu3;
-        /* the most isolated eigenvalue: mu1 when mu2 lies in the lower half of [mu3, mu1] */
-        double v[3], u[3], t[3];
-        null_vector((const double(*)[3])c, mu2 <= 0.0 ? mu1 : mu3, v);
-        /* orthonormal u, t spanning the plane orthogonal to v: cross with the axis least aligned with v */
-        int k = fabs(v[0]) < fabs(v[1]) ? 0 : 1;
-        if (fabs(v[2]) < fabs(v[k])) k = 2;
-        double e[3] = {0, 0, 0};
-        e[k] = 1.0;
-        cross(v, e, u);
-        double nu = 1.0 / sqrt(dot(u, u));
-        for (int i = 0; i < 3; i++) u[i] *= nu;
-        cross(v, u, t);
-        /* the 2x2 problem in (u, t), diagonalised by one Jacobi rotation (Numerical Recipes' stable tangent) */
-        double cu[3], ct[3];
-        mul((const double(*)[3])c, u, cu);
-        mul((const double(*)[3])c, t, ct);
-        double m00 = dot(u, cu), m11 = dot(t, ct), m01 = 0.5 * (dot(u, ct) + dot(t, cu));
-        if (m01 != 0.0) {
-            double theta = (m11 - m00) / (2.0 * m01);
-            double tn = (theta >= 0.0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1.0));
-            double cs = 1.0 / sqrt(tn * tn + 1.0), sn = tn * cs;
-            for (int i = 0; i < 3; i++) {
-                double ui = u[i], ti = t[i];
-                u[i] = cs * ui - sn * ti;
-                t[i] = sn * ui + cs * ti;
-            }
+    if (!(p2 > 0.0)) { /* a multiple of the identity (or zero, or not finite): every basis is an eigenbasis */
+        double mean = (a[0][0] + a[1][1] + a[2][2]) / 3.0;
+        for (int i = 0; i < 3; i++) {
+            w[i] = mean;
+            for (int j = 0; j < 3; j++) vecs[i][j] = i == j;
         }
-        memcpy(out[0], v, sizeof v);
-        memcpy(out[1], u, sizeof u);
-        memcpy(out[2], t, sizeof t);
+        return;
     }
-    /* eigenvalues as Rayleigh quotients of the input, then sort descending carrying the vectors */
-    double lam[3], av[3];
-    for (int i = 0; i < 3; i++) {
-        mul((const double(*)[3])a, out[i], av);
-        lam[i] = dot(out[i], av);
+    double p = sqrt(p2 / 6.0), ip = 1.0 / p;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) c[i][j] *= ip;
+    double det = c[0][0] * (c[1][1] * c[2][2] - c[1][2] * c[2][1]) - c[0][1] * (c[1][0] * c[2][2] - c[1][2] * c[2][0]) +
+                 c[0][2] * (c[1][0] * c[2][1] - c[1][1] * c[2][0]);
+    double r = 0.5 * det;
+    r = r > 1.0 ? 1.0 : r < -1.0 ? -1.0 : r;
+    /* the most isolated eigenvalue: the largest when r >= 0, else the smallest (the spectrum of -c is minus that
+     * of c); acos near |r| = 1 is ill-conditioned but cos is flat there */
+    double mu = 2.0 * cos(acos(fabs(r)) / 3.0);
+    if (r < 0.0) mu = -mu;
+    double v[3], u[3], t[3];
+    null_vector((const double(*)[3])c, mu, v);
+    /* u, t spanning the plane orthogonal to v: crosses with the axis least aligned with v; both of length
+     * |u| >= sqrt(2/3), left unnormalised (the 2x2 problem only scales by |u|^2) */
+    int k = fabs(v[0]) < fabs(v[1]) ? 0 : 1;
+    if (fabs(v[2]) < fabs(v[k])) k = 2;
+    double e[3] = {0, 0, 0};
+    e[k] = 1.0;
+    cross(v, e, u);
+    cross(v, u, t);
+    double cu[3], ct[3];
+    mul((const double(*)[3])c, u, cu);
+    mul((const double(*)[3])c, t, ct);
+    double m00 = dot(u, cu), m11 = dot(t, ct), m01 = 0.5 * (dot(u, ct) + dot(t, cu)), s2 = dot(u, u);
+    /* eigenvector (x, y) of the larger eigenvalue avg + h of [[m00, m01], [m01, m11]], from the row of
+     * M - (avg + h) I that does not cancel; any vector when the pair is repeated (h = 0) */
+    double d = 0.5 * (m00 - m11), h = sqrt(d * d + m01 * m01), x = 1.0, y = 0.0;
+    if (h > 0.0) {
+        if (d >= 0.0) x = d + h, y = m01;
+        else x = m01, y = h - d;
     }
-    int order[3] = {0, 1, 2};
-    for (int i = 0; i < 2; i++)
-        for (int j = i + 1; j < 3; j++)
-            if (lam[order[j]] > lam[order[i]]) {
-                int tmp = order[i];
-                order[i] = order[j];
-                order[j] = tmp;
-            }
+    double u2[3];
+    for (int i = 0; i < 3; i++) u2[i] = x * u[i] + y * t[i];
+    double nu = 1.0 / sqrt(dot(u2, u2));
+    for (int i = 0; i < 3; i++) u2[i] *= nu;
+    cross(v, u2, t);
+    /* eigenvalues back in the input's units; the order follows from which end mu is */
+    double avg = 0.5 * (m00 + m11);
+    double lv = scale * (q + p * mu), lu = scale * (q + p * (avg + h) / s2), lt = scale * (q + p * (avg - h) / s2);
+    const double* col[3] = {v, u2, t};
+    double lam[3] = {lv, lu, lt};
+    int first = r >= 0.0 ? 0 : 1;
     for (int i = 0; i < 3; i++) {
-        w[i] = lam[order[i]];
-        memcpy(vecs[i], out[order[i]], sizeof out[0]);
+        int src = (first + i) % 3;
+        w[i] = lam[src];
+        memcpy(vecs[i], col[src], sizeof v);
     }
     cross(vecs[0], vecs[1], vecs[2]); /* right-handed: e3 = e1 x e2 */
 }

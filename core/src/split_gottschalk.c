@@ -2,29 +2,45 @@
  * Voronoi region of the nearest seed by its midpoint; degree 2..6. Empty regions are dropped.
  *
  * Two passes over the faces: the moments give the axes, one projection pass gives the box and, per face, the
- * sum of its corners' projections (3 x its midpoint's), kept in the scratch records. The box only steers the
- * split, so it needs none of the fit's padding. For degree 2 the seeds are c -+ a/2 (a: the longest axis at
- * half extent), whose Voronoi regions are the two sides of the plane through c normal to a, so the stored
- * projections decide the side and one stable partition pass moves the records and grows both boxes. */
+ * sum of its corners' projections (3 x its midpoint's). The box only steers the split, so it needs none of the
+ * fit's padding. For degree 2 the seeds are c -+ a/2 (a: the longest axis at half extent), whose Voronoi regions
+ * are the two sides of the plane through c normal to a, so the stored projections decide the side and one
+ * stable partition pass moves the records.
+ *
+ * Scratch while a call runs: the moments pass gathers the corners of each full group of four faces once, as nine
+ * lane vectors (corner c, coordinate i, relative to the first vertex), and leaves them in the builder's scratch:
+ * vectors 0..7 in the records tmp[4g .. 4g+3] (128 bytes), the ninth in dist[4g .. 4g+3]. The projection pass
+ * reads them back and overwrites vectors 0..2 with the three midpoint sums. Faces after the last full group are
+ * gathered again and keep their sums in tmp[k].min. */
 #include "obb_fit.h"
 #include "split.h"
 
 #include <string.h>
 
-/* records [0, count) stably to [left | right] by label, with both sides' boxes; returns the left count */
-static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, snug_aabb boxes[2]) {
-    for (int s = 0; s < 2; s++) {
-        glm_vec3_broadcast(INFINITY, boxes[s].min);
-        glm_vec3_broadcast(-INFINITY, boxes[s].max);
-    }
-    uint32_t left = 0, right = 0;
+static float* group_vec(snug_split_in* in, uint32_t g, int j) {
+    return j < 8 ? (float*)(in->tmp + 4 * g) + 4 * j : in->dist + 4 * g;
+}
+
+/* Records [0, count) stably to [left | right]: a face goes right when its midpoint sum on axis `a` exceeds
+ * `plane`. The side is random, so no branch: each record is written to both places and one count advances; a
+ * group's four sides are read before any of its scratch is overwritten (writes go to tmp[right], right <= k). */
+static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, int a, float plane) {
+    uint32_t left = 0, right = 0, full = count / 4;
+    f4 plane4 = F4_SET1(plane);
+    int bits = 0;
     for (uint32_t k = 0; k < count; k++) {
+        uint32_t side;
+        if (k < 4 * full) {
+            if ((k & 3) == 0) bits = F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, k / 4, a))));
+            side = (uint32_t)(bits >> (k & 3)) & 1u;
+        } else {
+            side = in->tmp[k].min[a] > plane;
+        }
         snug_prim p = prims[k];
-        int side = p.label != 0;
-        glm_vec3_minv(boxes[side].min, p.min, boxes[side].min);
-        glm_vec3_maxv(boxes[side].max, p.max, boxes[side].max);
-        if (side) in->tmp[right++] = p; /* tmp[right] was read already: right <= k */
-        else prims[left++] = p;
+        in->tmp[right] = p;
+        prims[left] = p; /* left <= k: that record was read already */
+        right += side;
+        left += 1 - side;
     }
     memcpy(prims + left, in->tmp, right * sizeof *prims);
     return left;
@@ -33,7 +49,7 @@ static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, 
 /* The node's moments (obb_fit.h) four faces at a time in float lanes, relative to ref (a float difference is
  * the node-sized result rounded once), summed in float for at most 64 steps and then in double. They only
  * steer the split, so float precision is plenty. Missing lanes of the last step repeat ref: zero area. */
-static void node_moments(const snug_split_in* in, const snug_prim* prims, uint32_t count, const float* ref,
+static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t count, const float* ref,
                          snug_obb_moments* mo) {
     const float* pos = in->positions;
     f4 r[3] = {F4_SET1(ref[0]), F4_SET1(ref[1]), F4_SET1(ref[2])}, zero = F4_SET1(0.0f);
@@ -43,14 +59,23 @@ static void node_moments(const snug_split_in* in, const snug_prim* prims, uint32
         for (int j = 0; j < 10; j++) acc[j] = zero;
         for (int step = 0; step < 64 && k < count; step++, k += 4) {
             const float* p[4][3]; /* lane, corner */
-            for (int l = 0; l < 4; l++) {
-                const uint32_t* t = k + (uint32_t)l < count ? in->tris + 3 * prims[k + (uint32_t)l].id : NULL;
-                for (int c = 0; c < 3; c++) p[l][c] = t ? pos + 3 * t[c] : ref;
+            if (k + 4 <= count) {
+                for (int l = 0; l < 4; l++) {
+                    const uint32_t* t = in->tris + 3 * prims[k + (uint32_t)l].id;
+                    for (int c = 0; c < 3; c++) p[l][c] = pos + 3 * t[c];
+                }
+            } else {
+                for (int l = 0; l < 4; l++) {
+                    const uint32_t* t = k + (uint32_t)l < count ? in->tris + 3 * prims[k + (uint32_t)l].id : NULL;
+                    for (int c = 0; c < 3; c++) p[l][c] = t ? pos + 3 * t[c] : ref;
+                }
             }
             f4 v[3][3], sum[3], e1[3], e2[3];
             for (int c = 0; c < 3; c++)
                 for (int i = 0; i < 3; i++) /* built in registers (a store + wide load would stall forwarding) */
                     v[c][i] = F4_SUB(F4_LOAD(((const float[4]){p[0][c][i], p[1][c][i], p[2][c][i], p[3][c][i]})), r[i]);
+            if (k + 4 <= count)
+                for (int j = 0; j < 9; j++) F4_STORE(group_vec(in, k / 4, j), v[j / 3][j % 3]);
             for (int i = 0; i < 3; i++) {
                 sum[i] = F4_ADD(F4_ADD(v[0][i], v[1][i]), v[2][i]);
                 e1[i] = F4_SUB(v[1][i], v[0][i]);
@@ -103,22 +128,53 @@ int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, i
         for (int a = 0; a < 3; a++)
             for (int i = 0; i < 3; i++) box.axes[a][i] = (float)V[a][i];
     }
+    /* projections relative to ref, the full groups from the scratch (lanes = faces), the rest gathered (lanes =
+     * axes) */
+    const float* ref = pos + 3 * in->tris[3 * prims[0].id];
+    f4 ax[3][3], glo[3], ghi[3];
+    for (int k = 0; k < 3; k++) {
+        for (int i = 0; i < 3; i++) ax[k][i] = F4_SET1(box.axes[k][i]);
+        glo[k] = F4_SET1(INFINITY);
+        ghi[k] = F4_SET1(-INFINITY);
+    }
+    uint32_t full = count / 4;
+    for (uint32_t g = 0; g < full; g++) {
+        f4 v[9];
+        for (int j = 0; j < 9; j++) v[j] = F4_LOAD(group_vec(in, g, j));
+        for (int k = 0; k < 3; k++) {
+            f4 d[3];
+            for (int c = 0; c < 3; c++)
+                d[c] = F4_ADD(F4_ADD(F4_MUL(ax[k][0], v[3 * c]), F4_MUL(ax[k][1], v[3 * c + 1])), F4_MUL(ax[k][2], v[3 * c + 2]));
+            glo[k] = F4_MIN(glo[k], F4_MIN(F4_MIN(d[0], d[1]), d[2]));
+            ghi[k] = F4_MAX(ghi[k], F4_MAX(F4_MAX(d[0], d[1]), d[2]));
+            F4_STORE(group_vec(in, g, k), F4_ADD(F4_ADD(d[0], d[1]), d[2]));
+        }
+    }
     snug_obb_ranges r;
     snug_obb_ranges_init(&r, box.axes);
-    for (uint32_t k = 0; k < count; k++) {
+    for (uint32_t k = 4 * full; k < count; k++) {
         const uint32_t* t = in->tris + 3 * prims[k].id;
-        f4 d0 = snug_obb_ranges_project(&r, pos + 3 * t[0]), d1 = snug_obb_ranges_project(&r, pos + 3 * t[1]),
-           d2 = snug_obb_ranges_project(&r, pos + 3 * t[2]);
-        /* one dependent min/max per face, not three */
-        r.lo = F4_MIN(r.lo, F4_MIN(F4_MIN(d0, d1), d2));
-        r.hi = F4_MAX(r.hi, F4_MAX(F4_MAX(d0, d1), d2));
+        f4 d[3];
+        for (int c = 0; c < 3; c++) {
+            const float* q = pos + 3 * t[c];
+            float rel[3] = {q[0] - ref[0], q[1] - ref[1], q[2] - ref[2]};
+            d[c] = snug_obb_ranges_project(&r, rel);
+        }
+        r.lo = F4_MIN(r.lo, F4_MIN(F4_MIN(d[0], d[1]), d[2]));
+        r.hi = F4_MAX(r.hi, F4_MAX(F4_MAX(d[0], d[1]), d[2]));
         float sum[4];
-        F4_STORE(sum, F4_ADD(F4_ADD(d0, d1), d2));
+        F4_STORE(sum, F4_ADD(F4_ADD(d[0], d[1]), d[2]));
         memcpy(in->tmp[k].min, sum, sizeof in->tmp[k].min);
     }
     float lo[4], hi[4];
     F4_STORE(lo, r.lo);
     F4_STORE(hi, r.hi);
+    for (int k = 0; k < 3; k++) {
+        float gl[4], gh[4];
+        F4_STORE(gl, glo[k]);
+        F4_STORE(gh, ghi[k]);
+        for (int l = 0; l < 4; l++) lo[k] = gl[l] < lo[k] ? gl[l] : lo[k], hi[k] = gh[l] > hi[k] ? gh[l] : hi[k];
+    }
     vec3 mid, half;
     for (int a = 0; a < 3; a++) mid[a] = 0.5f * (lo[a] + hi[a]), half[a] = 0.5f * (hi[a] - lo[a]);
     if (degree == 2) {
@@ -127,15 +183,16 @@ int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, i
         int a = 0;
         if (half[1] > half[a]) a = 1;
         if (half[2] > half[a]) a = 2;
-        float plane = 3.0f * mid[a];
-        for (uint32_t k = 0; k < count; k++) prims[k].label = in->tmp[k].min[a] > plane;
-        uint32_t left = partition2(in, prims, count, boxes);
+        uint32_t left = partition2(in, prims, count, a, 3.0f * mid[a]);
         if (left == 0 || left == count) return 1;
+        snug_prims_bounds(prims, left, &boxes[0]);
+        snug_prims_bounds(prims + left, count - left, &boxes[1]);
         sizes[0] = left;
         sizes[1] = count - left;
         return 2;
     }
-    vec3 c = {0, 0, 0};
+    vec3 c; /* back from ref-relative coordinates */
+    glm_vec3_copy((float*)ref, c);
     for (int a = 0; a < 3; a++) glm_vec3_muladds(box.axes[a], mid[a], c);
     vec3 seeds[SNUG_MAX_BRANCHING];
     snug_split_seed_points(c, box.axes, half, degree, seeds);

@@ -197,9 +197,8 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         snug_free(ctx, b.nodes);
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "hierarchy of %u triangles", tri_count);
     }
-    /* per-triangle bounds once; everything after works on these records (the lean SAH path makes its own) */
-    bool lean = !def->bottom_up && def->splitter == SNUG_SPLIT_SAH && def->branching == 2;
-    for (uint32_t t = 0; t < tri_count && !lean; t++) {
+    /* per-triangle bounds once; everything after works on these records */
+    for (uint32_t t = 0; t < tri_count; t++) {
         const float* a = positions + 3 * tris[3 * t];
         const float* c1 = positions + 3 * tris[3 * t + 1];
         const float* c2 = positions + 3 * tris[3 * t + 2];
@@ -212,8 +211,8 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         p->id = t;
         p->label = 0;
     }
-    if (lean) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
-    else if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
+    if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
+    else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
     else st = build_top_down(&b, tri_count);
     if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);
     if (st == SNUG_OK)

@@ -2,7 +2,7 @@
  * triangle's box quantized to 16 bits per axis on the root box, so a partition pass moves half the bytes of
  * the float records, a bin update is one 8-lane integer min, and bins and sides are integer arithmetic. The
  * quantized boxes only steer the plane choice; every node's box is exact: leaves are fitted to their
- * triangles' vertices and inner nodes are the union of their children, in one pass at the end.
+ * triangles' float boxes and inner nodes are the union of their children, in one pass at the end.
  *
  * Nodes below SAMPLE_MIN records: a node's bins are filled while its parent is partitioned (grid over the
  * child's box, known from the parent's bins), so every level costs one pass over the records. Larger nodes
@@ -259,43 +259,19 @@ static uint32_t qpartition_bin(int axis, int32_t threshold, const qprim* src, ui
 
 static inline uint32_t qprim_id(const qprim* p) { return (uint32_t)(uint16_t)p->v[3] | (uint32_t)(uint16_t)p->v[7] << 16; }
 
-static inline void tri_box(const float* pos, const uint32_t* tri, float lo[3], float hi[3]) {
-    const float *a = pos + 3 * tri[0], *b = pos + 3 * tri[1], *c = pos + 3 * tri[2];
-    for (int d = 0; d < 3; d++) {
-        float l = a[d] < b[d] ? a[d] : b[d], h = a[d] < b[d] ? b[d] : a[d];
-        lo[d] = c[d] < l ? c[d] : l;
-        hi[d] = c[d] > h ? c[d] : h;
-    }
-}
-
-/* Exact leaf: its triangles' float boxes go to b->prims in slot order (what the BV fits read) and their union
- * to the node. */
+/* A leaf records its slots' triangle ids; its box comes after the build, from the slot-order float boxes. */
 static void make_leaf(snug_build* b, uint32_t node, uint32_t begin, const qprim* prims, uint32_t count) {
-    vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t id = qprim_id(&prims[k]);
-        snug_prim* p = &b->prims[begin + k];
-        tri_box(b->in.positions, b->in.tris + 3 * id, p->min, p->max);
-        p->id = id;
-        p->label = 0;
-        glm_vec3_minv(lo, p->min, lo);
-        glm_vec3_maxv(hi, p->max, hi);
-    }
-    glm_vec3_copy(lo, b->nodes[node].min);
-    glm_vec3_copy(hi, b->nodes[node].max);
+    for (uint32_t k = 0; k < count; k++) b->in.ids[begin + k] = qprim_id(&prims[k]);
     b->nodes[node].first = begin;
     b->nodes[node].info = SNUG_NODE_INFO(0, 0, count);
 }
 
-/* Quantized records of every triangle on the grid of the root box. */
+/* Quantized records of every triangle (from the float boxes in b->prims, input order) on the grid of the root
+ * box. */
 static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* out) {
-    const float* pos = b->in.positions;
-    const uint32_t* tris = b->in.tris;
-    vec3 rlo = {FLT_MAX, FLT_MAX, FLT_MAX}, rhi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-    for (uint32_t t = 0; t < 3 * tri_count; t++) {
-        glm_vec3_minv(rlo, (float*)pos + 3 * tris[t], rlo);
-        glm_vec3_maxv(rhi, (float*)pos + 3 * tris[t], rhi);
-    }
+    snug_aabb root;
+    snug_prims_bounds(b->prims, tri_count, &root);
+    const float *rlo = root.min, *rhi = root.max;
     for (int a = 0; a < 3; a++) {
         float ext = rhi[a] - rlo[a];
         g->origin[a] = rlo[a];
@@ -303,13 +279,12 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
         g->unit[a] = ext / 65535.0f;
     }
     for (uint32_t t = 0; t < tri_count; t++) {
-        float lo[3], hi[3];
-        tri_box(pos, tris + 3 * t, lo, hi);
+        const snug_prim* p = &b->prims[t];
         int16_t* q = out[t].v;
         for (int a = 0; a < 3; a++) {
             /* truncation after clamping to [0, 65535]; the max rounds up by one quantum instead of ceil (a
              * call without SSE4.1), which only widens the box a little */
-            float l = (lo[a] - g->origin[a]) * g->inv[a], h = (hi[a] - g->origin[a]) * g->inv[a] + 1.0f;
+            float l = (p->min[a] - g->origin[a]) * g->inv[a], h = (p->max[a] - g->origin[a]) * g->inv[a] + 1.0f;
             l = l > 0.0f ? (l < 65535.0f ? l : 65535.0f) : 0.0f;
             h = h > 0.0f ? (h < 65535.0f ? h : 65535.0f) : 0.0f;
             q[a] = (int16_t)((int32_t)l - 32768);
@@ -423,13 +398,29 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
     }
     snug_free(ctx, stack);
     snug_free(ctx, bins);
-    /* inner boxes bottom-up: children always follow their parent */
+    /* slot order for the float boxes (what the BV fits read): one gather into the freed record buffers */
+    snug_prim* slot_prims = b->in.tmp;
+    for (uint32_t s = 0; s < tri_count; s++) slot_prims[s] = b->prims[b->in.ids[s]];
+    b->in.tmp = b->prims;
+    b->prims = slot_prims;
+    /* exact boxes bottom-up: leaves over their slots, inner nodes over their children (which follow them) */
     for (uint32_t i = b->node_count; i-- > 0;) {
         snug_node* n = &b->nodes[i];
-        if (SNUG_NODE_CHILDREN(n->info) == 0) continue;
-        const snug_node* c = &b->nodes[n->first];
-        glm_vec3_minv((float*)c[0].min, (float*)c[1].min, n->min);
-        glm_vec3_maxv((float*)c[0].max, (float*)c[1].max, n->max);
+        uint32_t kids = SNUG_NODE_CHILDREN(n->info);
+        vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+        if (kids) {
+            const snug_node* c = &b->nodes[n->first];
+            glm_vec3_minv((float*)c[0].min, (float*)c[1].min, lo);
+            glm_vec3_maxv((float*)c[0].max, (float*)c[1].max, hi);
+        } else {
+            const snug_prim* p = b->prims + n->first;
+            for (uint32_t k = 0; k < SNUG_NODE_COUNT(n->info); k++) {
+                glm_vec3_minv(lo, (float*)p[k].min, lo);
+                glm_vec3_maxv(hi, (float*)p[k].max, hi);
+            }
+        }
+        glm_vec3_copy(lo, n->min);
+        glm_vec3_copy(hi, n->max);
     }
     return SNUG_OK;
 }

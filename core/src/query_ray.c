@@ -58,7 +58,7 @@ static inline void walk_start(ray_walk* w, const snug_ray_local* r, ray_entry* s
     w->top = 0;
     w->next = (ray_entry){0, 0, -INFINITY}; /* the root node */
     w->stack = stack;
-    w->best.slot = SNUG_NONE;
+    w->best.tri = SNUG_NONE;
 }
 
 /* Let the memory of the next item start loading while other rays of a batch take their steps: a prefetch
@@ -127,16 +127,16 @@ static inline __attribute__((always_inline)) bool walk_step(const snug_ray_tree*
                             cc[3] = {v[6][l], v[7][l], v[8][l]};
                 float t, u, bv;
                 if (!snug_ray_tri(w->r.o, w->r.d, w->tbest, ca, cb, cc, &t, &u, &bv) || t < w->r.tmin) continue;
-                uint32_t lane = 4u * (uint32_t)(pk - tree->packets) + (uint32_t)l, s = tree->slots[lane];
+                uint32_t lane = 4u * (uint32_t)(pk - tree->packets) + (uint32_t)l;
                 w->hits++;
                 if (mode == TRACE_ALL) {
-                    visit(user, s, t, u, bv);
+                    visit(user, tree->slots[lane], t, u, bv);
                     continue;
                 }
-                /* equal t (a shared edge or vertex): the lower slot, whatever the visiting order */
-                if (t == w->tbest && s > w->best.slot) continue;
+                /* equal t (a shared edge or vertex): the lower id, whatever the visiting order */
+                if (t == w->tbest && pk->id[l] > w->best.tri) continue;
                 w->tbest = t;
-                w->best = (snug_ray_hit_local){s, t, u, bv, lane};
+                w->best = (snug_ray_hit_local){pk->id[l], t, u, bv, lane};
                 if (mode == TRACE_ANY) return false;
             }
         }
@@ -205,19 +205,12 @@ static void to_local(const snug_xform* inv, const float o[3], const float d[3], 
     snug_ray_local_init(out, lo, ld, tmax);
 }
 
-/* World hit from a local one; the corners come from the ray tree's packet (in cache: the traversal just read
- * it) when `packed`, else through the mesh indices. */
-static void fill_hit(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
-                     const snug_ray_hit_local* h, bool packed, snug_ray_hit* out) {
-    out->tri = m->tri_ids[h->slot];
-    out->t = h->t;
-    for (int c = 0; c < 3; c++) out->point[c] = o[c] + h->t * d[c];
-    vec3 v[3];
-    for (int k = 0; k < 3; k++) {
-        if (packed)
-            for (int c = 0; c < 3; c++) v[k][c] = m->ray->packets[h->lane / 4].v[3 * k + c][h->lane % 4];
-        else glm_vec3_copy((float*)snug_mesh_vertex(m, h->slot, k), v[k]);
-    }
+/* World hit of triangle `id` with corners v (mesh frame) at t. */
+static void fill_hit(const snug_xform* x, const float o[3], const float d[3], uint32_t id, float t, vec3 v[3],
+                     snug_ray_hit* out) {
+    out->tri = id;
+    out->t = t;
+    for (int c = 0; c < 3; c++) out->point[c] = o[c] + t * d[c];
     vec3 e1, e2, n, nw;
     glm_vec3_sub(v[1], v[0], e1);
     glm_vec3_sub(v[2], v[0], e2);
@@ -226,6 +219,16 @@ static void fill_hit(const snug_mesh_data* m, const snug_xform* x, const float o
     glm_vec3_normalize(nw);
     if (glm_vec3_dot(nw, (float*)d) > 0.0f) glm_vec3_negate(nw);
     glm_vec3_copy(nw, out->normal);
+}
+
+/* The closest hit's corners come from the packet just tested (in cache). */
+static void fill_closest(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
+                         const snug_ray_hit_local* h, snug_ray_hit* out) {
+    const snug_ray_packet* p = &m->ray->packets[h->lane / 4];
+    vec3 v[3];
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 3; c++) v[k][c] = p->v[3 * k + c][h->lane % 4];
+    fill_hit(x, o, d, h->tri, h->t, v, out);
 }
 
 static void no_hit(snug_ray_hit* out) {
@@ -258,8 +261,8 @@ snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* p
     to_local(&inv, ray->origin, ray->dir, ray->tmax, &r);
     snug_ray_hit_local h;
     snug_ray_closest(m, &r, &h, &ctx->stats);
-    if (h.slot == SNUG_NONE) no_hit(hit);
-    else fill_hit(m, &x, ray->origin, ray->dir, &h, true, hit);
+    if (h.tri == SNUG_NONE) no_hit(hit);
+    else fill_closest(m, &x, ray->origin, ray->dir, &h, hit);
     return snug_succeed(ctx);
 }
 
@@ -320,8 +323,10 @@ snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pos
     uint32_t n = snug_ray_visit_all(m, &r, collect, &j, &ctx->stats);
     qsort(hits, j.count, sizeof *hits, hit_cmp);
     for (uint32_t i = 0; i < j.count; i++) {
-        snug_ray_hit_local h = {hits[i].tri, hits[i].t, 0.0f, 0.0f, SNUG_NONE};
-        fill_hit(m, &x, ray->origin, ray->dir, &h, false, &hits[i]);
+        uint32_t slot = hits[i].tri;
+        vec3 v[3];
+        for (int k = 0; k < 3; k++) glm_vec3_copy((float*)snug_mesh_vertex(m, slot, k), v[k]);
+        fill_hit(&x, ray->origin, ray->dir, m->tri_ids[slot], hits[i].t, v, &hits[i]);
     }
     *total = n;
     if (n > capacity) return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u hits, room for %u", n, capacity);
@@ -428,8 +433,8 @@ snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_p
                           &ctx->stats.primitive_tests, true))
                 continue;
             uint32_t i = ray_of[j];
-            if (walks[j].best.slot == SNUG_NONE) no_hit(&hits[i]);
-            else fill_hit(m, &x, origins + 3 * i, dirs + 3 * i, &walks[j].best, true, &hits[i]);
+            if (walks[j].best.tri == SNUG_NONE) no_hit(&hits[i]);
+            else fill_closest(m, &x, origins + 3 * i, dirs + 3 * i, &walks[j].best, &hits[i]);
             if (started == count) {
                 ray_of[j] = SNUG_NONE;
                 live--;

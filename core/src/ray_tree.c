@@ -21,6 +21,7 @@ static void fill_packets(const snug_mesh_data* m, snug_ray_tree* t, uint32_t pac
         for (uint32_t l = 0; l < 4; l++) {
             uint32_t s = first + (k + l < n ? k + l : 0);
             t->slots[4 * packet + l] = s;
+            p->id[l] = m->tri_ids[s];
             for (int c = 0; c < 3; c++)
                 for (int a = 0; a < 3; a++) p->v[3 * c + a][l] = snug_mesh_vertex(m, s, c)[a];
         }

@@ -17,18 +17,20 @@ typedef struct snug_ray_node {
     uint32_t pad[2];
 } snug_ray_node;        /* 128 bytes: two cache lines */
 
-/* Four triangles of one leaf: v[3 * corner + axis][lane]. A leaf of n triangles has ceil(n / 4) packets, its
- * triangles in slot order; lanes past the leaf's end repeat its first triangle and are masked off. */
+/* Four triangles of one leaf: v[3 * corner + axis][lane] and their creation ids (the answer, read without a
+ * miss on tri_ids). A leaf of n triangles has ceil(n / 4) packets, its triangles in slot order; lanes past the
+ * leaf's end repeat its first triangle and are masked off. */
 typedef struct snug_ray_packet {
     float v[9][4];
-} snug_ray_packet;      /* 144 bytes */
+    uint32_t id[4];
+} snug_ray_packet;      /* 160 bytes */
 
 typedef struct snug_ray_tree {
     snug_ray_node* nodes;   /* node 0 is the root; 64-byte aligned */
     uint32_t node_count;
     uint32_t packet_count;
     snug_ray_packet* packets;
-    uint32_t* slots;        /* 4 per packet: the triangle slot of each lane */
+    uint32_t* slots;        /* 4 per packet: the triangle slot of each lane (for all-hits visits) */
     void* block;            /* the one allocation behind both */
     size_t bytes;
 } snug_ray_tree;

@@ -53,14 +53,15 @@ typedef struct snug_ray_local {
     float tmin, tmax;
 } snug_ray_local;
 typedef struct snug_ray_hit_local {
-    uint32_t slot;         /* SNUG_NONE for no hit */
+    uint32_t tri;          /* triangle id given at creation, SNUG_NONE for no hit */
     float t, u, v;
     uint32_t lane;         /* 4 * packet + lane of the triangle in the ray tree (ray_tree.h) */
 } snug_ray_hit_local;
 typedef void (*snug_ray_visit_fn)(void* user, uint32_t slot, float t, float u, float v);
 
 void snug_ray_local_init(snug_ray_local* r, const float o[3], const float d[3], float tmax);
-/* Closest hit; returns the number of hits met on the way (>= 1 when hit->slot is set). */
+/* Closest hit (the lowest triangle id among equally near ones); returns the number of hits met on the way
+ * (>= 1 when hit->tri is set). */
 uint32_t snug_ray_closest(const snug_mesh_data* m, const snug_ray_local* r, snug_ray_hit_local* hit, snug_query_stats* st);
 /* Every hit in [tmin, tmax], in traversal order; returns their number. */
 uint32_t snug_ray_visit_all(const snug_mesh_data* m, const snug_ray_local* r, snug_ray_visit_fn visit, void* user,

@@ -69,6 +69,13 @@ static inline void walk_start(ray_walk* w, const snug_ray_local* r, ray_entry* s
 #define RAY_TOUCH(p) __builtin_prefetch(p)
 #endif
 
+static inline void ray_touch(const snug_ray_tree* tree, ray_entry e) {
+    const char* p = e.count ? (const char*)(tree->packets + e.ref) : (const char*)(tree->nodes + e.ref);
+    RAY_TOUCH(p);
+    RAY_TOUCH(p + 64);
+    if (e.count) RAY_TOUCH(p + 128);
+}
+
 /* Visit w->next and choose the item after it; false when the walk is over. Instantiated per mode: CLOSEST/ANY
  * fill w->best, ALL calls visit for every hit.
  * A node is a slab test of its four child boxes in one go: per axis the near plane (picked by the direction's
@@ -145,12 +152,7 @@ static inline __attribute__((always_inline)) bool walk_step(const snug_ray_tree*
         e = w->stack[--w->top];
         if (e.t > w->tbest) continue;
         w->next = e;
-        if (touch) {
-            const char* p = e.count ? (const char*)(tree->packets + e.ref) : (const char*)(tree->nodes + e.ref);
-            RAY_TOUCH(p);
-            RAY_TOUCH(p + 64);
-            if (e.count) RAY_TOUCH(p + 128);
-        }
+        if (touch) ray_touch(tree, e);
         return true;
     }
     return false;

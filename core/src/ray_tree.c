@@ -106,11 +106,11 @@ snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m) {
     builder b = {m, NULL, 0, 0};
     build(&b);
     size_t node_bytes = (size_t)b.count * sizeof(snug_ray_node), packet_bytes = (size_t)b.packets * sizeof(snug_ray_packet);
-    size_t bytes = sizeof(snug_ray_tree) + 64 + node_bytes + packet_bytes + (size_t)b.packets * 4 * sizeof(uint32_t);
+    size_t bytes = sizeof(snug_ray_tree) + 128 + node_bytes + packet_bytes + (size_t)b.packets * 4 * sizeof(uint32_t);
     void* block = snug_alloc(ctx, bytes);
     if (!block) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "ray tree of %u triangles", m->tri_count);
     snug_ray_tree* t = block;
-    uintptr_t at = ((uintptr_t)(t + 1) + 63) & ~(uintptr_t)63;
+    uintptr_t at = ((uintptr_t)(t + 1) + 127) & ~(uintptr_t)127;
     t->nodes = (snug_ray_node*)at;
     t->packets = (snug_ray_packet*)(at + node_bytes);
     t->slots = (uint32_t*)(at + node_bytes + packet_bytes);

@@ -26,7 +26,7 @@ typedef struct snug_ray_packet {
 } snug_ray_packet;      /* 160 bytes */
 
 typedef struct snug_ray_tree {
-    snug_ray_node* nodes;   /* node 0 is the root; 64-byte aligned */
+    snug_ray_node* nodes;   /* node 0 is the root; 128-byte aligned (a node is one aligned pair of lines) */
     uint32_t node_count;
     uint32_t packet_count;
     snug_ray_packet* packets;

@@ -21,12 +21,13 @@ static float* group_vec(snug_split_in* in, uint32_t g, int j) {
     return j < 8 ? (float*)(in->tmp + 4 * g) + 4 * j : in->dist + 4 * g;
 }
 
-/* Records [0, count) stably to [left | right]: a face goes right when its midpoint sum on axis `a` exceeds
- * `plane`. The side is random, so no branch: each record is written to both places and one count advances; a
- * group's four sides are read before any of its scratch is overwritten (writes go to tmp[right], right <= k). */
-static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, int a, float plane) {
+/* Records [0, count) stably to [left | right] with both parts' boxes: a face goes right when its midpoint sum on
+ * axis `a` exceeds `plane`. The side is random, so no branch: each record is written to both places, one count
+ * advances and the box of its side grows (lane 3 of the box loads is id/label, dropped); a group's four sides are
+ * read before any of its scratch is overwritten (writes go to tmp[right], right <= k). */
+static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, int a, float plane, snug_aabb boxes[2]) {
     uint32_t left = 0, right = 0, full = count / 4;
-    f4 plane4 = F4_SET1(plane);
+    f4 plane4 = F4_SET1(plane), lo[2] = {F4_SET1(INFINITY), F4_SET1(INFINITY)}, hi[2] = {F4_SET1(-INFINITY), F4_SET1(-INFINITY)};
     int bits = 0;
     for (uint32_t k = 0; k < count; k++) {
         uint32_t side;
@@ -37,12 +38,21 @@ static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, 
             side = in->tmp[k].min[a] > plane;
         }
         snug_prim p = prims[k];
+        lo[side] = F4_MIN(lo[side], F4_LOAD(p.min));
+        hi[side] = F4_MAX(hi[side], F4_LOAD(p.max));
         in->tmp[right] = p;
         prims[left] = p; /* left <= k: that record was read already */
         right += side;
         left += 1 - side;
     }
     memcpy(prims + left, in->tmp, right * sizeof *prims);
+    for (int sd = 0; sd < 2; sd++) {
+        float l[4], h[4];
+        F4_STORE(l, lo[sd]);
+        F4_STORE(h, hi[sd]);
+        memcpy(boxes[sd].min, l, sizeof boxes[sd].min);
+        memcpy(boxes[sd].max, h, sizeof boxes[sd].max);
+    }
     return left;
 }
 
@@ -183,10 +193,8 @@ int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, i
         int a = 0;
         if (half[1] > half[a]) a = 1;
         if (half[2] > half[a]) a = 2;
-        uint32_t left = partition2(in, prims, count, a, 3.0f * mid[a]);
+        uint32_t left = partition2(in, prims, count, a, 3.0f * mid[a], boxes);
         if (left == 0 || left == count) return 1;
-        snug_prims_bounds(prims, left, &boxes[0]);
-        snug_prims_bounds(prims + left, count - left, &boxes[1]);
         sizes[0] = left;
         sizes[1] = count - left;
         return 2;

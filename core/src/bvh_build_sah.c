@@ -7,8 +7,9 @@
  * Nodes below SAMPLE_MIN records: a node's bins are filled while its parent is partitioned (grid over the
  * child's box, known from the parent's bins), so every level costs one pass over the records. Larger nodes
  * choose their plane from a strided sample of about SAMPLE_TARGET records (binned after the parent's
- * partition), so their partition pass only moves records. Depth-first with an explicit stack whose slots hold
- * the bins; only the right child's bins are ever copied. Layout as in bvh_build.c: children contiguous and
+ * partition), so their partition pass only moves records. Nodes of at most SWEEP_MAX records take an exact
+ * sweep over their sorted records instead of bins. Depth-first with an explicit stack whose slots hold the
+ * bins; only the right child's bins are ever copied. Layout as in bvh_build.c: children contiguous and
  * after their parent, the first child's subtree next to its parent. */
 #include "bvh_build.h"
 
@@ -295,6 +296,62 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
     }
 }
 
+/* Nodes of at most SWEEP_MAX records (and more than a leaf) take the full sweep: sort by centroid key on the
+ * longest axis and cost every split position. On the dragons about three quarters of the inner nodes are
+ * this small, and binning them (grids, bin sweeps, a partition pass) cost several times the sweep. */
+#define SWEEP_MAX 16u
+
+static void sweep_build(snug_build* b, const qgrid* g, uint32_t node, uint32_t begin, qprim* prims, uint32_t count,
+                        uint32_t depth) {
+    b->range_first[node] = begin;
+    b->range_count[node] = count;
+    if (depth > b->depth) b->depth = depth;
+    if (count <= (uint32_t)b->in.def->leaf_size || (int)depth >= b->in.def->max_depth) {
+        make_leaf(b, node, begin, prims, count);
+        return;
+    }
+    qprim box = qbox_of(prims, count);
+    int axis = 0;
+    float ext[3];
+    for (int a = 0; a < 3; a++) ext[a] = (float)(q_hi(box.v, a) - q_lo(box.v, a)) * g->unit[a];
+    if (ext[1] > ext[axis]) axis = 1;
+    if (ext[2] > ext[axis]) axis = 2;
+    /* (key, index) in one word: key + 65535 < 2^17, index < 2^5 */
+    uint32_t keys[SWEEP_MAX];
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t x = (uint32_t)(q_key(prims[k].v, axis) + 65535) << 5 | k, j = k;
+        for (; j > 0 && keys[j - 1] > x; j--) keys[j] = keys[j - 1];
+        keys[j] = x;
+    }
+    qprim sorted[SWEEP_MAX];
+    for (uint32_t k = 0; k < count; k++) sorted[k] = prims[keys[k] & 31u];
+    memcpy(prims, sorted, count * sizeof *prims);
+    const __typeof__(UNIT4(g)) unit = UNIT4(g);
+    float right_cost[SWEEP_MAX];
+    i16x8 acc = Q_EMPTY();
+    for (uint32_t i = count - 1; i > 0; i--) {
+        acc = Q_MIN(acc, Q_LOAD(prims[i].v));
+        right_cost[i] = qarea(unit, acc) * (float)(count - i);
+    }
+    acc = Q_EMPTY();
+    float best = FLT_MAX;
+    uint32_t split = 1;
+    for (uint32_t i = 1; i < count; i++) {
+        acc = Q_MIN(acc, Q_LOAD(prims[i - 1].v));
+        float cost = qarea(unit, acc) * (float)i + right_cost[i];
+        if (cost < best) {
+            best = cost;
+            split = i;
+        }
+    }
+    uint32_t child = b->node_count;
+    b->node_count += 2;
+    b->nodes[node].first = child;
+    b->nodes[node].info = SNUG_NODE_INFO(2, 0, 0);
+    sweep_build(b, g, child, begin, prims, split, depth + 1);
+    sweep_build(b, g, child + 1, begin + split, prims + split, count - split, depth + 1);
+}
+
 static inline uint32_t sample_stride(uint32_t count) { return count >= SAMPLE_MIN ? count / SAMPLE_TARGET : 1; }
 
 typedef struct qtask {
@@ -314,6 +371,8 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "builder stack");
     }
     const uint32_t leaf_size = (uint32_t)def->leaf_size;
+    /* nodes this small are leaves or swept, so their records need no bins */
+    const uint32_t unbinned = leaf_size > SWEEP_MAX ? leaf_size : SWEEP_MAX;
     const int nb = def->sah_bins;
     /* the float scratch records (32 bytes per triangle) hold both 16-byte record buffers */
     qprim* buf[2] = {(qprim*)b->in.tmp, (qprim*)b->in.tmp + tri_count};
@@ -330,15 +389,15 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
     while (top > 0) {
         int at = top - 1;
         qtask t = stack[at];
-        b->range_first[t.node] = t.begin;
-        b->range_count[t.node] = t.count;
-        if (t.depth > b->depth) b->depth = t.depth;
         qprim* prims = buf[t.in_b] + t.begin;
-        if (t.count <= leaf_size || (int)t.depth >= def->max_depth) {
-            make_leaf(b, t.node, t.begin, prims, t.count);
+        if (t.count <= unbinned || (int)t.depth >= def->max_depth) {
+            sweep_build(b, &g, t.node, t.begin, prims, t.count, t.depth);
             top--;
             continue;
         }
+        b->range_first[t.node] = t.begin;
+        b->range_count[t.node] = t.count;
+        if (t.depth > b->depth) b->depth = t.depth;
         bool kids_in_b = t.in_b, leafy[2];
         qprim box[2];
         uint32_t counts[2], left;
@@ -347,7 +406,7 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
         if (split && t.count < SAMPLE_MIN) {
             /* exact bins: the sides' counts and boxes are known, so the children's grids too */
             for (int k = 0; k < 2; k++) {
-                leafy[k] = counts[k] <= leaf_size || last;
+                leafy[k] = counts[k] <= unbinned || last;
                 if (!leafy[k]) qbins_init(&bins[at + 1 + k], &g, nb, counts[k], &box[k]);
             }
             left = qpartition_bin(bins[at].axis, qbins_threshold(&bins[at], split), prims, t.count,
@@ -372,7 +431,7 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
             counts[1] = t.count - left;
             for (int k = 0; k < 2; k++) {
                 const qprim* part = prims + (k ? left : 0);
-                leafy[k] = counts[k] <= leaf_size || last;
+                leafy[k] = counts[k] <= unbinned || last;
                 if (leafy[k]) continue;
                 /* a sampled side's box may miss records (their keys clamp into the end bins) */
                 if (!split) box[k] = qbox_of(part, counts[k]);

@@ -260,7 +260,8 @@ static void test_dragon11k_aabb_and_obb(void) {
 /* The lean binned-SAH path (AABB, binary) on meshes large enough for its sampled plane choice (nodes of 4096
  * and more triangles) and awkward for its 16-bit quantized boxes: triangles stacked on a few spots, flat
  * meshes, a dense cluster next to one far triangle (the cluster collapses to one quantum), random leaf sizes and
- * depth limits. The tree must be valid, and its SAH cost below the object-median tree's on spread soups. */
+ * depth limits; nodes of at most 16 triangles take the full sweep. The tree must be valid, and its SAH cost
+ * below the object-median tree's on spread soups. */
 static void test_lean_sah_large_and_awkward(void) {
     rng r = {harness_seed() ^ 0x5a4ull};
     snug_ctx* ctx = snug_ctx_create(NULL);
@@ -284,7 +285,7 @@ static void test_lean_sah_large_and_awkward(void) {
         }
         snug_bvh_def def = snug_default_bvh_def();
         if (c >= 4) {
-            def.leaf_size = 1 + (int)(rng_next(&r) % 12);
+            def.leaf_size = 1 + (int)(rng_next(&r) % 40); /* below and above the sweep size (16) */
             def.max_depth = 8 + (int)(rng_next(&r) % 40);
             def.sah_bins = 4 + (int)(rng_next(&r) % 61);
         }

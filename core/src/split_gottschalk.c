@@ -56,6 +56,12 @@ static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, 
     return left;
 }
 
+static double lanes_sum(f4 x) {
+    float l[4];
+    F4_STORE(l, x);
+    return ((double)l[0] + l[1]) + ((double)l[2] + l[3]);
+}
+
 /* The node's moments (obb_fit.h) four faces at a time in float lanes, relative to ref (a float difference is
  * the node-sized result rounded once), summed in float for at most 64 steps and then in double. They only
  * steer the split, so float precision is plenty. Missing lanes of the last step repeat ref: zero area. */
@@ -63,10 +69,12 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
                          snug_obb_moments* mo) {
     const float* pos = in->positions;
     f4 r[3] = {F4_SET1(ref[0]), F4_SET1(ref[1]), F4_SET1(ref[2])}, zero = F4_SET1(0.0f);
-    f4 acc[10];
     memset(mo, 0, sizeof *mo);
     for (uint32_t k = 0; k < count;) {
-        for (int j = 0; j < 10; j++) acc[j] = zero;
+        /* named accumulators, not an array: wasm would keep a looped-over array in memory */
+        struct {
+            f4 a, mx, my, mz, xx, yy, zz, xy, xz, yz;
+        } acc = {zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
         for (int step = 0; step < 64 && k < count; step++, k += 4) {
             const float* p[4][3]; /* lane, corner */
             if (k + 4 <= count) {
@@ -96,27 +104,34 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
             f4 nz = F4_SUB(F4_MUL(e1[0], e2[1]), F4_MUL(e1[1], e2[0]));
             float nn[4];
             F4_STORE(nn, F4_ADD(F4_ADD(F4_MUL(nx, nx), F4_MUL(ny, ny)), F4_MUL(nz, nz)));
-            for (int l = 0; l < 4; l++) nn[l] = sqrtf(nn[l]); /* twice the area */
-            f4 a2 = F4_LOAD(nn);
-            acc[0] = F4_ADD(acc[0], a2);
-            for (int i = 0; i < 3; i++) acc[1 + i] = F4_ADD(acc[1 + i], F4_MUL(a2, sum[i]));
-            /* 2 area x (sum_i v_i v_i^T + sum sum^T): the entries xx yy zz xy xz yz */
-            static const int I[6] = {0, 1, 2, 0, 0, 1}, J[6] = {0, 1, 2, 1, 2, 2};
-            for (int q = 0; q < 6; q++) {
-                int a = I[q], b = J[q];
-                f4 e = F4_ADD(F4_ADD(F4_MUL(v[0][a], v[0][b]), F4_MUL(v[1][a], v[1][b])),
-                              F4_ADD(F4_MUL(v[2][a], v[2][b]), F4_MUL(sum[a], sum[b])));
-                acc[4 + q] = F4_ADD(acc[4 + q], F4_MUL(a2, e));
-            }
+            f4 a2 = F4_LOAD(((const float[4]){sqrtf(nn[0]), sqrtf(nn[1]), sqrtf(nn[2]), sqrtf(nn[3])})); /* 2 area */
+            acc.a = F4_ADD(acc.a, a2);
+            acc.mx = F4_ADD(acc.mx, F4_MUL(a2, sum[0]));
+            acc.my = F4_ADD(acc.my, F4_MUL(a2, sum[1]));
+            acc.mz = F4_ADD(acc.mz, F4_MUL(a2, sum[2]));
+            /* 2 area x (sum_i v_i v_i^T + sum sum^T), entry (i, j) */
+#define SECOND(i, j)                                                                                            \
+    F4_MUL(a2, F4_ADD(F4_ADD(F4_MUL(v[0][i], v[0][j]), F4_MUL(v[1][i], v[1][j])),                               \
+                      F4_ADD(F4_MUL(v[2][i], v[2][j]), F4_MUL(sum[i], sum[j]))))
+            acc.xx = F4_ADD(acc.xx, SECOND(0, 0));
+            acc.yy = F4_ADD(acc.yy, SECOND(1, 1));
+            acc.zz = F4_ADD(acc.zz, SECOND(2, 2));
+            acc.xy = F4_ADD(acc.xy, SECOND(0, 1));
+            acc.xz = F4_ADD(acc.xz, SECOND(0, 2));
+            acc.yz = F4_ADD(acc.yz, SECOND(1, 2));
+#undef SECOND
         }
         /* area = a2 / 2, area x centroid = a2 sum / 6, second moments = a2 (...) / 24 */
-        static const double unit[10] = {0.5, 1.0 / 6, 1.0 / 6, 1.0 / 6, 1.0 / 24, 1.0 / 24, 1.0 / 24, 1.0 / 24, 1.0 / 24, 1.0 / 24};
-        double* out[10] = {&mo->area, &mo->m[0], &mo->m[1], &mo->m[2], &mo->s[0], &mo->s[1], &mo->s[2], &mo->s[3], &mo->s[4], &mo->s[5]};
-        for (int j = 0; j < 10; j++) {
-            float lane[4];
-            F4_STORE(lane, acc[j]);
-            *out[j] += unit[j] * (((double)lane[0] + lane[1]) + ((double)lane[2] + lane[3]));
-        }
+        mo->area += 0.5 * lanes_sum(acc.a);
+        mo->m[0] += lanes_sum(acc.mx) / 6.0;
+        mo->m[1] += lanes_sum(acc.my) / 6.0;
+        mo->m[2] += lanes_sum(acc.mz) / 6.0;
+        mo->s[0] += lanes_sum(acc.xx) / 24.0;
+        mo->s[1] += lanes_sum(acc.yy) / 24.0;
+        mo->s[2] += lanes_sum(acc.zz) / 24.0;
+        mo->s[3] += lanes_sum(acc.xy) / 24.0;
+        mo->s[4] += lanes_sum(acc.xz) / 24.0;
+        mo->s[5] += lanes_sum(acc.yz) / 24.0;
     }
 }
 

@@ -16,6 +16,8 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "ray_tree.h"
 #include "simd4.h"
@@ -26,9 +28,21 @@ typedef struct snug_ray_filter {
 
 static inline void snug_ray_filter_init(snug_ray_filter* f, const float o[3], const float d[3]) {
     float dm = fabsf(d[0]) > fabsf(d[1]) ? fabsf(d[0]) : fabsf(d[1]);
-    int ex;
-    frexpf(dm > fabsf(d[2]) ? dm : fabsf(d[2]), &ex);
-    float k = ldexpf(1.0f, -ex);
+    dm = dm > fabsf(d[2]) ? dm : fabsf(d[2]);
+    /* k = 2^-e for dm = m 2^e, m in [0.5, 1): straight from the exponent bits (frexpf/ldexpf are calls in wasm);
+     * denormal or huge dm, where 2^-e is not a normal float, take the library path */
+    uint32_t bits;
+    memcpy(&bits, &dm, 4);
+    uint32_t biased = bits >> 23;
+    float k;
+    if (biased >= 1 && biased <= 252) {
+        bits = (253u - biased) << 23;
+        memcpy(&k, &bits, 4);
+    } else {
+        int ex;
+        frexpf(dm, &ex);
+        k = ldexpf(1.0f, -ex);
+    }
     f->ox = F4_SET1(o[0]), f->oy = F4_SET1(o[1]), f->oz = F4_SET1(o[2]);
     f->dx = F4_SET1(d[0] * k), f->dy = F4_SET1(d[1] * k), f->dz = F4_SET1(d[2] * k);
 }

@@ -1,8 +1,9 @@
 /* Rays and segments against one mesh: closest hit, any hit, all hits (sorted), and a batched closest-hit form.
  * The ray goes into the mesh frame once; the traversal walks the 4-wide ray tree (ray_tree.h, built on the first
  * ray query) front to back, nearer boxes first, and drops every box that starts beyond the closest hit so far.
- * Slab intervals are widened by a few ulps so that a ray grazing a box face is never lost; the triangle test is
- * the watertight one of tri.c. */
+ * Slab intervals are widened by a few ulps so that a ray grazing a box face is never lost; a leaf's triangles go
+ * through the float filter (ray_filter.h) and the survivors through the watertight double test of tri.c, whose
+ * answers are the only ones reported. A batch keeps several rays in flight so their cache misses overlap. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -13,8 +14,8 @@
 #include "traverse.h"
 #include "tri.h"
 
-#define RAY_STACK 512 /* hierarchy depth <= 64, two ray levels per level at most (pairs of 5-/6-ary children), 3 pending each */
-
+/* hierarchy depth <= 64, at most two ray levels per hierarchy level (pairs under 5-/6-ary nodes), 3 pending each */
+#define RAY_STACK 512
 #define RAY_LANES 8 /* rays of a batch in flight at once */
 
 enum { TRACE_CLOSEST, TRACE_ANY, TRACE_ALL };

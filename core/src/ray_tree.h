@@ -31,7 +31,7 @@ typedef struct snug_ray_tree {
     uint32_t packet_count;
     snug_ray_packet* packets;
     uint32_t* slots;        /* 4 per packet: the triangle slot of each lane (for all-hits visits) */
-    void* block;            /* the one allocation behind both */
+    void* block;            /* the one allocation behind nodes, packets and slots */
     size_t bytes;
 } snug_ray_tree;
 

@@ -47,6 +47,15 @@ static d3 null_vector(const sym3* c, double mu) {
 
 static void put(double out[3], d3 v) { out[0] = v.x, out[1] = v.y, out[2] = v.z; }
 
+/* Sign convention: the largest-magnitude component positive (ties: the first). Trees split along these axes and
+ * search the lower side first, so a consistent orientation makes node order consistent across nodes and meshes:
+ * with arbitrary signs the 48k dragon pairs took 1.8-5x the BV tests to their first contact. */
+static d3 canonical(d3 v) {
+    double ax = fabs(v.x), ay = fabs(v.y), az = fabs(v.z);
+    double lead = ax >= ay && ax >= az ? v.x : ay >= az ? v.y : v.z;
+    return lead < 0.0 ? d3_scale(v, -1.0) : v;
+}
+
 void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
     sym3 a = {m[0][0], m[1][1], m[2][2], 0.5 * (m[0][1] + m[1][0]), 0.5 * (m[0][2] + m[2][0]), 0.5 * (m[1][2] + m[2][1])};
     double scale = fabs(a.xx); /* not fmax: a libm call without fast-math */
@@ -115,13 +124,12 @@ void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
     /* eigenvalues back in the input's units; the order follows from which end mu is; e3 = e1 x e2 (right-handed) */
     double avg = 0.5 * (m00 + m11);
     double lv = scale * (q + p * mu), lu = scale * (q + p * (avg + h) / s2), lt = scale * (q + p * (avg - h) / s2);
-    if (r >= 0.0) {
-        w[0] = lv, w[1] = lu, w[2] = lt;
-        put(vecs[0], v), put(vecs[1], u2), put(vecs[2], d3_cross(v, u2));
-    } else {
-        w[0] = lu, w[1] = lt, w[2] = lv;
-        put(vecs[0], u2), put(vecs[1], t), put(vecs[2], d3_cross(u2, t));
-    }
+    d3 e0 = r >= 0.0 ? v : u2, e1 = r >= 0.0 ? u2 : t;
+    if (r >= 0.0) w[0] = lv, w[1] = lu, w[2] = lt;
+    else w[0] = lu, w[1] = lt, w[2] = lv;
+    e0 = canonical(e0);
+    e1 = canonical(e1);
+    put(vecs[0], e0), put(vecs[1], e1), put(vecs[2], d3_cross(e0, e1));
 }
 
 void snug_eigen_sym3(const mat3 m, vec3 w, mat3 V) {

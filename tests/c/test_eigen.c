@@ -1,7 +1,8 @@
 /* Symmetric 3x3 eigen solver (core/src/eigen.c) on 1e5 seeded matrices per run, most of them Q diag(l) Q^T with a
  * known spectrum: distinct, repeated twice and three times, zero, nearly repeated (relative gaps 1e-9 .. 1e-15)
  * and spread over 16 decades, at scales from 1e-30 to 1e30; the rest random symmetric. Checked: eigenvalues
- * against the known spectrum, residual |A v - w v|, orthonormality and handedness of the basis, order. */
+ * against the known spectrum, residual |A v - w v|, orthonormality and handedness of the basis, order, and the sign
+ * convention (vectors 0 and 1 with their largest component positive: the OBB trees' child order depends on it). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,6 +44,10 @@ static int check(const double A[3][3], const double* l, const char* what, int it
                    V[0][0] * V[1][1] - V[0][1] * V[1][0]};
     ok &= fabs(x[0] * V[2][0] + x[1] * V[2][1] + x[2] * V[2][2] - 1.0) <= 1e-14;
     ok &= w[0] >= w[1] && w[1] >= w[2];
+    for (int c = 0; c < 2; c++) { /* sign convention: the largest component positive (ties: the first) */
+        int k = fabs(V[c][0]) >= fabs(V[c][1]) && fabs(V[c][0]) >= fabs(V[c][2]) ? 0 : fabs(V[c][1]) >= fabs(V[c][2]) ? 1 : 2;
+        ok &= V[c][k] > 0.0;
+    }
     double res = 0.0;
     for (int c = 0; c < 3; c++)
         for (int i = 0; i < 3; i++) {

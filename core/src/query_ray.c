@@ -16,7 +16,8 @@
 
 /* hierarchy depth <= 64, at most two ray levels per hierarchy level (pairs under 5-/6-ary nodes), 3 pending each */
 #define RAY_STACK 512
-#define RAY_LANES 8 /* rays of a batch in flight at once */
+#define RAY_LANES 8                 /* rays of a batch in flight at once */
+#define RAY_CACHE_BYTES (2u << 20)  /* ray trees up to this size run a batch one ray at a time (L2 size) */
 
 enum { TRACE_CLOSEST, TRACE_ANY, TRACE_ALL };
 
@@ -414,12 +415,15 @@ snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_p
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "ray batch stacks (%zu bytes)", stack_bytes);
     ray_entry* stacks = (ray_entry*)ctx->scratch.data;
     /* RAY_LANES rays in flight: each takes one step (a node or a leaf) in turn, so the load of one ray's next
-     * node overlaps the steps of the others */
+     * node overlaps the steps of the others. A ray tree that fits in a core's cache gains nothing from that and
+     * pays the switching, so it runs one ray at a time. */
+    const bool overlap = m->ray && m->ray->bytes > RAY_CACHE_BYTES;
+    const int lanes = overlap ? RAY_LANES : 1;
     ray_walk walks[RAY_LANES];
     uint32_t ray_of[RAY_LANES];
     uint32_t started = 0;
     int live = 0;
-    for (int j = 0; j < RAY_LANES; j++) {
+    for (int j = 0; j < lanes; j++) {
         ray_of[j] = SNUG_NONE;
         if (started == count || !m->ray) continue;
         uint32_t i = ray_of[j] = order ? order[started] : started;
@@ -430,10 +434,11 @@ snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_p
         live++;
     }
     while (live) {
-        for (int j = 0; j < RAY_LANES; j++) {
-            if (ray_of[j] == SNUG_NONE ||
-                walk_step(m->ray, &walks[j], TRACE_CLOSEST, NULL, NULL, &ctx->stats.nodes_visited,
-                          &ctx->stats.primitive_tests, true))
+        for (int j = 0; j < lanes; j++) {
+            if (ray_of[j] == SNUG_NONE) continue;
+            uint64_t *nodes = &ctx->stats.nodes_visited, *prims = &ctx->stats.primitive_tests;
+            if (overlap ? walk_step(m->ray, &walks[j], TRACE_CLOSEST, NULL, NULL, nodes, prims, true)
+                        : walk_step(m->ray, &walks[j], TRACE_CLOSEST, NULL, NULL, nodes, prims, false))
                 continue;
             uint32_t i = ray_of[j];
             if (walks[j].best.tri == SNUG_NONE) no_hit(&hits[i]);

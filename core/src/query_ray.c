@@ -139,7 +139,7 @@ static inline __attribute__((always_inline)) bool walk_step(const snug_ray_tree*
                 uint32_t lane = 4u * (uint32_t)(pk - tree->packets) + (uint32_t)l;
                 w->hits++;
                 if (mode == TRACE_ALL) {
-                    visit(user, tree->slots[lane], t, u, bv);
+                    visit(user, lane, t, u, bv);
                     continue;
                 }
                 /* equal t (a shared edge or vertex): the lower id, whatever the visiting order */
@@ -225,14 +225,15 @@ static void fill_hit(const snug_xform* x, const float o[3], const float d[3], ui
     glm_vec3_copy(nw, out->normal);
 }
 
-/* The closest hit's corners come from the packet just tested (in cache). */
-static void fill_closest(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
-                         const snug_ray_hit_local* h, snug_ray_hit* out) {
-    const snug_ray_packet* p = &m->ray->packets[h->lane / 4];
+/* World hit of the triangle in ray-tree lane `lane` (4 * packet + lane): id and corners from its packet, which
+ * the traversal has just read. */
+static void fill_lane(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
+                      uint32_t lane, float t, snug_ray_hit* out) {
+    const snug_ray_packet* p = &m->ray->packets[lane / 4];
     vec3 v[3];
     for (int k = 0; k < 3; k++)
-        for (int c = 0; c < 3; c++) v[k][c] = p->v[3 * k + c][h->lane % 4];
-    fill_hit(x, o, d, h->tri, h->t, v, out);
+        for (int c = 0; c < 3; c++) v[k][c] = p->v[3 * k + c][lane % 4];
+    fill_hit(x, o, d, p->id[lane % 4], t, v, out);
 }
 
 static void no_hit(snug_ray_hit* out) {
@@ -266,7 +267,7 @@ snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* p
     snug_ray_hit_local h;
     snug_ray_closest(m, &r, &h, &ctx->stats);
     if (h.tri == SNUG_NONE) no_hit(hit);
-    else fill_closest(m, &x, ray->origin, ray->dir, &h, hit);
+    else fill_lane(m, &x, ray->origin, ray->dir, h.lane, h.t, hit);
     return snug_succeed(ctx);
 }
 
@@ -290,7 +291,7 @@ typedef struct all_job {
     uint32_t capacity, count;
 } all_job;
 
-static void collect(void* user, uint32_t slot, float t, float u, float v) {
+static void collect(void* user, uint32_t lane, float t, float u, float v) {
     (void)u, (void)v;
     all_job* j = user;
     if (j->capacity == 0) return;
@@ -303,7 +304,7 @@ static void collect(void* user, uint32_t slot, float t, float u, float v) {
             if (j->hits[i].t > j->hits[at].t) at = i;
         if (j->hits[at].t <= t) return;
     }
-    j->hits[at].tri = slot; /* slot for now; ids and geometry are filled once at the end */
+    j->hits[at].tri = lane; /* the lane for now; ids and geometry are filled once at the end */
     j->hits[at].t = t;
 }
 
@@ -325,13 +326,8 @@ snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pos
     to_local(&inv, ray->origin, ray->dir, ray->tmax, &r);
     all_job j = {m, hits, capacity, 0};
     uint32_t n = snug_ray_visit_all(m, &r, collect, &j, &ctx->stats);
+    for (uint32_t i = 0; i < j.count; i++) fill_lane(m, &x, ray->origin, ray->dir, hits[i].tri, hits[i].t, &hits[i]);
     qsort(hits, j.count, sizeof *hits, hit_cmp);
-    for (uint32_t i = 0; i < j.count; i++) {
-        uint32_t slot = hits[i].tri;
-        vec3 v[3];
-        for (int k = 0; k < 3; k++) glm_vec3_copy((float*)snug_mesh_vertex(m, slot, k), v[k]);
-        fill_hit(&x, ray->origin, ray->dir, m->tri_ids[slot], hits[i].t, v, &hits[i]);
-    }
     *total = n;
     if (n > capacity) return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u hits, room for %u", n, capacity);
     return snug_succeed(ctx);
@@ -442,7 +438,7 @@ snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_p
                 continue;
             uint32_t i = ray_of[j];
             if (walks[j].best.tri == SNUG_NONE) no_hit(&hits[i]);
-            else fill_closest(m, &x, origins + 3 * i, dirs + 3 * i, &walks[j].best, &hits[i]);
+            else fill_lane(m, &x, origins + 3 * i, dirs + 3 * i, walks[j].best.lane, walks[j].best.t, &hits[i]);
             if (started == count) {
                 ray_of[j] = SNUG_NONE;
                 live--;

@@ -20,7 +20,6 @@ static void fill_packets(const snug_mesh_data* m, snug_ray_tree* t, uint32_t pac
         snug_ray_packet* p = &t->packets[packet];
         for (uint32_t l = 0; l < 4; l++) {
             uint32_t s = first + (k + l < n ? k + l : 0);
-            t->slots[4 * packet + l] = s;
             p->id[l] = m->tri_ids[s];
             for (int c = 0; c < 3; c++)
                 for (int a = 0; a < 3; a++) p->v[3 * c + a][l] = snug_mesh_vertex(m, s, c)[a];
@@ -106,14 +105,13 @@ snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m) {
     builder b = {m, NULL, 0, 0};
     build(&b);
     size_t node_bytes = (size_t)b.count * sizeof(snug_ray_node), packet_bytes = (size_t)b.packets * sizeof(snug_ray_packet);
-    size_t bytes = sizeof(snug_ray_tree) + 128 + node_bytes + packet_bytes + (size_t)b.packets * 4 * sizeof(uint32_t);
+    size_t bytes = sizeof(snug_ray_tree) + 128 + node_bytes + packet_bytes;
     void* block = snug_alloc(ctx, bytes);
     if (!block) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "ray tree of %u triangles", m->tri_count);
     snug_ray_tree* t = block;
     uintptr_t at = ((uintptr_t)(t + 1) + 127) & ~(uintptr_t)127;
     t->nodes = (snug_ray_node*)at;
     t->packets = (snug_ray_packet*)(at + node_bytes);
-    t->slots = (uint32_t*)(at + node_bytes + packet_bytes);
     t->block = block;
     t->bytes = bytes;
     b.t = t;

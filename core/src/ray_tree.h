@@ -30,8 +30,7 @@ typedef struct snug_ray_tree {
     uint32_t node_count;
     uint32_t packet_count;
     snug_ray_packet* packets;
-    uint32_t* slots;        /* 4 per packet: the triangle slot of each lane (for all-hits visits) */
-    void* block;            /* the one allocation behind nodes, packets and slots */
+    void* block;            /* the one allocation behind nodes and packets */
     size_t bytes;
 } snug_ray_tree;
 

@@ -57,7 +57,8 @@ typedef struct snug_ray_hit_local {
     float t, u, v;
     uint32_t lane;         /* 4 * packet + lane of the triangle in the ray tree (ray_tree.h) */
 } snug_ray_hit_local;
-typedef void (*snug_ray_visit_fn)(void* user, uint32_t slot, float t, float u, float v);
+/* lane: 4 * packet + lane of the hit triangle in the ray tree (ray_tree.h: its id and corners) */
+typedef void (*snug_ray_visit_fn)(void* user, uint32_t lane, float t, float u, float v);
 
 void snug_ray_local_init(snug_ray_local* r, const float o[3], const float d[3], float tmax);
 /* Closest hit (the lowest triangle id among equally near ones); returns the number of hits met on the way

@@ -65,7 +65,6 @@ void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
     scale = e4 > scale ? e4 : scale;
     scale = e5 > scale ? e5 : scale;
     scale = e6 > scale ? e6 : scale;
-    double mean = (a.xx + a.yy + a.zz) / 3.0;
     /* c = (a / scale - q I) / p: trace 0 and trace(c^2) = 6, so its eigenvalues are 2 cos(phi + 2 pi k / 3) */
     sym3 c = {0, 0, 0, 0, 0, 0};
     double p2 = 0.0, q = 0.0;
@@ -76,20 +75,21 @@ void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
          * large as the rest (diag(1, 1, 1 + ulp) -> (ulp, ulp, 0) would have a double root where the model says
          * simple); the second pass removes it exactly enough */
         for (int pass = 0; pass < 2; pass++) {
-            double t = (c.xx + c.yy + c.zz) / 3.0;
+            double t = (c.xx + c.yy + c.zz) * (1.0 / 3.0);
             c.xx -= t, c.yy -= t, c.zz -= t;
             q += t;
         }
         p2 = c.xx * c.xx + c.yy * c.yy + c.zz * c.zz + 2.0 * (c.xy * c.xy + c.xz * c.xz + c.yz * c.yz);
     }
     if (!(p2 > 0.0)) { /* a multiple of the identity (or zero, or not finite): every basis is an eigenbasis */
+        double mean = (a.xx + a.yy + a.zz) / 3.0;
         for (int i = 0; i < 3; i++) {
             w[i] = mean;
             for (int j = 0; j < 3; j++) vecs[i][j] = i == j;
         }
         return;
     }
-    double p = sqrt(p2 / 6.0), ip = 1.0 / p;
+    double p = sqrt(p2 * (1.0 / 6.0)), ip = 1.0 / p;
     c = (sym3){c.xx * ip, c.yy * ip, c.zz * ip, c.xy * ip, c.xz * ip, c.yz * ip};
     double det = c.xx * (c.yy * c.zz - c.yz * c.yz) - c.xy * (c.xy * c.zz - c.yz * c.xz) + c.xz * (c.xy * c.yz - c.yy * c.xz);
     double r = 0.5 * det;
@@ -123,7 +123,7 @@ void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
     t = d3_cross(v, u2);
     /* eigenvalues back in the input's units; the order follows from which end mu is; e3 = e1 x e2 (right-handed) */
     double avg = 0.5 * (m00 + m11);
-    double lv = scale * (q + p * mu), lu = scale * (q + p * (avg + h) / s2), lt = scale * (q + p * (avg - h) / s2);
+    double ps = p / s2, lv = scale * (q + p * mu), lu = scale * (q + ps * (avg + h)), lt = scale * (q + ps * (avg - h));
     d3 e0 = r >= 0.0 ? v : u2, e1 = r >= 0.0 ? u2 : t;
     if (r >= 0.0) w[0] = lv, w[1] = lu, w[2] = lt;
     else w[0] = lu, w[1] = lt, w[2] = lv;

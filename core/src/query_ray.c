@@ -167,9 +167,12 @@ static inline __attribute__((always_inline)) uint32_t trace(const snug_mesh_data
     ray_entry stack[RAY_STACK];
     ray_walk w;
     walk_start(&w, r, stack);
+    uint64_t n = 0, p = 0; /* counted in registers, stored once */
     if (m->ray)
-        while (walk_step(m->ray, &w, mode, visit, user, nodes, prims, false)) {
+        while (walk_step(m->ray, &w, mode, visit, user, &n, &p, false)) {
         }
+    *nodes += n;
+    *prims += p;
     *best = w.best;
     return w.hits;
 }

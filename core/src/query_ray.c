@@ -14,8 +14,7 @@
 #include "traverse.h"
 #include "tri.h"
 
-/* hierarchy depth <= 64, at most two ray levels per hierarchy level (pairs under 5-/6-ary nodes), 3 pending each */
-#define RAY_STACK 512
+#define RAY_STACK (3 * SNUG_RAY_MAX_DEPTH + 4) /* 3 pending children per ray level, 4 at the deepest */
 #define RAY_LANES 8                 /* rays of a batch in flight at once */
 #define RAY_CACHE_BYTES (2u << 20)  /* ray trees up to this size run a batch one ray at a time (L2 size) */
 

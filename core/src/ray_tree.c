@@ -12,6 +12,7 @@ typedef struct builder {
     const snug_mesh_data* m;
     snug_ray_tree* t;     /* NULL in the counting pass */
     uint32_t count, packets;
+    uint32_t level, depth; /* current and deepest ray node level */
 } builder;
 
 /* The packets of leaf [first, first + n): corners lane by lane, missing lanes repeat the first triangle. */
@@ -62,6 +63,7 @@ static uint32_t emit(builder* b, const uint32_t* ids, int n) {
     }
     group_start[lanes] = n;
     uint32_t self = b->count++;
+    if (++b->level > b->depth) b->depth = b->level;
     snug_ray_node tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.lanes = (uint32_t)lanes;
@@ -92,6 +94,7 @@ static uint32_t emit(builder* b, const uint32_t* ids, int n) {
         }
     }
     if (b->t) b->t->nodes[self] = tmp;
+    b->level--;
     return self;
 }
 
@@ -102,8 +105,12 @@ static void build(builder* b) {
 
 snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m) {
     if (m->ray || m->tri_count == 0) return SNUG_OK;
-    builder b = {m, NULL, 0, 0};
+    builder b = {m, NULL, 0, 0, 0, 0};
     build(&b);
+    /* the traversal's stack holds 3 pending children per level; hierarchies are at most 64 deep (two ray levels
+     * each at most), so this only stops a hierarchy that broke that bound */
+    if (b.depth > SNUG_RAY_MAX_DEPTH)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "ray tree of depth %u (at most %d)", b.depth, SNUG_RAY_MAX_DEPTH);
     size_t node_bytes = (size_t)b.count * sizeof(snug_ray_node), packet_bytes = (size_t)b.packets * sizeof(snug_ray_packet);
     size_t bytes = sizeof(snug_ray_tree) + 128 + node_bytes + packet_bytes;
     void* block = snug_alloc(ctx, bytes);

@@ -34,6 +34,8 @@ typedef struct snug_ray_tree {
     size_t bytes;
 } snug_ray_tree;
 
+#define SNUG_RAY_MAX_DEPTH 128 /* ray node levels; the traversal's stack is sized for it */
+
 /* Build m->ray if absent (no-op for a mesh without triangles). */
 snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m);
 void snug_ray_tree_free(snug_ctx* ctx, snug_ray_tree* tree);

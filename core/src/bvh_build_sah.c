@@ -45,7 +45,8 @@ static inline i16x8 q_min(i16x8 a, i16x8 b) {
 }
 static inline i16x8 q_empty(void) { i16x8 r; for (int i = 0; i < 8; i++) r.v[i] = INT16_MAX; return r; }
 #define Q_LOAD(p) q_load(p)
-#define Q_STORE(p, x) memcpy(p, &(x), 16)
+static inline void q_store(void* p, i16x8 x) { memcpy(p, &x, 16); }
+#define Q_STORE(p, x) q_store(p, x)
 #define Q_MIN(a, b) q_min(a, b)
 #define Q_EMPTY() q_empty()
 #endif
@@ -154,7 +155,7 @@ static inline float qarea(const float* unit, i16x8 box) {
     float z = (float)(q_hi(box.v, 2) - q_lo(box.v, 2)) * unit[2];
     return x * y + y * z + z * x;
 }
-#define UNIT4(g) ((g)->unit)
+#define UNIT4(g) ((const float*)(g)->unit)
 #endif
 
 /* Cheapest plane: the first bin of the right side (0: no split), with both sides' boxes and counts. */

@@ -172,8 +172,8 @@ static void test_big_meshes(void) {
     snug_ctx_destroy(ctx);
 }
 
-/* The first ray query copies the corners in leaf order; moving the vertices must drop that copy, and a failed
- * copy must report out-of-memory and leave the mesh answering correctly once memory is back. */
+/* The first ray query builds the ray tree; moving the vertices must drop it, and a failed build (or no memory
+ * for a batch's stacks) must report out-of-memory and leave the mesh answering correctly once memory is back. */
 static void test_moved_vertices_and_out_of_memory(void) {
     rng r = {harness_seed() ^ 0x5eedu};
     test_failing_alloc fail = {-1};
@@ -193,6 +193,15 @@ static void test_moved_vertices_and_out_of_memory(void) {
     CHECK(snug_query_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_ERR_OUT_OF_MEMORY);
     CHECK(hit.tri == 77);
     fail.countdown = -1;
+    /* the tree built, but no room for the batch's stacks: out of memory, nothing written */
+    snug_ray_hit single;
+    CHECK(snug_query_raycast(ctx, h, &p, &ray, &single) == SNUG_OK && single.tri != SNUG_NO_HIT);
+    fail.countdown = 0;
+    CHECK(snug_query_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(hit.tri == 77);
+    fail.countdown = -1;
+    CHECK(snug_query_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_OK);
+    CHECK(!memcmp(&hit, &single, sizeof hit));
     run_rays(ctx, &r, &knot, h, 128 * harness_scale(), "knot");
     for (int round = 0; round < 3; round++) {
         /* stretch and jitter every vertex; the tree is refitted, the rays must see the new corners */

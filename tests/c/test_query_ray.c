@@ -278,20 +278,13 @@ static const int SHAPES[][2] = {{2, 1}, {2, 4}, {3, 2}, {4, 1}, {5, 1}, {6, 2}, 
 #define SHAPE_COUNT (int)(sizeof SHAPES / sizeof SHAPES[0])
 
 static snug_mesh make_shaped(snug_ctx* ctx, const test_mesh* m, int shape) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    def.weld = false;
-    def.bvh.bv_type = SNUG_BV_AABB;
-    def.bvh.branching = SHAPES[shape][0];
-    def.bvh.max_branching = 6;
-    def.bvh.leaf_size = SHAPES[shape][1];
-    def.bvh.small_node = 1;
-    snug_mesh h = 0;
-    CHECK_MSG(snug_mesh_create(ctx, &def, &h) == SNUG_OK, "shape %d: %s", shape, snug_ctx_last_error(ctx));
-    return h;
+    snug_bvh_def def = snug_default_bvh_def();
+    def.bv_type = SNUG_BV_AABB;
+    def.branching = SHAPES[shape][0];
+    def.max_branching = 6;
+    def.leaf_size = SHAPES[shape][1];
+    def.small_node = 1;
+    return test_mesh_make(ctx, m, &def);
 }
 
 /* An n x n grid of unit squares in z = 0, two triangles each, integer vertices: rays aimed at grid vertices and

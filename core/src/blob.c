@@ -17,7 +17,8 @@
  * every field (CORRUPT): counts, finite floats, vertex indices, triangle ids a permutation, node types and
  * children in range, each non-root node with exactly one parent (which precedes it), depth, leaf ranges covering
  * every slot exactly once, boxes enclosing their children and triangles, and the definition. Derived mesh data
- * (scale, degenerate list, adjacency) is recomputed by snug_mesh_derive; the hierarchy is not rebuilt. */
+ * (scale, degenerate list) is recomputed by snug_mesh_derive, the adjacency on first use like after a create;
+ * the hierarchy is not rebuilt. */
 #include "mesh.h"
 
 #include <math.h>

@@ -164,7 +164,7 @@ typedef struct snug_kdop_rel {
 void snug_kdop_rel_prepare(const snug_xform* rel, snug_bv_type ta, snug_bv_type tb, float magnitude, snug_kdop_rel* out);
 bool snug_kdop_kdop_rel(const snug_kdop* a, const snug_kdop* b, const snug_kdop_rel* rel);
 
-/* Symmetric 3x3 eigen-decomposition (Jacobi): m = V diag(w) V^T, eigenvectors in V's columns, w descending.
+/* Symmetric 3x3 eigen-decomposition (closed form, eigen.c): m = V diag(w) V^T, eigenvectors in V's columns, w descending.
  * V is orthonormal and right-handed also for repeated eigenvalues; vectors 0 and 1 have their largest component positive. The double version is what the fits use;
  * vecs[c] is eigenvector c (column-major like cglm). */
 void snug_eigen_sym3(const mat3 m, vec3 w, mat3 V);

@@ -254,23 +254,27 @@ void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]) {
 
 /* ---- ranges (obb_fit.h) */
 
-void snug_obb_ranges_finish(const snug_obb_ranges* r, snug_obb* o) {
+void snug_obb_ranges_finish(const snug_obb_ranges* r, const float* ref, snug_obb* o) {
     float flo[4], fhi[4];
     F4_STORE(flo, r->lo);
     F4_STORE(fhi, r->hi);
     double lo[3] = {flo[0], flo[1], flo[2]}, hi[3] = {fhi[0], fhi[1], fhi[2]};
-    double c[3] = {0, 0, 0};
+    double r0[3] = {ref ? ref[0] : 0.0, ref ? ref[1] : 0.0, ref ? ref[2] : 0.0};
+    double c[3] = {r0[0], r0[1], r0[2]};
     for (int k = 0; k < 3; k++)
         for (int i = 0; i < 3; i++) c[i] += (double)o->axes[k][i] * 0.5 * (lo[k] + hi[k]);
     for (int i = 0; i < 3; i++) o->c[i] = (float)c[i];
     /* A float projection a . v errs by <= gamma_3 sum_i |a_i v_i| <= ~3 (eps / 2) |v| (Cauchy-Schwarz, |a| = 1 to
-     * float precision), and |v| <= R = |(max(|lo_k|, |hi_k|))_k| as the axes are orthonormal. Measured from the
-     * stored centre in double and padded by 4 eps R (over 2.5x that bound), the slab test holds for every vertex. */
+     * float precision), plus (eps / 2) |v| when v is a float difference p - ref, and |v| <= R =
+     * |(max(|lo_k|, |hi_k|))_k| as the axes are orthonormal. Measured from the stored centre in double (relative to
+     * ref: float differences are exact in double) and padded by 4 eps R (2x that bound), the slab test holds for
+     * every vertex. */
     double R2 = 0.0;
     for (int k = 0; k < 3; k++) R2 += dmax(lo[k] * lo[k], hi[k] * hi[k]);
     double pad = 4.0 * FLT_EPSILON * sqrt(R2) + 1e-30;
     for (int k = 0; k < 3; k++) {
-        double cc = (double)o->axes[k][0] * o->c[0] + (double)o->axes[k][1] * o->c[1] + (double)o->axes[k][2] * o->c[2];
+        double cc = 0.0;
+        for (int i = 0; i < 3; i++) cc += (double)o->axes[k][i] * ((double)o->c[i] - r0[i]);
         o->e[k] = round_up(dmax(hi[k] - cc, cc - lo[k]), pad);
     }
 }
@@ -411,7 +415,7 @@ static void obb_finish(const snug_tri_set* set, snug_obb* out) {
         const uint32_t* t = set->tris + 3u * snug_tri_set_slot(set, k);
         for (int c = 0; c < 3; c++) snug_obb_ranges_take(&r, snug_obb_ranges_project(&r, set->positions + 3u * t[c]));
     }
-    snug_obb_ranges_finish(&r, out);
+    snug_obb_ranges_finish(&r, NULL, out);
 }
 
 static double obb_surface(const snug_obb* b) {

@@ -168,6 +168,7 @@ static void free_build(snug_ctx* ctx, snug_build* b) {
     snug_free(ctx, b->in.dist);
     snug_free(ctx, b->range_first);
     snug_free(ctx, b->range_count);
+    snug_free(ctx, b->obbs);
 }
 
 snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,
@@ -213,6 +214,8 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
     }
     if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
     else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
+    else if (def->bv_type == SNUG_BV_OBB && def->splitter == SNUG_SPLIT_GOTTSCHALK && def->branching == 2 &&
+             !def->obb_refine && def->measure != SNUG_MEASURE_HAUSDORFF) st = snug_bvh_build_obb_binary(ctx, &b, tri_count);
     else st = build_top_down(&b, tri_count);
     if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);
     if (st == SNUG_OK)

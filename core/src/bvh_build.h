@@ -13,15 +13,22 @@ typedef struct snug_build {
     uint32_t depth;
     uint32_t* range_first;    /* per node: first slot of its subtree */
     uint32_t* range_count;    /* per node: triangles in its subtree */
+    snug_obb* obbs;           /* per node OBBs when the builder made them (bvh_build_obb.c), else NULL */
 } snug_build;
 
 /* Binned SAH, binary (bvh_build_sah.c): sets nodes with exact AABBs, ranges, depth and slot-order prims. */
 snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
+/* OBB tree with the Gottschalk splitter, binary, no refinement (bvh_build_obb.c): the same tree as the generic
+ * driver with that splitter, and every node's OBB (b->obbs) made on the way. */
+snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
+/* The binary Gottschalk split (split_gottschalk.c, count >= 2) that also sets the node's OBB. */
+int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, uint32_t* sizes, snug_aabb* boxes,
+                              snug_obb* node);
 /* Bottom-up topology by pairwise merging: sets nodes (AABB, children, leaf ranges), ranges, depth and reorders
  * prims into slot order. */
 snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
 /* Every node's OBB (covariance axes, no refinement) from moments summed bottom-up; needs ranges and slot-order
- * prims. */
+ * prims. Copies b->obbs when the builder made them. */
 snug_status snug_bvh_fit_obbs(snug_ctx* ctx, const snug_build* b, snug_obb* obbs);
 /* BVs, costs and Hausdorff bounds for a finished topology; moves the nodes into out. */
 snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out);

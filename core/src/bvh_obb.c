@@ -50,11 +50,15 @@ static void extents(const float* xs, const float* ys, const float* zs, size_t n,
             snug_obb_ranges_take(&r, snug_obb_ranges_project(&r, p));
         }
     }
-    snug_obb_ranges_finish(&r, o);
+    snug_obb_ranges_finish(&r, NULL, o);
 }
 
 snug_status snug_bvh_fit_obbs(snug_ctx* ctx, const snug_build* b, snug_obb* obbs) {
     uint32_t n = b->node_count;
+    if (b->obbs) {
+        memcpy(obbs, b->obbs, (size_t)n * sizeof *obbs);
+        return SNUG_OK;
+    }
     uint32_t tri_count = b->range_count[0];
     snug_obb_moments* mo = snug_alloc(ctx, (size_t)n * sizeof *mo);
     /* the corners in slot order, one array per coordinate: a node's vertices are a contiguous run of each */

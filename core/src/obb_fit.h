@@ -47,7 +47,8 @@ static inline void snug_obb_ranges_take(snug_obb_ranges* r, f4 d) {
 }
 
 /* Sets o->c and o->e from the ranges of every vertex along o->axes (the axes the ranges were made with), padded
- * for the float projections so that |axes_k . (v - c)| <= e_k holds for every vertex with the stored floats. */
-void snug_obb_ranges_finish(const snug_obb_ranges* r, snug_obb* o);
+ * for the float projections so that |axes_k . (v - c)| <= e_k holds for every vertex with the stored floats.
+ * The ranges are of the vertices themselves (ref NULL) or of their float differences v - ref. */
+void snug_obb_ranges_finish(const snug_obb_ranges* r, const float* ref, snug_obb* o);
 
 #endif

@@ -12,8 +12,8 @@
  * vectors 0..7 in the records tmp[4g .. 4g+3] (128 bytes), the ninth in dist[4g .. 4g+3]. The projection pass
  * reads them back and overwrites vectors 0..2 with the three midpoint sums. Faces after the last full group are
  * gathered again and keep their sums in tmp[k].min. */
+#include "bvh_build.h"
 #include "obb_fit.h"
-#include "split.h"
 
 #include <string.h>
 
@@ -135,9 +135,10 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
     }
 }
 
-int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
-                          snug_aabb* boxes) {
-    if (count < 2) return 0;
+/* The split; with `node` set, also the node's OBB: the covariance box with the padded extents of the same
+ * projection pass (obb_fit.h). */
+static int split_box(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
+                     snug_aabb* boxes, snug_obb* node) {
     const float* pos = in->positions;
     snug_obb_moments mo;
     node_moments(in, prims, count, pos + 3 * in->tris[3 * prims[0].id], &mo);
@@ -200,6 +201,12 @@ int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, i
         F4_STORE(gh, ghi[k]);
         for (int l = 0; l < 4; l++) lo[k] = gl[l] < lo[k] ? gl[l] : lo[k], hi[k] = gh[l] > hi[k] ? gh[l] : hi[k];
     }
+    if (node) {
+        r.lo = F4_LOAD(lo);
+        r.hi = F4_LOAD(hi);
+        memcpy(node->axes, box.axes, sizeof node->axes);
+        snug_obb_ranges_finish(&r, ref, node);
+    }
     vec3 mid, half;
     for (int a = 0; a < 3; a++) mid[a] = 0.5f * (lo[a] + hi[a]), half[a] = 0.5f * (hi[a] - lo[a]);
     if (degree == 2) {
@@ -220,4 +227,14 @@ int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, i
     vec3 seeds[SNUG_MAX_BRANCHING];
     snug_split_seed_points(c, box.axes, half, degree, seeds);
     return snug_split_voronoi(in, prims, count, seeds, degree, sizes, boxes);
+}
+
+int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
+                          snug_aabb* boxes) {
+    return count < 2 ? 0 : split_box(in, prims, count, degree, sizes, boxes, NULL);
+}
+
+int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, uint32_t* sizes, snug_aabb* boxes,
+                              snug_obb* node) {
+    return split_box(in, prims, count, 2, sizes, boxes, node);
 }

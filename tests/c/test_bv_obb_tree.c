@@ -101,6 +101,93 @@ static void test_tree_obbs_contain_exactly(void) {
     snug_ctx_destroy(ctx);
 }
 
+static snug_mesh make_gottschalk_tree(snug_ctx* ctx, const test_mesh* tm, snug_measure measure) {
+    snug_mesh_def md = snug_default_mesh_def();
+    md.positions = tm->positions;
+    md.vertex_count = tm->vertex_count;
+    md.indices = tm->indices;
+    md.triangle_count = tm->triangle_count;
+    md.bvh.bv_type = SNUG_BV_OBB;
+    md.bvh.splitter = SNUG_SPLIT_GOTTSCHALK;
+    md.bvh.branching = 2;
+    md.bvh.measure = measure;
+    snug_mesh h = 0;
+    snug_status st = snug_mesh_create(ctx, &md, &h);
+    CHECK_MSG(st == SNUG_OK, "%s", snug_ctx_last_error(ctx));
+    return st == SNUG_OK ? h : 0;
+}
+
+static double obb_volume(const snug_obb* o) { return 8.0 * (double)o->e[0] * o->e[1] * o->e[2]; }
+static double obb_surface(const snug_obb* o) {
+    return 8.0 * ((double)o->e[0] * o->e[1] + (double)o->e[1] * o->e[2] + (double)o->e[2] * o->e[0]);
+}
+
+/* The dedicated binary OBB Gottschalk path (bvh_build_obb.c) against the generic driver, which the Hausdorff
+ * measure forces (it does not change the split; there every node's OBB is a fresh snug_obb_fit in double): the
+ * same nodes, AABBs, leaf ranges and slot order, and OBBs no larger beyond float noise of the axes (the dedicated
+ * path keeps the splitter's float-moment axes), in sum no larger at all. Exact containment is
+ * test_tree_obbs_contain_exactly's. */
+static void compare_with_generic(snug_ctx* ctx, const test_mesh* tm, const char* what, double* worst) {
+    snug_mesh ha = make_gottschalk_tree(ctx, tm, SNUG_MEASURE_SURFACE);
+    snug_mesh hb = make_gottschalk_tree(ctx, tm, SNUG_MEASURE_HAUSDORFF);
+    if (!ha || !hb) return;
+    const snug_mesh_data* a = snug_mesh_lookup(ctx, ha);
+    const snug_mesh_data* b = snug_mesh_lookup(ctx, hb);
+    CHECK_MSG(a->bvh.node_count == b->bvh.node_count && a->bvh.depth == b->bvh.depth &&
+                  a->bvh.leaf_count == b->bvh.leaf_count,
+              "%s: %u nodes depth %u vs generic %u depth %u", what, a->bvh.node_count, a->bvh.depth, b->bvh.node_count,
+              b->bvh.depth);
+    if (a->bvh.node_count != b->bvh.node_count) goto done;
+    uint32_t diff_nodes = 0, diff_slots = 0, larger = 0;
+    double va = 0, vb = 0, sa = 0, sb = 0;
+    for (uint32_t i = 0; i < a->bvh.node_count; i++) {
+        const snug_node *x = &a->bvh.nodes[i], *y = &b->bvh.nodes[i];
+        diff_nodes += x->first != y->first || x->info != y->info || memcmp(x->min, y->min, sizeof x->min) != 0 ||
+                      memcmp(x->max, y->max, sizeof x->max) != 0;
+        const snug_obb *oa = &a->bvh.obbs[i], *ob = &b->bvh.obbs[i];
+        double r = fmax(obb_volume(oa) / fmax(obb_volume(ob), 1e-300), obb_surface(oa) / fmax(obb_surface(ob), 1e-300));
+        if (r > *worst) *worst = r;
+        larger += r > 1.0 + 1e-4;
+        va += obb_volume(oa), vb += obb_volume(ob), sa += obb_surface(oa), sb += obb_surface(ob);
+    }
+    for (uint32_t s = 0; s < a->tri_count; s++) diff_slots += a->tri_ids[s] != b->tri_ids[s];
+    CHECK_MSG(diff_nodes == 0 && diff_slots == 0, "%s: %u nodes and %u slots differ from the generic tree", what,
+              diff_nodes, diff_slots);
+    CHECK_MSG(larger == 0, "%s: %u OBBs over 1e-4 larger than the generic fit's", what, larger);
+    CHECK_MSG(va <= vb * (1.0 + 1e-6) && sa <= sb * (1.0 + 1e-6), "%s: volume %.9g vs %.9g, surface %.9g vs %.9g", what,
+              va, vb, sa, sb);
+done:
+    snug_mesh_destroy(ctx, ha);
+    snug_mesh_destroy(ctx, hb);
+}
+
+static void test_obb_path_matches_generic(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    double worst = 0.0;
+    int meshes = 0;
+    const char* names[] = {"bunny", "dragon11k"};
+    for (int i = 0; i < 2; i++) {
+        test_mesh m;
+        if (!test_mesh_load(names[i], &m)) continue;
+        compare_with_generic(ctx, &m, names[i], &worst);
+        meshes++;
+        test_mesh_free(&m);
+    }
+    rng r = {harness_seed() ^ 0x0bb8};
+    for (int round = 0; round < 6 * harness_scale(); round++) {
+        test_mesh soup;
+        test_mesh_soup(&r, 200 + (uint32_t)(rng_float(&r) * 600), 1.0f, round % 2 ? 0.05f : 0.3f, &soup);
+        float shift = (round % 3 == 1) ? 1e4f : 0.0f, scale = (round % 3 == 2) ? 1e-4f : 1.0f;
+        for (uint32_t v = 0; v < 3 * soup.vertex_count; v++) soup.positions[v] = soup.positions[v] * scale + shift;
+        compare_with_generic(ctx, &soup, "soup", &worst);
+        meshes++;
+        test_mesh_free(&soup);
+        RETURN_IF_FAILED();
+    }
+    printf("  %d meshes, largest OBB ratio to the generic fit %.6f\n", meshes, worst);
+    snug_ctx_destroy(ctx);
+}
+
 /* the binary Gottschalk split against the plane recomputed in double from snug_obb_fit's box */
 static void test_gottschalk_split_is_the_box_plane(void) {
     test_mesh m;
@@ -194,5 +281,6 @@ static void test_gottschalk_split_is_the_box_plane(void) {
 int main(void) {
     RUN(test_tree_obbs_contain_exactly);
     RUN(test_gottschalk_split_is_the_box_plane);
+    RUN(test_obb_path_matches_generic);
     return harness_finish();
 }

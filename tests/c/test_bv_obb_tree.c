@@ -41,16 +41,8 @@ static void check_obb_tree(snug_ctx* ctx, const test_mesh* tm, snug_splitter sp,
     def.bv_type = SNUG_BV_OBB;
     def.splitter = sp;
     def.branching = branching;
-    snug_mesh_def md = snug_default_mesh_def();
-    md.positions = tm->positions;
-    md.vertex_count = tm->vertex_count;
-    md.indices = tm->indices;
-    md.triangle_count = tm->triangle_count;
-    md.bvh = def;
-    snug_mesh h = 0;
-    snug_status st = snug_mesh_create(ctx, &md, &h);
-    CHECK_MSG(st == SNUG_OK, "%s: %s", what, snug_ctx_last_error(ctx));
-    if (st != SNUG_OK) return;
+    snug_mesh h = test_mesh_make(ctx, tm, &def);
+    if (!h) return;
     const snug_mesh_data* m = snug_mesh_lookup(ctx, h);
     uint32_t bad_nodes = 0, bad = 0;
     for (uint32_t i = 0; i < m->bvh.node_count; i++) {

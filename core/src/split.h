@@ -54,27 +54,6 @@ int snug_split_bb(snug_split_in* in, snug_prim* prims, uint32_t count, int degre
 
 snug_split_fn snug_splitter_fn(snug_splitter splitter);
 
-/* The float binned-SAH kernel behind snug_split_sah (the lean binary AABB path has its own quantized one in
- * bvh_build_sah.c). A bin set covers a range of centroid sums (box min + max) along its longest axis.
- * snug_sah_partition moves the records of bins < split to the front and can bin each record into its child's
- * bin set on the way, so a driver can touch every record once per level. */
-typedef struct snug_sah_bins {
-    int n, axis;
-    float base, scale;
-    uint32_t count[64];
-    float min[64][4], max[64][4];   /* bin boxes (lanes 0..2) */
-} snug_sah_bins;
-
-void snug_sah_bins_init(snug_sah_bins* b, int nbins, uint32_t count, const float lo[3], const float hi[3]);
-void snug_sah_bins_add_all(snug_sah_bins* b, const snug_prim* prims, uint32_t count);
-/* Cheapest plane: returns the first bin of the right side (0: no split) with both sides' boxes and counts. */
-int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t counts[2]);
-/* Writes src's records to dst (count of them), bins < split first, and returns the left count; left/right
- * (optional, initialised) receive the records of their side. */
-uint32_t snug_sah_partition(const snug_sah_bins* b, int split, const snug_prim* src, uint32_t count, snug_prim* dst,
-                            snug_sah_bins* left, snug_sah_bins* right);
-void snug_prims_centroid_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out);
-
 /* ---- shared helpers (split_parts.c) ---- */
 
 /* Reorder prims by their label (0..degree-1), stably, dropping empty parts; fills sizes and boxes and returns

@@ -1,6 +1,6 @@
 /* Binned surface-area heuristic on the longest centroid axis (centroid = box centre). One pass bins the
- * records (bin index kept in the record's label), a sweep picks the cheapest plane, an in-place partition
- * moves the records, and the child boxes come from the bin boxes, so no pass over the records is repeated.
+ * records, a sweep picks the cheapest plane, a branch-free partition moves the records, and the child boxes
+ * come from the bin boxes, so no pass over the records is repeated.
  * Degree d > 2: d - 1 binary splits, each of the part with the largest surface area. */
 #include "split.h"
 
@@ -12,6 +12,15 @@
  * vector; the fourth lane is ignored. */
 #include "simd4.h"
 
+/* A bin set covers a range of centroid sums (box min + max) along its longest axis. (The default binary AABB
+ * build has its own quantized kernel in bvh_build_sah.c.) */
+typedef struct sah_bins {
+    int n, axis;
+    float base, scale;
+    uint32_t count[64];
+    float min[64][4], max[64][4];   /* bin boxes (lanes 0..2) */
+} sah_bins;
+
 static double area(const float* mn, const float* mx) {
     double x = (double)mx[0] - mn[0], y = (double)mx[1] - mn[1], z = (double)mx[2] - mn[2];
     return x * y + y * z + z * x;
@@ -20,7 +29,7 @@ static double area(const float* mn, const float* mx) {
 static inline float fmin_(float a, float b) { return a < b ? a : b; }
 static inline float fmax_(float a, float b) { return a > b ? a : b; }
 
-void snug_prims_centroid_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out) {
+static void centroid_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out) {
     f4 lo = F4_SET1(FLT_MAX), hi = F4_SET1(-FLT_MAX);
     for (uint32_t k = 0; k < count; k++) {
         f4 c = F4_ADD(F4_LOAD(prims[k].min), F4_LOAD(prims[k].max));
@@ -34,7 +43,7 @@ void snug_prims_centroid_bounds(const snug_prim* prims, uint32_t count, snug_aab
     glm_vec3_copy(h, out->max);
 }
 
-void snug_sah_bins_init(snug_sah_bins* b, int nbins, uint32_t count, const float lo[3], const float hi[3]) {
+static void bins_init(sah_bins* b, int nbins, uint32_t count, const float lo[3], const float hi[3]) {
     int axis = 0;
     if (hi[1] - lo[1] > hi[axis] - lo[axis]) axis = 1;
     if (hi[2] - lo[2] > hi[axis] - lo[axis]) axis = 2;
@@ -53,19 +62,19 @@ void snug_sah_bins_init(snug_sah_bins* b, int nbins, uint32_t count, const float
     }
 }
 
-static inline int bin_of(const snug_sah_bins* b, const snug_prim* p) {
+static inline int bin_of(const sah_bins* b, const snug_prim* p) {
     float x = (p->min[b->axis] + p->max[b->axis] - b->base) * b->scale;
     return (int)fmax_(0.0f, fmin_((float)(b->n - 1), x));
 }
 
-static inline void bin_add(snug_sah_bins* b, const snug_prim* p) {
+static inline void bin_add(sah_bins* b, const snug_prim* p) {
     int k = bin_of(b, p);
     b->count[k]++;
     F4_STORE(b->min[k], F4_MIN(F4_LOAD(b->min[k]), F4_LOAD(p->min)));
     F4_STORE(b->max[k], F4_MAX(F4_LOAD(b->max[k]), F4_LOAD(p->max)));
 }
 
-void snug_sah_bins_add_all(snug_sah_bins* b, const snug_prim* prims, uint32_t count) {
+static void bins_add_all(sah_bins* b, const snug_prim* prims, uint32_t count) {
     for (uint32_t k = 0; k < count; k++) bin_add(b, &prims[k]);
 }
 
@@ -77,7 +86,8 @@ static inline float half_area4(f4 lo, f4 hi) {
     return x * y + y * z + z * x;
 }
 
-int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t counts[2]) {
+/* Cheapest plane: returns the first bin of the right side (0: no split) with both sides' boxes and counts. */
+static int bins_choose(const sah_bins* b, snug_aabb box[2], uint32_t counts[2]) {
     int nbins = b->n;
     if (nbins < 2) return 0;
     /* float is plenty to rank planes; empty bins hold (+max, -max) and leave the running boxes alone. The
@@ -125,44 +135,17 @@ int snug_sah_bins_choose(const snug_sah_bins* b, snug_aabb box[2], uint32_t coun
     return split;
 }
 
-uint32_t snug_sah_partition(const snug_sah_bins* b, int split, const snug_prim* src, uint32_t count, snug_prim* dst,
-                            snug_sah_bins* left, snug_sah_bins* right) {
-    /* out of place and branch-free: the side of a record is data, not control flow (a mispredicted branch per
-     * record was the largest cost of the in-place version) */
-    snug_sah_bins dummy;
-    if (!left || !right) {
-        dummy.n = 1, dummy.axis = 0, dummy.base = 0.0f, dummy.scale = 0.0f, dummy.count[0] = 0;
-        F4_STORE(dummy.min[0], F4_SET1(FLT_MAX));
-        F4_STORE(dummy.max[0], F4_SET1(-FLT_MAX));
-    }
-    snug_sah_bins* kids[2] = {left ? left : &dummy, right ? right : &dummy};
-    /* grid parameters in locals: the bin stores below could alias the bin structs, which would reload them for
-     * every record (measured: most of the partition's cost in wasm) */
+/* Writes src's records to dst, bins < split first, and returns the left count. Out of place and branch-free:
+ * the side of a record is data, not control flow (a mispredicted branch per record was the largest cost of the
+ * in-place version). Grid parameters sit in locals so the stores cannot make the compiler reload them. */
+static uint32_t partition(const sah_bins* b, int split, const snug_prim* src, uint32_t count, snug_prim* dst) {
     const int axis = b->axis;
     const float base = b->base, scale = b->scale, plane = (float)split;
-    int kaxis[2];
-    float kbase[2], kscale[2], ktop[2];
-    for (int s = 0; s < 2; s++) {
-        kaxis[s] = kids[s]->axis;
-        kbase[s] = kids[s]->base;
-        kscale[s] = kids[s]->scale;
-        ktop[s] = (float)(kids[s]->n - 1);
-    }
-    uint32_t* kcount[2] = {kids[0]->count, kids[1]->count};
-    float(*kmin[2])[4] = {kids[0]->min, kids[1]->min};
-    float(*kmax[2])[4] = {kids[0]->max, kids[1]->max};
     uint32_t i = 0, j = count;
     for (uint32_t k = 0; k < count; k++) {
         const snug_prim* p = &src[k];
         /* bin_of(b, p) >= split without the clamp: split is in 1..n-1, so the clamp cannot change the answer */
         int side = (p->min[axis] + p->max[axis] - base) * scale >= plane;
-        int ax = kaxis[side];
-        float x = (p->min[ax] + p->max[ax] - kbase[side]) * kscale[side];
-        int bin = (int)fmax_(0.0f, fmin_(ktop[side], x));
-        f4 lo = F4_LOAD(p->min), hi = F4_LOAD(p->max);
-        kcount[side][bin]++;
-        F4_STORE(kmin[side][bin], F4_MIN(F4_LOAD(kmin[side][bin]), lo));
-        F4_STORE(kmax[side][bin], F4_MAX(F4_LOAD(kmax[side][bin]), hi));
         j -= (uint32_t)side;
         dst[side ? j : i] = *p;
         i += (uint32_t)(1 - side);
@@ -174,16 +157,16 @@ uint32_t snug_sah_partition(const snug_sah_bins* b, int split, const snug_prim* 
 static uint32_t sah_binary(int nbins, snug_prim* prims, uint32_t count, snug_prim* tmp, snug_aabb* lbox,
                            snug_aabb* rbox) {
     snug_aabb cent, box[2];
-    snug_sah_bins bins;
+    sah_bins bins;
     uint32_t counts[2];
-    snug_prims_centroid_bounds(prims, count, &cent);
-    snug_sah_bins_init(&bins, nbins, count, cent.min, cent.max);
-    snug_sah_bins_add_all(&bins, prims, count);
-    int split = snug_sah_bins_choose(&bins, box, counts);
+    centroid_bounds(prims, count, &cent);
+    bins_init(&bins, nbins, count, cent.min, cent.max);
+    bins_add_all(&bins, prims, count);
+    int split = bins_choose(&bins, box, counts);
     if (!split) return 0;
     *lbox = box[0];
     *rbox = box[1];
-    uint32_t left = snug_sah_partition(&bins, split, prims, count, tmp, NULL, NULL);
+    uint32_t left = partition(&bins, split, prims, count, tmp);
     memcpy(prims, tmp, (size_t)count * sizeof *prims);
     return left;
 }

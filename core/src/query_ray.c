@@ -244,16 +244,20 @@ static void no_hit(snug_ray_hit* out) {
     out->t = INFINITY;
 }
 
+/* Shared start of the single-ray queries: checks, the ray tree, the mesh's pose (x, for the answer) and the ray
+ * in the mesh frame (r). */
 static snug_status begin_ray(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray, const void* out,
-                             snug_mesh_data** m, snug_xform* x, snug_xform* inv) {
+                             snug_mesh_data** m, snug_xform* x, snug_ray_local* r) {
     if (!ray || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "ray and result must not be NULL");
     snug_status st = snug_query_begin_one(ctx, mesh, pose, m);
     if (st != SNUG_OK) return st;
     st = check_ray(ctx, ray->origin, ray->dir, ray->tmax, "ray", 0);
     if (st != SNUG_OK) return st;
     if ((st = snug_ray_tree_prepare(ctx, *m)) != SNUG_OK) return st;
+    snug_xform inv;
     snug_xform_from_pose(pose, x);
-    snug_xform_inverse(x, inv);
+    snug_xform_inverse(x, &inv);
+    to_local(&inv, ray->origin, ray->dir, ray->tmax, r);
     return SNUG_OK;
 }
 
@@ -261,11 +265,10 @@ snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* p
                                snug_ray_hit* hit) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* m;
-    snug_xform x, inv;
-    snug_status st = begin_ray(ctx, mesh, pose, ray, hit, &m, &x, &inv);
-    if (st != SNUG_OK) return st;
+    snug_xform x;
     snug_ray_local r;
-    to_local(&inv, ray->origin, ray->dir, ray->tmax, &r);
+    snug_status st = begin_ray(ctx, mesh, pose, ray, hit, &m, &x, &r);
+    if (st != SNUG_OK) return st;
     snug_ray_hit_local h;
     snug_ray_closest(m, &r, &h, &ctx->stats);
     if (h.tri == SNUG_NONE) no_hit(hit);
@@ -277,11 +280,10 @@ snug_status snug_query_raycast_any(snug_ctx* ctx, snug_mesh mesh, const snug_pos
                                    bool* hit) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* m;
-    snug_xform x, inv;
-    snug_status st = begin_ray(ctx, mesh, pose, ray, hit, &m, &x, &inv);
-    if (st != SNUG_OK) return st;
+    snug_xform x;
     snug_ray_local r;
-    to_local(&inv, ray->origin, ray->dir, ray->tmax, &r);
+    snug_status st = begin_ray(ctx, mesh, pose, ray, hit, &m, &x, &r);
+    if (st != SNUG_OK) return st;
     *hit = ray_any(m, &r, &ctx->stats) > 0;
     return snug_succeed(ctx);
 }
@@ -321,11 +323,10 @@ snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pos
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!hits && capacity > 0) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "hits is NULL with capacity %u", capacity);
     snug_mesh_data* m;
-    snug_xform x, inv;
-    snug_status st = begin_ray(ctx, mesh, pose, ray, total, &m, &x, &inv);
-    if (st != SNUG_OK) return st;
+    snug_xform x;
     snug_ray_local r;
-    to_local(&inv, ray->origin, ray->dir, ray->tmax, &r);
+    snug_status st = begin_ray(ctx, mesh, pose, ray, total, &m, &x, &r);
+    if (st != SNUG_OK) return st;
     all_job j = {m, hits, capacity, 0};
     uint32_t n = snug_ray_visit_all(m, &r, collect, &j, &ctx->stats);
     for (uint32_t i = 0; i < j.count; i++) fill_lane(m, &x, ray->origin, ray->dir, hits[i].tri, hits[i].t, &hits[i]);

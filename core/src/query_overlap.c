@@ -108,18 +108,15 @@ snug_status snug_query_overlap(snug_ctx* ctx, snug_mesh a, const snug_pose* pose
     snug_xform rel;
     snug_status st = snug_query_begin_pair(ctx, a, pose_a, b, pose_b, &ma, &mb, &rel);
     if (st != SNUG_OK) return st;
-    overlap_job job;
-    snug_tri_pair witness = {SNUG_NO_HIT, SNUG_NO_HIT};
-    job.first_only = true;
-    job.pairs = &witness;
-    job.capacity = 1;
-    job.total = 0;
-    job.primitive_tests = 0;
-    bool stopped;
-    st = run_overlap(ctx, ma, mb, &rel, &job, &stopped);
+    bool found;
+    uint32_t sa, sb;
+    st = snug_overlap_witness(ctx, ma, mb, &rel, &found, &sa, &sb);
     if (st != SNUG_OK) return st;
-    *hit = job.total > 0;
-    if (pair) *pair = witness;
+    *hit = found;
+    if (pair) {
+        pair->tri_a = found ? ma->tri_ids[sa] : SNUG_NO_HIT;
+        pair->tri_b = found ? mb->tri_ids[sb] : SNUG_NO_HIT;
+    }
     return snug_succeed(ctx);
 }
 

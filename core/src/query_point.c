@@ -23,15 +23,23 @@ static float point_box_dist2(const float p[3], const snug_node* n) {
     return s;
 }
 
-snug_status snug_query_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
-                                     float max_distance, snug_point_result* out) {
-    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
-    if (!point || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "point and out must not be NULL");
-    snug_mesh_data* m;
-    snug_status st = snug_query_begin_one(ctx, mesh, pose, &m);
+/* Shared start of the point queries: the output and the point checked, the mesh looked up. */
+static snug_status begin_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
+                               const void* out, const char* out_name, snug_mesh_data** m) {
+    if (!point || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "point and %s must not be NULL", out_name);
+    snug_status st = snug_query_begin_one(ctx, mesh, pose, m);
     if (st != SNUG_OK) return st;
     if (!isfinite(point[0]) || !isfinite(point[1]) || !isfinite(point[2]))
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "point has a NaN or infinite coordinate");
+    return SNUG_OK;
+}
+
+snug_status snug_query_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
+                                     float max_distance, snug_point_result* out) {
+    if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
+    snug_mesh_data* m;
+    snug_status st = begin_point(ctx, mesh, pose, point, out, "out", &m);
+    if (st != SNUG_OK) return st;
     if (isnan(max_distance)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "max_distance is NaN");
 
     snug_xform x, inv;
@@ -126,12 +134,9 @@ static void parity_visit(void* user, uint32_t slot, float t, float u, float v) {
 snug_status snug_query_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
                               bool* inside) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
-    if (!point || !inside) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "point and inside must not be NULL");
     snug_mesh_data* m;
-    snug_status st = snug_query_begin_one(ctx, mesh, pose, &m);
+    snug_status st = begin_point(ctx, mesh, pose, point, inside, "inside", &m);
     if (st != SNUG_OK) return st;
-    if (!isfinite(point[0]) || !isfinite(point[1]) || !isfinite(point[2]))
-        return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "point has a NaN or infinite coordinate");
     if ((st = snug_mesh_adjacency(ctx, m)) != SNUG_OK) return st;
     if (m->boundary_edge_count != 0 || m->nonmanifold_edge_count != 0)
         return snug_fail(ctx, SNUG_ERR_NOT_CLOSED, "mesh has %u boundary and %u non-manifold edges",

@@ -88,6 +88,10 @@ static long run_rays(snug_ctx* ctx, rng* r, const test_mesh* m, snug_mesh h, int
     snug_ray_hit single[BATCH], batch[BATCH];
     for (int n = 0; n < rays && !harness_current_failed;) {
         snug_pose pose = qs_random_pose(r, size);
+        if ((n / BATCH) % 3 == 2) { /* no rotation (quaternion (0, 0, 0, w)): the queries' translation-only path */
+            pose.q[0] = pose.q[1] = pose.q[2] = 0.0f;
+            pose.q[3] = rng_range(r, 0.5f, 2.0f);
+        }
         snug_xform x;
         snug_xform_from_pose(&pose, &x);
         int nb = 0;

@@ -5,6 +5,7 @@
  * a cluster with at most leaf_size triangles (or at max_depth) becomes a leaf, and an inner node takes up to
  * `branching` (variable: max_branching) children by repeatedly opening its largest-surface child. */
 #include "bvh_build.h"
+#include "morton.h"
 
 #include <math.h>
 #include <string.h>
@@ -18,30 +19,6 @@ typedef struct merge_node {
 } merge_node;
 
 #define NONE 0xffffffffu
-
-static uint32_t spread_bits(uint32_t v) {
-    v = (v * 0x00010001u) & 0xFF0000FFu;
-    v = (v * 0x00000101u) & 0x0F00F00Fu;
-    v = (v * 0x00000011u) & 0xC30C30C3u;
-    v = (v * 0x00000005u) & 0x49249249u;
-    return v;
-}
-
-/* LSD radix sort of (code, value) pairs, 8 bits per pass, 4 passes. */
-static void radix_sort(uint32_t* code, uint32_t* value, uint32_t* code_tmp, uint32_t* value_tmp, uint32_t n) {
-    for (int shift = 0; shift < 32; shift += 8) {
-        uint32_t count[257] = {0};
-        for (uint32_t i = 0; i < n; i++) count[((code[i] >> shift) & 255u) + 1]++;
-        for (int b = 0; b < 256; b++) count[b + 1] += count[b];
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t at = count[(code[i] >> shift) & 255u]++;
-            code_tmp[at] = code[i];
-            value_tmp[at] = value[i];
-        }
-        memcpy(code, code_tmp, n * sizeof *code);
-        memcpy(value, value_tmp, n * sizeof *value);
-    }
-}
 
 static double merged_measure(const merge_node* a, const merge_node* b, snug_measure m) {
     snug_aabb u;
@@ -84,11 +61,11 @@ snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t n) {
             float u = ext[a] > 0.0f ? c / ext[a] : 0.0f;
             q[a] = (uint32_t)fminf(fmaxf(u * 1023.0f, 0.0f), 1023.0f);
         }
-        code[i] = (spread_bits(q[0]) << 2) | (spread_bits(q[1]) << 1) | spread_bits(q[2]);
+        code[i] = snug_morton3(q[0], q[1], q[2]);
         clusters[i] = i;
     }
     /* nearest[] doubles as the value scratch of the sort */
-    radix_sort(code, clusters, code_tmp, nearest, n);
+    snug_radix_sort(code, clusters, code_tmp, nearest, n, 30);
     uint32_t m = n, next = n;
     while (m > 1) {
         for (uint32_t i = 0; i < m; i++) {

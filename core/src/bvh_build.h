@@ -18,12 +18,18 @@ typedef struct snug_build {
 
 /* Binned SAH, binary (bvh_build_sah.c): sets nodes with exact AABBs, ranges, depth and slot-order prims. */
 snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
+/* Meshes of at least this many triangles take the Morton-clustered top levels in that builder; a variable only
+ * so that tests can send small meshes down that path. */
+extern uint32_t snug_sah_cluster_min;
 /* OBB tree with the Gottschalk splitter, binary, no refinement (bvh_build_obb.c): the same tree as the generic
  * driver with that splitter, and every node's OBB (b->obbs) made on the way. */
 snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
 /* The binary Gottschalk split (split_gottschalk.c, count >= 2) that also sets the node's OBB. */
 int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, uint32_t* sizes, snug_aabb* boxes,
                               snug_obb* node);
+/* The same OBB for a node that is not split (a leaf, count >= 1): one float moment step per four faces instead of
+ * snug_obb_fit's double pass. */
+void snug_split_gottschalk_leaf_obb(snug_split_in* in, snug_prim* prims, uint32_t count, snug_obb* node);
 /* Bottom-up topology by pairwise merging: sets nodes (AABB, children, leaf ranges), ranges, depth and reorders
  * prims into slot order. */
 snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);

@@ -24,7 +24,13 @@
 static float round_up(double v, double pad) {
     double x = v + pad;
     float f = (float)x;
-    if ((double)f < x) f = nextafterf(f, INFINITY);
+    if ((double)f < x) { /* the next float up, by its bits (nextafterf is a libm call in wasm): f is finite here */
+        uint32_t u;
+        memcpy(&u, &f, sizeof u);
+        if (f == 0.0f) u = 1;             /* +-0 -> the smallest subnormal */
+        else u += (u >> 31) ? -1u : 1u;   /* magnitude down for negatives, up for positives */
+        memcpy(&f, &u, sizeof f);
+    }
     return f;
 }
 static float round_down(double v, double pad) {
@@ -246,9 +252,9 @@ void snug_obb_moments_add(snug_obb_moments* to, const snug_obb_moments* x) {
 
 void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]) {
     static const int I[6] = {0, 1, 2, 0, 0, 1}, J[6] = {0, 1, 2, 1, 2, 2};
-    double mu[3], cov[3][3], w[3];
-    for (int i = 0; i < 3; i++) mu[i] = mo->m[i] / mo->area;
-    for (int k = 0; k < 6; k++) cov[I[k]][J[k]] = cov[J[k]][I[k]] = mo->s[k] / mo->area - mu[I[k]] * mu[J[k]];
+    double mu[3], cov[3][3], w[3], ia = 1.0 / mo->area; /* one division per tree node, not nine */
+    for (int i = 0; i < 3; i++) mu[i] = mo->m[i] * ia;
+    for (int k = 0; k < 6; k++) cov[I[k]][J[k]] = cov[J[k]][I[k]] = mo->s[k] * ia - mu[I[k]] * mu[J[k]];
     snug_eigen_sym3d((const double(*)[3])cov, w, V);
 }
 
@@ -258,25 +264,28 @@ void snug_obb_ranges_finish(const snug_obb_ranges* r, const float* ref, snug_obb
     float flo[4], fhi[4];
     F4_STORE(flo, r->lo);
     F4_STORE(fhi, r->hi);
-    double lo[3] = {flo[0], flo[1], flo[2]}, hi[3] = {fhi[0], fhi[1], fhi[2]};
-    double r0[3] = {ref ? ref[0] : 0.0, ref ? ref[1] : 0.0, ref ? ref[2] : 0.0};
-    double c[3] = {r0[0], r0[1], r0[2]};
-    for (int k = 0; k < 3; k++)
-        for (int i = 0; i < 3; i++) c[i] += (double)o->axes[k][i] * 0.5 * (lo[k] + hi[k]);
-    for (int i = 0; i < 3; i++) o->c[i] = (float)c[i];
+    /* scalars, not arrays indexed in loops: wasm would keep those in memory, and this runs once per tree node */
+    double lo0 = flo[0], lo1 = flo[1], lo2 = flo[2], hi0 = fhi[0], hi1 = fhi[1], hi2 = fhi[2];
+    double r0 = ref ? ref[0] : 0.0, r1 = ref ? ref[1] : 0.0, r2 = ref ? ref[2] : 0.0;
+    double m0 = 0.5 * (lo0 + hi0), m1 = 0.5 * (lo1 + hi1), m2 = 0.5 * (lo2 + hi2);
+    const float(*ax)[3] = (const float(*)[3])o->axes;
+    o->c[0] = (float)(((r0 + (double)ax[0][0] * m0) + (double)ax[1][0] * m1) + (double)ax[2][0] * m2);
+    o->c[1] = (float)(((r1 + (double)ax[0][1] * m0) + (double)ax[1][1] * m1) + (double)ax[2][1] * m2);
+    o->c[2] = (float)(((r2 + (double)ax[0][2] * m0) + (double)ax[1][2] * m1) + (double)ax[2][2] * m2);
     /* A float projection a . v errs by <= gamma_3 sum_i |a_i v_i| <= ~3 (eps / 2) |v| (Cauchy-Schwarz, |a| = 1 to
      * float precision), plus (eps / 2) |v| when v is a float difference p - ref, and |v| <= R =
      * |(max(|lo_k|, |hi_k|))_k| as the axes are orthonormal. Measured from the stored centre in double (relative to
      * ref: float differences are exact in double) and padded by 4 eps R (2x that bound), the slab test holds for
      * every vertex. */
-    double R2 = 0.0;
-    for (int k = 0; k < 3; k++) R2 += dmax(lo[k] * lo[k], hi[k] * hi[k]);
+    double R2 = (dmax(lo0 * lo0, hi0 * hi0) + dmax(lo1 * lo1, hi1 * hi1)) + dmax(lo2 * lo2, hi2 * hi2);
     double pad = 4.0 * FLT_EPSILON * sqrt(R2) + 1e-30;
-    for (int k = 0; k < 3; k++) {
-        double cc = 0.0;
-        for (int i = 0; i < 3; i++) cc += (double)o->axes[k][i] * ((double)o->c[i] - r0[i]);
-        o->e[k] = round_up(dmax(hi[k] - cc, cc - lo[k]), pad);
-    }
+    double d0 = (double)o->c[0] - r0, d1 = (double)o->c[1] - r1, d2 = (double)o->c[2] - r2;
+    double c0 = ((double)ax[0][0] * d0 + (double)ax[0][1] * d1) + (double)ax[0][2] * d2;
+    double c1 = ((double)ax[1][0] * d0 + (double)ax[1][1] * d1) + (double)ax[1][2] * d2;
+    double c2 = ((double)ax[2][0] * d0 + (double)ax[2][1] * d1) + (double)ax[2][2] * d2;
+    o->e[0] = round_up(dmax(hi0 - c0, c0 - lo0), pad);
+    o->e[1] = round_up(dmax(hi1 - c1, c1 - lo1), pad);
+    o->e[2] = round_up(dmax(hi2 - c2, c2 - lo2), pad);
 }
 
 /* ---- covariance fit */

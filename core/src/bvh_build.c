@@ -219,7 +219,7 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
     else st = build_top_down(&b, tri_count);
     if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);
     if (st == SNUG_OK)
-        for (uint32_t s = 0; s < tri_count; s++) perm[s] = b.prims[s].id;
+        for (uint32_t s = 0; s < tri_count; s++) perm[s] = b.slots_in_ids ? b.in.ids[s] : b.prims[s].id;
     free_build(ctx, &b);
     if (st != SNUG_OK) {
         snug_free(ctx, b.nodes);

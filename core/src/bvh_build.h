@@ -14,9 +14,11 @@ typedef struct snug_build {
     uint32_t* range_first;    /* per node: first slot of its subtree */
     uint32_t* range_count;    /* per node: triangles in its subtree */
     snug_obb* obbs;           /* per node OBBs when the builder made them (bvh_build_obb.c), else NULL */
+    bool slots_in_ids;        /* prims left in input order; slot s holds triangle in.ids[s] (plain AABB trees) */
 } snug_build;
 
-/* Binned SAH, binary (bvh_build_sah.c): sets nodes with exact AABBs, ranges, depth and slot-order prims. */
+/* Binned SAH, binary (bvh_build_sah.c): sets nodes with exact AABBs, ranges, depth and slot-order prims (or,
+ * for plain AABB trees, which read no prims afterwards, the slot order in in.ids and slots_in_ids). */
 snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
 /* Meshes of at least this many triangles take the Morton-clustered top levels in that builder; a variable only
  * so that tests can send small meshes down that path. */

@@ -2,7 +2,7 @@
  * leaf rule and depth-first layout as build_top_down in bvh_build.c), but each inner node's OBB is the box the
  * splitter already fitted to choose its plane, with the extents of the same projection pass. The generic path
  * solves every inner node's covariance a second time and projects every vertex once more per level
- * (snug_bvh_fit_obbs). Leaves are never split, so they get the plain covariance fit. */
+ * (snug_bvh_fit_obbs). Leaves get the same covariance box from the splitter's kernels without the split. */
 #include "bvh_build.h"
 
 /* node covers the records [begin, begin + count); depth <= max_depth <= 64 bounds the recursion */
@@ -23,9 +23,7 @@ static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t co
     if (parts < 2) {
         b->nodes[node].first = begin;
         b->nodes[node].info = SNUG_NODE_INFO(0, 0, count);
-        for (uint32_t k = 0; k < count; k++) b->in.ids[k] = prims[k].id;
-        snug_tri_set set = {b->in.positions, b->in.tris, b->in.ids, 0, count};
-        snug_obb_fit(&set, false, &b->obbs[node]);
+        snug_split_gottschalk_leaf_obb(&b->in, prims, count, &b->obbs[node]);
         return;
     }
     /* children together, right after everything allocated so far; the first child's subtree comes next */

@@ -258,11 +258,22 @@ static uint32_t qpartition_bin(int axis, int32_t threshold, const qprim* src, ui
 
 static inline uint32_t qprim_id(const qprim* p) { return (uint32_t)(uint16_t)p->v[3] | (uint32_t)(uint16_t)p->v[7] << 16; }
 
-/* A leaf records its slots' triangle ids; its box comes after the build, from the slot-order float boxes. */
+/* A leaf records its slots' triangle ids and its exact box, from the float boxes of its triangles (input order:
+ * this is the one gather of those boxes into slot order). */
 static void make_leaf(snug_build* b, uint32_t node, uint32_t begin, const qprim* prims, uint32_t count) {
-    for (uint32_t k = 0; k < count; k++) b->in.ids[begin + k] = qprim_id(&prims[k]);
-    b->nodes[node].first = begin;
-    b->nodes[node].info = SNUG_NODE_INFO(0, 0, count);
+    vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t id = qprim_id(&prims[k]);
+        const snug_prim* p = &b->prims[id];
+        b->in.ids[begin + k] = id;
+        glm_vec3_minv(lo, (float*)p->min, lo);
+        glm_vec3_maxv(hi, (float*)p->max, hi);
+    }
+    snug_node* n = &b->nodes[node];
+    glm_vec3_copy(lo, n->min);
+    glm_vec3_copy(hi, n->max);
+    n->first = begin;
+    n->info = SNUG_NODE_INFO(0, 0, count);
 }
 
 /* Quantized records of every triangle (from the float boxes in b->prims, input order) on the grid of the root
@@ -299,8 +310,10 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
  * this small, and binning them (grids, bin sweeps, a partition pass) cost several times the sweep. */
 #define SWEEP_MAX 16u
 
+/* `box` bounds the records; they are already sorted by their key on `sorted_axis` (-1: not sorted), which a
+ * child inherits from its parent's sweep, so it skips the sort when its longest axis is the same. */
 static void sweep_build(snug_build* b, const qgrid* g, uint32_t node, uint32_t begin, qprim* prims, uint32_t count,
-                        uint32_t depth) {
+                        uint32_t depth, const qprim* box, int sorted_axis) {
     b->range_first[node] = begin;
     b->range_count[node] = count;
     if (depth > b->depth) b->depth = depth;
@@ -308,46 +321,51 @@ static void sweep_build(snug_build* b, const qgrid* g, uint32_t node, uint32_t b
         make_leaf(b, node, begin, prims, count);
         return;
     }
-    qprim box = qbox_of(prims, count);
     int axis = 0;
     float ext[3];
-    for (int a = 0; a < 3; a++) ext[a] = (float)(q_hi(box.v, a) - q_lo(box.v, a)) * g->unit[a];
+    for (int a = 0; a < 3; a++) ext[a] = (float)(q_hi(box->v, a) - q_lo(box->v, a)) * g->unit[a];
     if (ext[1] > ext[axis]) axis = 1;
     if (ext[2] > ext[axis]) axis = 2;
-    /* (key, index) in one word: key + 65535 < 2^17, index < 2^5 */
-    uint32_t keys[SWEEP_MAX];
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t x = (uint32_t)(q_key(prims[k].v, axis) + 65535) << 5 | k, j = k;
-        for (; j > 0 && keys[j - 1] > x; j--) keys[j] = keys[j - 1];
-        keys[j] = x;
+    if (axis != sorted_axis) {
+        /* (key, index) in one word: key + 65535 < 2^17, index < 2^5 */
+        uint32_t keys[SWEEP_MAX];
+        for (uint32_t k = 0; k < count; k++) {
+            uint32_t x = (uint32_t)(q_key(prims[k].v, axis) + 65535) << 5 | k, j = k;
+            for (; j > 0 && keys[j - 1] > x; j--) keys[j] = keys[j - 1];
+            keys[j] = x;
+        }
+        qprim sorted[SWEEP_MAX];
+        for (uint32_t k = 0; k < count; k++) sorted[k] = prims[keys[k] & 31u];
+        memcpy(prims, sorted, count * sizeof *prims);
     }
-    qprim sorted[SWEEP_MAX];
-    for (uint32_t k = 0; k < count; k++) sorted[k] = prims[keys[k] & 31u];
-    memcpy(prims, sorted, count * sizeof *prims);
     const __typeof__(UNIT4(g)) unit = UNIT4(g);
     float right_cost[SWEEP_MAX];
+    qprim right_box[SWEEP_MAX];
     i16x8 acc = Q_EMPTY();
     for (uint32_t i = count - 1; i > 0; i--) {
         acc = Q_MIN(acc, Q_LOAD(prims[i].v));
+        Q_STORE(right_box[i].v, acc);
         right_cost[i] = qarea(unit, acc) * (float)(count - i);
     }
     acc = Q_EMPTY();
     float best = FLT_MAX;
     uint32_t split = 1;
+    qprim left_box;
     for (uint32_t i = 1; i < count; i++) {
         acc = Q_MIN(acc, Q_LOAD(prims[i - 1].v));
         float cost = qarea(unit, acc) * (float)i + right_cost[i];
         if (cost < best) {
             best = cost;
             split = i;
+            Q_STORE(left_box.v, acc);
         }
     }
     uint32_t child = b->node_count;
     b->node_count += 2;
     b->nodes[node].first = child;
     b->nodes[node].info = SNUG_NODE_INFO(2, 0, 0);
-    sweep_build(b, g, child, begin, prims, split, depth + 1);
-    sweep_build(b, g, child + 1, begin + split, prims + split, count - split, depth + 1);
+    sweep_build(b, g, child, begin, prims, split, depth + 1, &left_box, axis);
+    sweep_build(b, g, child + 1, begin + split, prims + split, count - split, depth + 1, &right_box[split], axis);
 }
 
 static inline uint32_t sample_stride(uint32_t count) { return count >= SAMPLE_MIN ? count / SAMPLE_TARGET : 1; }
@@ -392,7 +410,8 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
         qtask t = stack[at];
         qprim* prims = buf[t.in_b] + t.begin;
         if (t.count <= unbinned || (int)t.depth >= def->max_depth) {
-            sweep_build(b, g, t.node, t.begin, prims, t.count, t.depth);
+            qprim box = qbox_of(prims, t.count);
+            sweep_build(b, g, t.node, t.begin, prims, t.count, t.depth, &box, -1);
             top--;
             continue;
         }
@@ -659,29 +678,22 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
     snug_free(ctx, q.stack);
     snug_free(ctx, q.bins);
     if (!ok) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "clusters of %u triangles", tri_count);
-    /* slot order for the float boxes (what the BV fits read): one gather into the freed record buffers */
-    snug_prim* slot_prims = b->in.tmp;
-    for (uint32_t s = 0; s < tri_count; s++) slot_prims[s] = b->prims[b->in.ids[s]];
-    b->in.tmp = b->prims;
-    b->prims = slot_prims;
-    /* exact boxes bottom-up: leaves over their slots, inner nodes over their children (which follow them) */
+    /* inner boxes bottom-up (children follow their parents; the leaves have theirs) */
     for (uint32_t i = b->node_count; i-- > 0;) {
         snug_node* n = &b->nodes[i];
-        uint32_t kids = SNUG_NODE_CHILDREN(n->info);
-        vec3 lo = {FLT_MAX, FLT_MAX, FLT_MAX}, hi = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-        if (kids) {
-            const snug_node* c = &b->nodes[n->first];
-            glm_vec3_minv((float*)c[0].min, (float*)c[1].min, lo);
-            glm_vec3_maxv((float*)c[0].max, (float*)c[1].max, hi);
-        } else {
-            const snug_prim* p = b->prims + n->first;
-            for (uint32_t k = 0; k < SNUG_NODE_COUNT(n->info); k++) {
-                glm_vec3_minv(lo, (float*)p[k].min, lo);
-                glm_vec3_maxv(hi, (float*)p[k].max, hi);
-            }
-        }
-        glm_vec3_copy(lo, n->min);
-        glm_vec3_copy(hi, n->max);
+        if (!SNUG_NODE_CHILDREN(n->info)) continue;
+        const snug_node* c = &b->nodes[n->first];
+        glm_vec3_minv((float*)c[0].min, (float*)c[1].min, n->min);
+        glm_vec3_maxv((float*)c[0].max, (float*)c[1].max, n->max);
+    }
+    /* plain AABB trees read no triangle records after this: the slot order stays in in.ids */
+    b->slots_in_ids = def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF && !def->hausdorff;
+    if (!b->slots_in_ids) {
+        /* slot order for the float boxes (what the BV fits read): one gather into the freed record buffers */
+        snug_prim* slot_prims = b->in.tmp;
+        for (uint32_t s = 0; s < tri_count; s++) slot_prims[s] = b->prims[b->in.ids[s]];
+        b->in.tmp = b->prims;
+        b->prims = slot_prims;
     }
     return SNUG_OK;
 }

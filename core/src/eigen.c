@@ -41,7 +41,7 @@ static d3 null_vector(const sym3* c, double mu) {
     double nb = n0;
     if (n1 > nb) best = x1, nb = n1;
     if (n2 > nb) best = x2, nb = n2;
-    if (!(nb > 0.0)) return (d3){1.0, 0.0, 0.0}; /* cannot happen for a traceless c with trace(c^2) = 6 */
+    if (!(nb > 0.0)) return (d3){1.0, 0.0, 0.0}; /* cannot happen for a traceless c != 0 and a simple mu */
     return d3_scale(best, 1.0 / sqrt(nb));
 }
 
@@ -58,14 +58,15 @@ static d3 canonical(d3 v) {
 
 void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
     sym3 a = {m[0][0], m[1][1], m[2][2], 0.5 * (m[0][1] + m[1][0]), 0.5 * (m[0][2] + m[2][0]), 0.5 * (m[1][2] + m[2][1])};
-    double scale = fabs(a.xx); /* not fmax: a libm call without fast-math */
-    double e2 = fabs(a.yy), e3 = fabs(a.zz), e4 = fabs(a.xy), e5 = fabs(a.xz), e6 = fabs(a.yz);
-    scale = e2 > scale ? e2 : scale;
-    scale = e3 > scale ? e3 : scale;
-    scale = e4 > scale ? e4 : scale;
-    scale = e5 > scale ? e5 : scale;
-    scale = e6 > scale ? e6 : scale;
-    /* c = (a / scale - q I) / p: trace 0 and trace(c^2) = 6, so its eigenvalues are 2 cos(phi + 2 pi k / 3) */
+    /* the largest magnitude as a tree, not a chain: the solve is one long dependency chain (latency bound), so every
+     * step off it counts. Not fmax: a libm call without fast-math. */
+    double b1 = fabs(a.xx), b2 = fabs(a.yy), b3 = fabs(a.zz), b4 = fabs(a.xy), b5 = fabs(a.xz), b6 = fabs(a.yz);
+    b1 = b2 > b1 ? b2 : b1;
+    b3 = b4 > b3 ? b4 : b3;
+    b5 = b6 > b5 ? b6 : b5;
+    b1 = b3 > b1 ? b3 : b1;
+    double scale = b5 > b1 ? b5 : b1;
+    /* c = a / scale - q I: trace 0; with p = sqrt(trace(c^2) / 6) the eigenvalues of c / p are 2 cos(phi + 2 pi k / 3) */
     sym3 c = {0, 0, 0, 0, 0, 0};
     double p2 = 0.0, q = 0.0;
     if (scale > 0.0 && scale < INFINITY) {
@@ -89,21 +90,29 @@ void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
         }
         return;
     }
-    double p = sqrt(p2 * (1.0 / 6.0)), ip = 1.0 / p;
-    c = (sym3){c.xx * ip, c.yy * ip, c.zz * ip, c.xy * ip, c.xz * ip, c.yz * ip};
+    /* c stays unscaled by p, so det(c / p) = det(c) / p^3 is formed while the square root runs; only a tiny spread
+     * (where 1 / p^3 would overflow) scales c first, and then k = p carries the scale to the eigenvalues */
+    double p = sqrt(p2 * (1.0 / 6.0)), ip = 1.0 / p, pc = p, k = 1.0;
+    if (p2 < 1e-150) {
+        c = (sym3){c.xx * ip, c.yy * ip, c.zz * ip, c.xy * ip, c.xz * ip, c.yz * ip};
+        ip = 1.0, pc = 1.0, k = p;
+    }
     double det = c.xx * (c.yy * c.zz - c.yz * c.yz) - c.xy * (c.xy * c.zz - c.yz * c.xz) + c.xz * (c.xy * c.yz - c.yy * c.xz);
-    double r = 0.5 * det;
+    double r = 0.5 * det * (ip * ip * ip);
     r = r > 1.0 ? 1.0 : r < -1.0 ? -1.0 : r;
     /* the most isolated eigenvalue: the largest when r >= 0, else the smallest (the spectrum of -c is minus that of
-     * c). The largest root of mu^3 - 3 mu - 2|r| (= 2 cos(acos(|r|) / 3), in [sqrt 3, 2], where the slope is >= 6)
-     * by Newton from a quadratic fit (error <= 1e-3): three steps reach rounding, no acos/cos */
-    double ra = fabs(r), mu = 1.7320508075688772 + ra * (0.32138854358063496 - 0.05343935114951215 * ra);
-    for (int it = 0; it < 3; it++) {
+     * c). The largest root of mu^3 - 3 mu - 2|r| (= 2 cos(acos(|r|) / 3), in [sqrt 3, 2], where the slope is >= 6
+     * and a Newton step takes an error e to <= e^2) by Newton from a quartic fit (error <= 1.1e-5, evaluated as
+     * two halves): two steps reach rounding, no acos/cos */
+    double ra = fabs(r), ra2 = ra * ra;
+    double mu = (1.732060864045382 + 0.3328234435751917 * ra) +
+                ra2 * ((-0.09184386626152734 + 0.03502437715042064 * ra) - 0.008070797433310501 * ra2);
+    for (int it = 0; it < 2; it++) {
         double m2 = mu * mu;
         mu -= (mu * (m2 - 3.0) - 2.0 * ra) / (3.0 * (m2 - 1.0));
     }
     if (r < 0.0) mu = -mu;
-    d3 v = null_vector(&c, mu);
+    d3 v = null_vector(&c, mu * pc);
     /* u, t spanning the plane orthogonal to v: crosses with the axis least aligned with v; both of length
      * |u| >= sqrt(2/3), left unnormalised (the 2x2 problem only scales by |u|^2) */
     double ax = fabs(v.x), ay = fabs(v.y), az = fabs(v.z);
@@ -123,7 +132,7 @@ void snug_eigen_sym3d(const double m[3][3], double w[3], double vecs[3][3]) {
     t = d3_cross(v, u2);
     /* eigenvalues back in the input's units; the order follows from which end mu is; e3 = e1 x e2 (right-handed) */
     double avg = 0.5 * (m00 + m11);
-    double ps = p / s2, lv = scale * (q + p * mu), lu = scale * (q + ps * (avg + h)), lt = scale * (q + ps * (avg - h));
+    double ks = k / s2, lv = scale * (q + p * mu), lu = scale * (q + ks * (avg + h)), lt = scale * (q + ks * (avg - h));
     d3 e0 = r >= 0.0 ? v : u2, e1 = r >= 0.0 ? u2 : t;
     if (r >= 0.0) w[0] = lv, w[1] = lu, w[2] = lt;
     else w[0] = lu, w[1] = lt, w[2] = lv;

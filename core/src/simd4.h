@@ -17,6 +17,7 @@ typedef v128_t f4;
 #define F4_ADD(a, b) wasm_f32x4_add(a, b)
 #define F4_SUB(a, b) wasm_f32x4_sub(a, b)
 #define F4_MUL(a, b) wasm_f32x4_mul(a, b)
+#define F4_SQRT(a) wasm_f32x4_sqrt(a)
 #define F4_SET1(x) wasm_f32x4_splat(x)
 #define F4_LE(a, b) wasm_f32x4_le(a, b)
 #define F4_LT(a, b) wasm_f32x4_lt(a, b)
@@ -34,6 +35,7 @@ typedef __m128 f4;
 #define F4_ADD(a, b) _mm_add_ps(a, b)
 #define F4_SUB(a, b) _mm_sub_ps(a, b)
 #define F4_MUL(a, b) _mm_mul_ps(a, b)
+#define F4_SQRT(a) _mm_sqrt_ps(a)
 #define F4_SET1(x) _mm_set1_ps(x)
 #define F4_LE(a, b) _mm_cmple_ps(a, b)
 #define F4_LT(a, b) _mm_cmplt_ps(a, b)
@@ -42,6 +44,7 @@ typedef __m128 f4;
 #define F4_ABS(a) _mm_andnot_ps(_mm_set1_ps(-0.0f), a)
 #define F4_BITS(m) _mm_movemask_ps(m)
 #else
+#include <math.h>
 typedef struct f4 {
     float v[4];
 } f4;
@@ -51,6 +54,7 @@ static inline f4 f4_max(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] = a.v[i
 static inline f4 f4_add(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] += b.v[i]; return a; }
 static inline f4 f4_sub(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] -= b.v[i]; return a; }
 static inline f4 f4_mul(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] *= b.v[i]; return a; }
+static inline f4 f4_sqrt(f4 a) { for (int i = 0; i < 4; i++) a.v[i] = sqrtf(a.v[i]); return a; }
 static inline f4 f4_set1(float x) { f4 r = {{x, x, x, x}}; return r; }
 /* scalar masks are lanes of 1.0f (true) or 0.0f (false) */
 static inline f4 f4_le(f4 a, f4 b) { for (int i = 0; i < 4; i++) a.v[i] = a.v[i] <= b.v[i] ? 1.0f : 0.0f; return a; }
@@ -66,6 +70,7 @@ static inline int f4_bits(f4 m) { return (m.v[0] != 0.0f) | (m.v[1] != 0.0f) << 
 #define F4_ADD(a, b) f4_add(a, b)
 #define F4_SUB(a, b) f4_sub(a, b)
 #define F4_MUL(a, b) f4_mul(a, b)
+#define F4_SQRT(a) f4_sqrt(a)
 #define F4_SET1(x) f4_set1(x)
 #define F4_LE(a, b) f4_le(a, b)
 #define F4_LT(a, b) f4_lt(a, b)

@@ -102,9 +102,7 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
             f4 nx = F4_SUB(F4_MUL(e1[1], e2[2]), F4_MUL(e1[2], e2[1]));
             f4 ny = F4_SUB(F4_MUL(e1[2], e2[0]), F4_MUL(e1[0], e2[2]));
             f4 nz = F4_SUB(F4_MUL(e1[0], e2[1]), F4_MUL(e1[1], e2[0]));
-            float nn[4];
-            F4_STORE(nn, F4_ADD(F4_ADD(F4_MUL(nx, nx), F4_MUL(ny, ny)), F4_MUL(nz, nz)));
-            f4 a2 = F4_LOAD(((const float[4]){sqrtf(nn[0]), sqrtf(nn[1]), sqrtf(nn[2]), sqrtf(nn[3])})); /* 2 area */
+            f4 a2 = F4_SQRT(F4_ADD(F4_ADD(F4_MUL(nx, nx), F4_MUL(ny, ny)), F4_MUL(nz, nz))); /* 2 area */
             acc.a = F4_ADD(acc.a, a2);
             acc.mx = F4_ADD(acc.mx, F4_MUL(a2, sum[0]));
             acc.my = F4_ADD(acc.my, F4_MUL(a2, sum[1]));
@@ -136,7 +134,7 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
 }
 
 /* The split; with `node` set, also the node's OBB: the covariance box with the padded extents of the same
- * projection pass (obb_fit.h). */
+ * projection pass (obb_fit.h). Degree 0: only that OBB (leaves), the records stay as they are. */
 static int split_box(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
                      snug_aabb* boxes, snug_obb* node) {
     const float* pos = in->positions;
@@ -207,6 +205,7 @@ static int split_box(snug_split_in* in, snug_prim* prims, uint32_t count, int de
         memcpy(node->axes, box.axes, sizeof node->axes);
         snug_obb_ranges_finish(&r, ref, node);
     }
+    if (degree == 0) return 0;
     vec3 mid, half;
     for (int a = 0; a < 3; a++) mid[a] = 0.5f * (lo[a] + hi[a]), half[a] = 0.5f * (hi[a] - lo[a]);
     if (degree == 2) {
@@ -237,4 +236,8 @@ int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, i
 int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, uint32_t* sizes, snug_aabb* boxes,
                               snug_obb* node) {
     return split_box(in, prims, count, 2, sizes, boxes, node);
+}
+
+void snug_split_gottschalk_leaf_obb(snug_split_in* in, snug_prim* prims, uint32_t count, snug_obb* node) {
+    split_box(in, prims, count, 0, NULL, NULL, node);
 }

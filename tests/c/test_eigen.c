@@ -125,6 +125,11 @@ static void test_eigen_special_inputs(void) {
     check((const double(*)[3])ident, li, "5 I", 0);
     double tiny[3][3] = {{1e-300, 2e-301, 0}, {2e-301, 3e-300, 0}, {0, 0, 1e-310}}; /* subnormal entry */
     check((const double(*)[3])tiny, NULL, "1e-300", 0);
+    /* the identity plus a tiny spread (1e-155: 1 / p^3 would overflow, so c is scaled first; 1e-70: it is not) */
+    for (double sp = 1e-155; sp < 1e-60; sp *= 1e85) {
+        double near_i[3][3] = {{1, sp, 2 * sp}, {sp, 1 + 3 * sp, -sp}, {2 * sp, -sp, 1}};
+        check((const double(*)[3])near_i, NULL, "I + tiny spread", 0);
+    }
     double huge[3][3] = {{1e300, -4e299, 1e299}, {-4e299, 2e300, 0}, {1e299, 0, -1e300}};
     check((const double(*)[3])huge, NULL, "1e300", 0);
     /* non-symmetric input is symmetrised: ((0,2),(0,0)) -> ((0,1),(1,0)) has eigenvalues 1, -1 (and 0 on z) */

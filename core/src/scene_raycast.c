@@ -63,10 +63,13 @@ static snug_status cast_one(snug_ctx* ctx, snug_scene_data* s, const snug_ray* r
         if (t >= 0.0f) c[n++] = (ray_candidate){t, P->user};
     }
     qsort(c, n, sizeof *c, candidate_compare);
+    snug_ray cut = *ray;
     for (uint32_t i = 0; i < n && c[i].t <= hit->t; i++) {
         const snug_body_data* b = snug_body_at(s, c[i].slot);
         snug_ray_hit h;
-        snug_status st = snug_query_raycast(ctx, b->mesh, &b->world, ray, &h);
+        /* a body's closest hit beyond the best so far cannot win: its traversal stops there */
+        cut.tmax = hit->t < ray->tmax ? hit->t : ray->tmax;
+        snug_status st = snug_query_raycast(ctx, b->mesh, &b->world, &cut, &h);
         if (st) return st;
         if (h.tri != SNUG_NO_HIT && h.t < hit->t) {
             hit->body = b->handle;

@@ -250,12 +250,24 @@ void snug_obb_moments_add(snug_obb_moments* to, const snug_obb_moments* x) {
     for (int k = 0; k < 6; k++) to->s[k] += x->s[k];
 }
 
-void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]) {
+static void moments_cov(const snug_obb_moments* mo, double cov[3][3]) {
     static const int I[6] = {0, 1, 2, 0, 0, 1}, J[6] = {0, 1, 2, 1, 2, 2};
-    double mu[3], cov[3][3], w[3], ia = 1.0 / mo->area; /* one division per tree node, not nine */
+    double mu[3], ia = 1.0 / mo->area; /* one division per tree node, not nine */
     for (int i = 0; i < 3; i++) mu[i] = mo->m[i] * ia;
     for (int k = 0; k < 6; k++) cov[I[k]][J[k]] = cov[J[k]][I[k]] = mo->s[k] * ia - mu[I[k]] * mu[J[k]];
+}
+
+void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]) {
+    double cov[3][3], w[3];
+    moments_cov(mo, cov);
     snug_eigen_sym3d((const double(*)[3])cov, w, V);
+}
+
+void snug_obb_moments_basis_pair(const snug_obb_moments* a, const snug_obb_moments* b, double Va[3][3], double Vb[3][3]) {
+    double ca[3][3], cb[3][3], wa[3], wb[3];
+    moments_cov(a, ca);
+    moments_cov(b, cb);
+    snug_eigen_sym3d_pair((const double(*)[3])ca, (const double(*)[3])cb, wa, Va, wb, Vb);
 }
 
 /* ---- ranges (obb_fit.h) */

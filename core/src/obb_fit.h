@@ -21,6 +21,12 @@ void snug_obb_moments_add_tri(snug_obb_moments* mo, const float* a, const float*
 void snug_obb_moments_add(snug_obb_moments* to, const snug_obb_moments* x);
 /* eigenvectors of the covariance (mo->area > 0), descending eigenvalues, right-handed, in V[0..2] */
 void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]);
+/* the same for two nodes at once (each lane exactly as alone; both need area > 0) */
+void snug_obb_moments_basis_pair(const snug_obb_moments* a, const snug_obb_moments* b, double Va[3][3], double Vb[3][3]);
+/* snug_eigen_sym3d of two matrices at once (eigen.c): each result bit for bit what a single call gives, in little
+ * more than the time of one (the solve is latency bound) */
+void snug_eigen_sym3d_pair(const double ma[3][3], const double mb[3][3], double wa[3], double va[3][3], double wb[3],
+                           double vb[3][3]);
 
 /* Projection ranges of points on three axes: one lane per axis (simd4.h: SSE natively, simd128 in wasm). */
 typedef struct snug_obb_ranges {

@@ -133,25 +133,46 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
     }
 }
 
-/* The split; with `node` set, also the node's OBB: the covariance box with the padded extents of the same
- * projection pass (obb_fit.h). Degree 0: only that OBB (leaves), the records stay as they are. */
-static int split_box(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
-                     snug_aabb* boxes, snug_obb* node) {
-    const float* pos = in->positions;
-    snug_obb_moments mo;
-    node_moments(in, prims, count, pos + 3 * in->tris[3 * prims[0].id], &mo);
+/* Axes when the covariance has none to give: no area (vertex covariance) or the refined axes: the general fit */
+static void general_axes(snug_split_in* in, const snug_prim* prims, uint32_t count, mat3 axes) {
+    for (uint32_t k = 0; k < count; k++) in->ids[k] = prims[k].id;
+    snug_tri_set set = {in->positions, in->tris, in->ids, 0, count};
     snug_obb box;
-    if (!(mo.area > 0.0) || in->def->obb_refine) {
-        /* no area (vertex covariance) or the refined axes: the general fit */
-        for (uint32_t k = 0; k < count; k++) in->ids[k] = prims[k].id;
-        snug_tri_set set = {in->positions, in->tris, in->ids, 0, count};
-        snug_obb_fit(&set, in->def->obb_refine, &box);
-    } else {
-        double V[3][3];
-        snug_obb_moments_basis(&mo, V);
-        for (int a = 0; a < 3; a++)
-            for (int i = 0; i < 3; i++) box.axes[a][i] = (float)V[a][i];
+    snug_obb_fit(&set, in->def->obb_refine, &box);
+    memcpy(axes, box.axes, sizeof box.axes);
+}
+
+static void basis_axes(const double V[3][3], mat3 axes) {
+    for (int a = 0; a < 3; a++)
+        for (int i = 0; i < 3; i++) axes[a][i] = (float)V[a][i];
+}
+
+/* The node's axes: its moments pass (which leaves the corner scratch for split_with_axes) and the covariance
+ * basis. Returns false, with no axes set, when the general fit has to give them. */
+static bool node_axes_begin(snug_split_in* in, const snug_prim* prims, uint32_t count, snug_obb_moments* mo) {
+    node_moments(in, prims, count, in->positions + 3 * in->tris[3 * prims[0].id], mo);
+    return mo->area > 0.0 && !in->def->obb_refine;
+}
+
+static void node_axes(snug_split_in* in, const snug_prim* prims, uint32_t count, mat3 axes) {
+    snug_obb_moments mo;
+    if (!node_axes_begin(in, prims, count, &mo)) {
+        general_axes(in, prims, count, axes);
+        return;
     }
+    double V[3][3];
+    snug_obb_moments_basis(&mo, V);
+    basis_axes(V, axes);
+}
+
+/* The split along the node's axes (after its moments pass); with `node` set, also the node's OBB: the covariance
+ * box with the padded extents of the same projection pass (obb_fit.h). Degree 0: only that OBB (leaves), the
+ * records stay as they are. */
+static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
+                           snug_aabb* boxes, snug_obb* node, const mat3 axes) {
+    const float* pos = in->positions;
+    snug_obb box;
+    memcpy(box.axes, axes, sizeof box.axes);
     /* projections relative to ref, the full groups from the scratch (lanes = faces), the rest gathered (lanes =
      * axes) */
     const float* ref = pos + 3 * in->tris[3 * prims[0].id];
@@ -230,14 +251,37 @@ static int split_box(snug_split_in* in, snug_prim* prims, uint32_t count, int de
 
 int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
                           snug_aabb* boxes) {
-    return count < 2 ? 0 : split_box(in, prims, count, degree, sizes, boxes, NULL);
+    if (count < 2) return 0;
+    mat3 axes;
+    node_axes(in, prims, count, axes);
+    return split_with_axes(in, prims, count, degree, sizes, boxes, NULL, axes);
 }
 
-int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, uint32_t* sizes, snug_aabb* boxes,
-                              snug_obb* node) {
-    return split_box(in, prims, count, 2, sizes, boxes, node);
+void snug_split_gottschalk_axes(snug_split_in* in, const snug_prim* prims, uint32_t count, mat3 axes) {
+    node_axes(in, prims, count, axes);
 }
 
-void snug_split_gottschalk_leaf_obb(snug_split_in* in, snug_prim* prims, uint32_t count, snug_obb* node) {
-    split_box(in, prims, count, 0, NULL, NULL, node);
+void snug_split_gottschalk_axes2(snug_split_in* in, const snug_prim* prims, uint32_t n0, uint32_t n1, mat3 axes[2]) {
+    /* the second node's scratch lies in its own records' range, so the first node's survives until its split */
+    snug_split_in in1 = *in;
+    in1.tmp += n0, in1.dist += n0, in1.ids += n0;
+    snug_obb_moments m0, m1;
+    bool ok0 = node_axes_begin(in, prims, n0, &m0), ok1 = node_axes_begin(&in1, prims + n0, n1, &m1);
+    if (ok0 && ok1) {
+        double V0[3][3], V1[3][3];
+        snug_obb_moments_basis_pair(&m0, &m1, V0, V1);
+        basis_axes(V0, axes[0]);
+        basis_axes(V1, axes[1]);
+        return;
+    }
+    double V[3][3];
+    if (ok0) snug_obb_moments_basis(&m0, V), basis_axes(V, axes[0]);
+    else general_axes(in, prims, n0, axes[0]);
+    if (ok1) snug_obb_moments_basis(&m1, V), basis_axes(V, axes[1]);
+    else general_axes(&in1, prims + n0, n1, axes[1]);
+}
+
+int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, const mat3 axes, uint32_t* sizes,
+                              snug_aabb* boxes, snug_obb* node) {
+    return split_with_axes(in, prims, count, sizes ? 2 : 0, sizes, boxes, node, axes);
 }

@@ -9,6 +9,7 @@
 
 #include "bv.h"
 #include "harness.h"
+#include "obb_fit.h"
 
 /* random rotation in double (unit quaternion from four normals' worth of uniforms, rejection-free via rng_unit_quat
  * in float, then renormalised in double: Q only has to be orthonormal to double rounding) */
@@ -77,7 +78,8 @@ static int check(const double A[3][3], const double* l, const char* what, int it
 
 static void test_eigen_known_spectra(void) {
     rng r = {harness_seed() ^ 0xe1e1};
-    int cases = 100000 * harness_scale(), failed = 0;
+    int cases = 100000 * harness_scale(), failed = 0, pair_diff = 0;
+    double prev[3][3] = {{1, 0, 0}, {0, 2, 0}, {0, 0, 3}};
     worst_reported = 0;
     for (int it = 0; it < cases; it++) {
         double scale = pow(10.0, rng_range(&r, -30.0f, 30.0f));
@@ -111,9 +113,18 @@ static void test_eigen_known_spectra(void) {
         }
         static const char* names[8] = {"distinct", "double", "triple", "zeros", "nearly double", "nearly triple", "16 decades", "random"};
         failed += !check((const double(*)[3])A, kind == 7 ? NULL : l, names[kind], it);
+        /* the pair solve (OBB trees: two children at once) is two single solves bit for bit, whatever the other
+         * lane holds (the previous matrix: another kind, scale and spectrum) */
+        double w1[3], V1[3][3], w2[3], V2[3][3], pw1[3], pV1[3][3], pw2[3], pV2[3][3];
+        snug_eigen_sym3d((const double(*)[3])A, w1, V1);
+        snug_eigen_sym3d((const double(*)[3])prev, w2, V2);
+        snug_eigen_sym3d_pair((const double(*)[3])A, (const double(*)[3])prev, pw1, pV1, pw2, pV2);
+        pair_diff += memcmp(w1, pw1, sizeof w1) != 0 || memcmp(V1, pV1, sizeof V1) != 0 ||
+                     memcmp(w2, pw2, sizeof w2) != 0 || memcmp(V2, pV2, sizeof V2) != 0;
+        memcpy(prev, A, sizeof prev);
     }
-    printf("  %d matrices, %d failed\n", cases, failed);
-    CHECK(failed == 0);
+    printf("  %d matrices, %d failed, %d pair solves differ from single ones\n", cases, failed, pair_diff);
+    CHECK(failed == 0 && pair_diff == 0);
 }
 
 static void test_eigen_special_inputs(void) {

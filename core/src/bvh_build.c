@@ -265,7 +265,18 @@ snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
         snug_bvh_free(ctx, &bvh);
         return SNUG_ERR_OUT_OF_MEMORY;
     }
-    for (uint32_t i = 0; i < nc; i++) {
+    bool plain_aabb = def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF;
+    for (uint32_t i = 0; plain_aabb && i < nc; i++) {
+        /* the node box is the BV: only its type and quality */
+        snug_node* n = &bvh.nodes[i];
+        bvh.leaf_count += SNUG_NODE_CHILDREN(n->info) == 0;
+        n->info = (n->info & ~(7u << 3)) | ((uint32_t)SNUG_BV_AABB << 3);
+        snug_aabb box;
+        glm_vec3_copy(n->min, box.min);
+        glm_vec3_copy(n->max, box.max);
+        bvh.costs[i].q = (float)snug_split_aabb_measure(&box, def->measure);
+    }
+    for (uint32_t i = 0; !plain_aabb && i < nc; i++) {
         snug_node* n = &bvh.nodes[i];
         if (SNUG_NODE_CHILDREN(n->info) == 0) bvh.leaf_count++;
         snug_bv_any bv;
@@ -275,12 +286,6 @@ snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
             bv.obb = bvh.obbs[i];
             type = SNUG_BV_OBB;
             q = snug_bv_measure(type, &bv, def->measure);
-        } else if (def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF) {
-            /* the node box is the BV: no refit needed */
-            glm_vec3_copy(n->min, bv.aabb.min);
-            glm_vec3_copy(n->max, bv.aabb.max);
-            type = SNUG_BV_AABB;
-            q = snug_split_aabb_measure(&bv.aabb, def->measure);
         } else {
             q = snug_split_fit(&b->in, b->prims + b->range_first[i], b->range_count[i], def->bv_type, &bv, &type);
         }

@@ -327,16 +327,18 @@ static void sweep_build(snug_build* b, const qgrid* g, uint32_t node, uint32_t b
     if (ext[1] > ext[axis]) axis = 1;
     if (ext[2] > ext[axis]) axis = 2;
     if (axis != sorted_axis) {
-        /* (key, index) in one word: key + 65535 < 2^17, index < 2^5 */
+        /* rank sort without branches (an insertion sort mispredicts on every record): keys are distinct, as
+         * (key, index) in one word (key + 65535 < 2^17, index < 2^5), padded to SWEEP_MAX with keys above all */
         uint32_t keys[SWEEP_MAX];
-        for (uint32_t k = 0; k < count; k++) {
-            uint32_t x = (uint32_t)(q_key(prims[k].v, axis) + 65535) << 5 | k, j = k;
-            for (; j > 0 && keys[j - 1] > x; j--) keys[j] = keys[j - 1];
-            keys[j] = x;
-        }
+        for (uint32_t k = 0; k < SWEEP_MAX; k++)
+            keys[k] = k < count ? (uint32_t)(q_key(prims[k].v, axis) + 65535) << 5 | k : UINT32_MAX;
         qprim sorted[SWEEP_MAX];
-        for (uint32_t k = 0; k < count; k++) sorted[k] = prims[keys[k] & 31u];
-        memcpy(prims, sorted, count * sizeof *prims);
+        for (uint32_t k = 0; k < count; k++) {
+            uint32_t rank = 0;
+            for (uint32_t j = 0; j < SWEEP_MAX; j++) rank += keys[j] < keys[k];
+            Q_STORE(sorted[rank].v, Q_LOAD(prims[k].v));
+        }
+        for (uint32_t k = 0; k < count; k++) Q_STORE(prims[k].v, Q_LOAD(sorted[k].v));
     }
     const __typeof__(UNIT4(g)) unit = UNIT4(g);
     float right_cost[SWEEP_MAX];

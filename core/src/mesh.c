@@ -294,11 +294,6 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "weld tolerance %g is not in [0, 1)", (double)def->weld_tolerance);
     snug_status st = validate_positions(ctx, def->positions, def->vertex_count);
     if (st != SNUG_OK) return st;
-    if (def->indices)
-        for (uint32_t i = 0; i < 3u * def->triangle_count; i++)
-            if (def->indices[i] >= def->vertex_count)
-                return snug_fail(ctx, SNUG_ERR_INDEX_RANGE, "triangle %u uses vertex %u of %u", i / 3, def->indices[i],
-                                 def->vertex_count);
     if ((st = snug_bvh_def_check(ctx, &def->bvh)) != SNUG_OK) return st;
 
     snug_mesh_data* m = snug_calloc(ctx, 1, sizeof *m);
@@ -316,7 +311,23 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
     memcpy(m->positions, def->positions, (size_t)def->vertex_count * 3 * sizeof(float));
     m->vertex_count = def->vertex_count;
     m->tri_count = nt;
-    for (uint32_t i = 0; i < 3u * nt; i++) input_tris[i] = def->indices ? def->indices[i] : i;
+    /* indices checked while they are copied (one pass); a bad one frees everything again */
+    if (def->indices) {
+        uint32_t bad = 0;
+        for (uint32_t i = 0; i < 3u * nt; i++) {
+            uint32_t v = def->indices[i];
+            input_tris[i] = v;
+            bad |= v >= def->vertex_count;
+        }
+        for (uint32_t i = 0; bad && i < 3u * nt; i++)
+            if (def->indices[i] >= def->vertex_count) {
+                st = snug_fail(ctx, SNUG_ERR_INDEX_RANGE, "triangle %u uses vertex %u of %u", i / 3, def->indices[i],
+                               def->vertex_count);
+                goto fail;
+            }
+    } else {
+        for (uint32_t i = 0; i < 3u * nt; i++) input_tris[i] = i;
+    }
     derive_scale(m);
 
     if (def->weld) {
@@ -339,7 +350,9 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
     perm = NULL;
     snug_free(ctx, input_tris);
     input_tris = NULL;
-    if ((st = snug_mesh_derive(ctx, m)) != SNUG_OK) goto fail;
+    /* what snug_mesh_derive does; the scale only changes when welding dropped vertices */
+    if (def->weld) derive_scale(m);
+    if ((st = find_degenerates(ctx, m, &m->degenerate_ids, &m->degenerate_count)) != SNUG_OK) goto fail;
     return snug_mesh_register(ctx, m, out);
 
 fail:

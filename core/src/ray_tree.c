@@ -2,8 +2,9 @@
  * one hierarchy node and keeps replacing the inner child of largest surface by its own children while they fit
  * in four lanes, so a ray pays one node load and one 4-lane slab test where the binary tree needed about two
  * levels of pairwise tests. Children of 5- or 6-ary nodes that do not fit are paired under an extra ray node
- * whose lane box is the exact union of the pair. Nodes are emitted in depth-first order (parent before its
- * subtrees). A counting pass sizes the allocation exactly. */
+ * whose lane box is the exact union of the pair; a leaf of more than 255 triangles is split into chunks under
+ * an extra node. Nodes are emitted in depth-first order (parent before its subtrees). A counting pass sizes the
+ * allocation exactly. */
 #include "ray_tree.h"
 
 #include <string.h>
@@ -33,6 +34,35 @@ static float node_area(const snug_node* n) {
     glm_vec3_copy((float*)n->min, box.min);
     glm_vec3_copy((float*)n->max, box.max);
     return snug_bv_measure(SNUG_BV_AABB, &box, SNUG_MEASURE_SURFACE);
+}
+
+/* Lane l of *lane_node (its box already set) over the leaf [first, first + n): ceil(n / 4) packets. A lane
+ * counts at most 255 triangles, so a bigger leaf (the depth limit makes them) becomes a ray node of up to four
+ * chunks, each under the leaf's box; before, such a leaf kept only n mod 256 of its triangles. */
+static void emit_leaf(builder* b, snug_ray_node* lane_node, int l, uint32_t first, uint32_t n) {
+    if (n <= 255) {
+        lane_node->ref[l] = b->packets;
+        lane_node->count[l] = (uint8_t)n;
+        if (b->t) fill_packets(b->m, b->t, b->packets, first, n);
+        b->packets += (n + 3) / 4;
+        return;
+    }
+    uint32_t self = b->count++;
+    if (++b->level > b->depth) b->depth = b->level;
+    snug_ray_node chunks;
+    memset(&chunks, 0, sizeof chunks);
+    uint32_t per = (n + 3) / 4;
+    for (uint32_t k = 0; k < n; k += per, chunks.lanes++) {
+        for (int c = 0; c < 3; c++) {
+            chunks.lo[c][chunks.lanes] = lane_node->lo[c][l];
+            chunks.hi[c][chunks.lanes] = lane_node->hi[c][l];
+        }
+        emit_leaf(b, &chunks, (int)chunks.lanes, first + k, n - k < per ? n - k : per);
+    }
+    if (b->t) b->t->nodes[self] = chunks;
+    b->level--;
+    lane_node->ref[l] = self;
+    lane_node->count[l] = 0;
 }
 
 /* Emit the ray node over hierarchy nodes ids[0..n) (n <= 6) and the subtrees below them; returns its index. */
@@ -80,11 +110,7 @@ static uint32_t emit(builder* b, const uint32_t* ids, int n) {
         const snug_node* one = &src[set[g0]];
         uint32_t kids = SNUG_NODE_CHILDREN(one->info);
         if (g1 - g0 == 1 && kids == 0) {
-            uint32_t tris = SNUG_NODE_COUNT(one->info);
-            tmp.ref[l] = b->packets;
-            tmp.count[l] = (uint8_t)tris;
-            if (b->t) fill_packets(b->m, b->t, b->packets, one->first, tris);
-            b->packets += (tris + 3) / 4;
+            emit_leaf(b, &tmp, l, one->first, SNUG_NODE_COUNT(one->info));
         } else if (g1 - g0 == 1) {
             uint32_t kid_ids[6];
             for (uint32_t k = 0; k < kids; k++) kid_ids[k] = one->first + k;

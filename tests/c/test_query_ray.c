@@ -411,6 +411,30 @@ static void test_tiny_meshes(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Depth limits make leaves of more than 255 triangles (a ray-tree lane counts at most 255): max_depth 1 puts
+ * 1300 triangles in the root leaf, 2 and 3 give leaves of ~650 and ~325; every triangle must still be found. */
+static void test_depth_limited_big_leaves(void) {
+    rng r = {harness_seed() ^ 0xb16u};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    test_mesh m;
+    test_mesh_soup(&r, 1300, 1.0f, 0.3f, &m);
+    long hits = 0, rays = 0;
+    for (int depth = 1; depth <= 3 && !harness_current_failed; depth++) {
+        snug_bvh_def def = snug_default_bvh_def();
+        def.max_depth = depth;
+        snug_mesh h = test_mesh_make(ctx, &m, &def);
+        char name[48];
+        snprintf(name, sizeof name, "1300 triangles, max_depth %d", depth);
+        hits += run_rays(ctx, &r, &m, h, 256 * harness_scale(), name);
+        rays += 256 * harness_scale();
+        snug_mesh_destroy(ctx, h);
+    }
+    printf("  depth-limited leaves: %ld rays, %ld hits\n", rays, hits);
+    CHECK(hits > rays / 4);
+    test_mesh_free(&m);
+    snug_ctx_destroy(ctx);
+}
+
 /* The ray tree is built on the first ray query (counted in the mesh memory) and dropped when the vertices move:
  * rays after the move see the new surface, through exact vertices of a bent grid too. */
 static void test_refit_then_ray(void) {
@@ -507,6 +531,7 @@ int main(void) {
     RUN(test_moved_vertices_and_out_of_memory);
     RUN(test_grid_edges_and_vertices);
     RUN(test_tiny_meshes);
+    RUN(test_depth_limited_big_leaves);
     RUN(test_refit_then_ray);
     RUN(test_batch_rays_in_flight);
     return harness_finish();

@@ -53,6 +53,15 @@ static void extents(const float* xs, const float* ys, const float* zs, size_t n,
     snug_obb_ranges_finish(&r, NULL, o);
 }
 
+/* node i's OBB along the eigenvectors V (its corners are a contiguous run of the slot-order coordinates) */
+static void node_box(const snug_build* b, const float* xs, const float* ys, const float* zs, const double V[3][3],
+                     uint32_t i, snug_obb* obbs) {
+    for (int a = 0; a < 3; a++)
+        for (int k = 0; k < 3; k++) obbs[i].axes[a][k] = (float)V[a][k];
+    size_t v0 = 3 * (size_t)b->range_first[i];
+    extents(xs + v0, ys + v0, zs + v0, 3 * b->range_count[i], &obbs[i]);
+}
+
 snug_status snug_bvh_fit_obbs(snug_ctx* ctx, const snug_build* b, snug_obb* obbs) {
     uint32_t n = b->node_count;
     if (b->obbs) {
@@ -93,19 +102,26 @@ snug_status snug_bvh_fit_obbs(snug_ctx* ctx, const snug_build* b, snug_obb* obbs
                 snug_obb_moments_add_tri(&mo[i], c[0], c[1], c[2], ref);
             }
     }
+    /* axes two nodes at a time (one pair eigen solve: latency bound, the second lane comes almost free) */
+    uint32_t pending = UINT32_MAX;
+    double V[3][3], W[3][3];
     for (uint32_t i = 0; i < n; i++) {
         if (!(mo[i].area > 0.0)) {
             for (uint32_t k = 0; k < b->range_count[i]; k++) b->in.ids[k] = b->prims[b->range_first[i] + k].id;
             snug_tri_set set = {b->in.positions, b->in.tris, b->in.ids, 0, b->range_count[i]};
             snug_obb_fit(&set, false, &obbs[i]);
-            continue;
+        } else if (pending == UINT32_MAX) {
+            pending = i;
+        } else {
+            snug_obb_moments_basis_pair(&mo[pending], &mo[i], V, W);
+            node_box(b, xs, ys, zs, V, pending, obbs);
+            node_box(b, xs, ys, zs, W, i, obbs);
+            pending = UINT32_MAX;
         }
-        double V[3][3];
-        snug_obb_moments_basis(&mo[i], V);
-        for (int a = 0; a < 3; a++)
-            for (int k = 0; k < 3; k++) obbs[i].axes[a][k] = (float)V[a][k];
-        size_t v0 = 3 * (size_t)b->range_first[i];
-        extents(xs + v0, ys + v0, zs + v0, 3 * b->range_count[i], &obbs[i]);
+    }
+    if (pending != UINT32_MAX) { /* the last node with area found no partner */
+        snug_obb_moments_basis(&mo[pending], V);
+        node_box(b, xs, ys, zs, V, pending, obbs);
     }
     snug_free(ctx, mo);
     snug_free(ctx, xyz);

@@ -43,10 +43,23 @@ typedef struct snug_bvh {
 snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* def);
 
 /* Build over triangles (3 vertex indices each) into `out`. perm receives the leaf order: perm[slot] = input
- * triangle index; the caller reorders its triangles by it. On failure nothing is left allocated. */
+ * triangle index; the caller reorders its triangles by it. degenerate (optional) receives per input triangle
+ * snug_tri_degenerate(corners, tolerance), from the pass that reads the corners for the boxes anyway. On failure
+ * nothing is left allocated. */
 snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,
-                           uint32_t tri_count, snug_bvh* out, uint32_t* perm);
+                           uint32_t tri_count, snug_bvh* out, uint32_t* perm, float tolerance, uint8_t* degenerate);
 void snug_bvh_free(snug_ctx* ctx, snug_bvh* bvh);
+/* A triangle is degenerate when its smallest altitude is below the mesh tolerance: zero area, repeated
+ * vertices and needles alike. Relative to scale, so a model behaves the same at any size. */
+static inline bool snug_tri_degenerate(const float* a, const float* b, const float* c, float tolerance) {
+    vec3 e0, e1, e2, n;
+    glm_vec3_sub((float*)b, (float*)a, e0);
+    glm_vec3_sub((float*)c, (float*)b, e1);
+    glm_vec3_sub((float*)a, (float*)c, e2);
+    glm_vec3_cross(e0, e1, n);
+    float longest = sqrtf(glm_max(glm_vec3_norm2(e0), glm_max(glm_vec3_norm2(e1), glm_vec3_norm2(e2))));
+    return glm_vec3_norm(n) <= tolerance * longest || longest == 0.0f;
+}
 /* Recompute every node's BVs bottom-up after vertices moved (topology kept). */
 /* Every node's BV of its own type is refitted exactly to the vertices of its subtree (OBB axes are recomputed
  * too); allocates nothing, so it cannot fail halfway. */

@@ -172,7 +172,7 @@ static void free_build(snug_ctx* ctx, snug_build* b) {
 }
 
 snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,
-                           uint32_t tri_count, snug_bvh* out, uint32_t* perm) {
+                           uint32_t tri_count, snug_bvh* out, uint32_t* perm, float tolerance, uint8_t* degenerate) {
     memset(out, 0, sizeof *out);
     snug_status st = snug_bvh_def_check(ctx, def);
     if (st != SNUG_OK) return st;
@@ -211,6 +211,7 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         }
         p->id = t;
         p->label = 0;
+        if (degenerate) degenerate[t] = snug_tri_degenerate(a, c1, c2, tolerance);
     }
     if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
     else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
@@ -249,7 +250,15 @@ snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
     bvh.def = *def;
     bvh.costs = snug_alloc(ctx, (size_t)nc * sizeof *bvh.costs);
     if (need_sphere) bvh.spheres = snug_calloc(ctx, nc, sizeof *bvh.spheres);
-    if (need_obb) bvh.obbs = snug_calloc(ctx, nc, sizeof *bvh.obbs);
+    /* OBBs the builder made (bvh_build_obb.c) become the tree's as they are: no second array and copy */
+    bool own_obbs = need_obb && !mixed && b->obbs;
+    if (own_obbs) {
+        bvh.obbs = snug_realloc(ctx, b->obbs, (size_t)nc * sizeof *bvh.obbs);
+        if (!bvh.obbs) bvh.obbs = b->obbs; /* the larger block serves as well */
+        b->obbs = NULL;
+    } else if (need_obb) {
+        bvh.obbs = snug_calloc(ctx, nc, sizeof *bvh.obbs);
+    }
     if (need_kdop) bvh.kdops = snug_calloc(ctx, nc, sizeof *bvh.kdops);
     if (def->hausdorff) bvh.hausdorff = snug_alloc(ctx, (size_t)nc * sizeof *bvh.hausdorff);
     if (!bvh.costs || (need_sphere && !bvh.spheres) || (need_obb && !bvh.obbs) || (need_kdop && !bvh.kdops) ||
@@ -260,7 +269,7 @@ snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
     }
     /* plain OBB trees: the lean moment path (same covariance as snug_obb_fit, linear per level) */
     bool obb_fast = def->bv_type == SNUG_BV_OBB && !def->obb_refine && def->measure != SNUG_MEASURE_HAUSDORFF;
-    if (obb_fast && snug_bvh_fit_obbs(ctx, b, bvh.obbs) != SNUG_OK) {
+    if (obb_fast && !own_obbs && snug_bvh_fit_obbs(ctx, b, bvh.obbs) != SNUG_OK) {
         bvh.nodes = NULL;
         snug_bvh_free(ctx, &bvh);
         return SNUG_ERR_OUT_OF_MEMORY;

@@ -44,18 +44,6 @@ static void bounds_of(const float* positions, uint32_t n, vec3 lo, vec3 hi) {
     }
 }
 
-/* A triangle is degenerate when its smallest altitude is below the mesh tolerance: zero area, repeated
- * vertices and needles alike. Relative to scale, so a model behaves the same at any size. */
-static bool tri_is_degenerate(const float* a, const float* b, const float* c, float tolerance) {
-    vec3 e0, e1, e2, n;
-    glm_vec3_sub((float*)b, (float*)a, e0);
-    glm_vec3_sub((float*)c, (float*)b, e1);
-    glm_vec3_sub((float*)a, (float*)c, e2);
-    glm_vec3_cross(e0, e1, n);
-    float longest = sqrtf(glm_max(glm_vec3_norm2(e0), glm_max(glm_vec3_norm2(e1), glm_vec3_norm2(e2))));
-    return glm_vec3_norm(n) <= tolerance * longest || longest == 0.0f;
-}
-
 static uint32_t hash_pair(uint32_t a, uint32_t b) {
     uint64_t k = ((uint64_t)a << 32) | b;
     k ^= k >> 33;
@@ -170,29 +158,31 @@ static void sort_u64(uint64_t* v, uint32_t n) {
     }
 }
 
-/* One scan flags degenerate triangles by creation id, a sweep lists them ascending (no sort). */
-static snug_status find_degenerates(snug_ctx* ctx, snug_mesh_data* m, uint32_t** ids_out, uint32_t* count_out) {
-    uint8_t* flag = snug_calloc(ctx, m->tri_count, 1);
-    if (!flag) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
+/* The ascending list of creation ids flagged in flag[0..n). */
+static snug_status degenerate_list(snug_ctx* ctx, const uint8_t* flag, uint32_t n, uint32_t** ids_out,
+                                   uint32_t* count_out) {
     uint32_t count = 0;
-    for (uint32_t s = 0; s < m->tri_count; s++)
-        if (tri_is_degenerate(snug_mesh_vertex(m, s, 0), snug_mesh_vertex(m, s, 1), snug_mesh_vertex(m, s, 2),
-                              m->tolerance)) {
-            flag[m->tri_ids[s]] = 1;
-            count++;
-        }
+    for (uint32_t i = 0; i < n; i++) count += flag[i];
     uint32_t* ids = snug_alloc(ctx, (size_t)count * sizeof *ids + 1);
-    if (!ids) {
-        snug_free(ctx, flag);
-        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
-    }
+    if (!ids) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
     uint32_t k = 0;
-    for (uint32_t i = 0; i < m->tri_count && k < count; i++)
+    for (uint32_t i = 0; i < n && k < count; i++)
         if (flag[i]) ids[k++] = i;
-    snug_free(ctx, flag);
     *ids_out = ids;
     *count_out = count;
     return SNUG_OK;
+}
+
+/* One scan flags degenerate triangles by creation id, a sweep lists them ascending (no sort). */
+static snug_status find_degenerates(snug_ctx* ctx, snug_mesh_data* m, uint32_t** ids_out, uint32_t* count_out) {
+    uint8_t* flag = snug_alloc(ctx, (size_t)m->tri_count + 1);
+    if (!flag) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
+    for (uint32_t s = 0; s < m->tri_count; s++)
+        flag[m->tri_ids[s]] = snug_tri_degenerate(snug_mesh_vertex(m, s, 0), snug_mesh_vertex(m, s, 1),
+                                                  snug_mesh_vertex(m, s, 2), m->tolerance);
+    snug_status st = degenerate_list(ctx, flag, m->tri_count, ids_out, count_out);
+    snug_free(ctx, flag);
+    return st;
 }
 
 static void derive_scale(snug_mesh_data* m) {
@@ -300,11 +290,12 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
     uint32_t nt = def->triangle_count;
     uint32_t* input_tris = snug_alloc(ctx, (size_t)nt * 3 * sizeof(uint32_t));
     uint32_t* perm = snug_alloc(ctx, (size_t)nt * sizeof(uint32_t));
+    uint8_t* degenerate = snug_alloc(ctx, (size_t)nt);
     if (m) {
         m->positions = snug_alloc(ctx, (size_t)def->vertex_count * 3 * sizeof(float));
         m->tris = snug_alloc(ctx, (size_t)nt * 3 * sizeof(uint32_t));
     }
-    if (!m || !input_tris || !perm || !m->positions || !m->tris) {
+    if (!m || !input_tris || !perm || !degenerate || !m->positions || !m->tris) {
         st = snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "mesh of %u vertices, %u triangles", def->vertex_count, nt);
         goto fail;
     }
@@ -343,21 +334,24 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
         if (st != SNUG_OK) goto fail;
     }
 
-    st = snug_bvh_build(ctx, &def->bvh, m->positions, input_tris, nt, &m->bvh, perm);
+    /* the scale only changes when welding dropped vertices; the tolerance must be final for the build, which
+     * flags the degenerate triangles on its triangle pass */
+    if (def->weld) derive_scale(m);
+    st = snug_bvh_build(ctx, &def->bvh, m->positions, input_tris, nt, &m->bvh, perm, m->tolerance, degenerate);
     if (st != SNUG_OK) goto fail;
     for (uint32_t s = 0; s < nt; s++) memcpy(m->tris + 3 * s, input_tris + 3 * perm[s], 3 * sizeof(uint32_t));
     m->tri_ids = perm;
     perm = NULL;
     snug_free(ctx, input_tris);
     input_tris = NULL;
-    /* what snug_mesh_derive does; the scale only changes when welding dropped vertices */
-    if (def->weld) derive_scale(m);
-    if ((st = find_degenerates(ctx, m, &m->degenerate_ids, &m->degenerate_count)) != SNUG_OK) goto fail;
+    if ((st = degenerate_list(ctx, degenerate, nt, &m->degenerate_ids, &m->degenerate_count)) != SNUG_OK) goto fail;
+    snug_free(ctx, degenerate);
     return snug_mesh_register(ctx, m, out);
 
 fail:
     snug_free(ctx, input_tris);
     snug_free(ctx, perm);
+    snug_free(ctx, degenerate);
     snug_mesh_data_free(ctx, m);
     return st;
 }

@@ -38,7 +38,7 @@ int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t coun
  * prims into slot order. */
 snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
 /* Every node's OBB (covariance axes, no refinement) from moments summed bottom-up; needs ranges and slot-order
- * prims. Copies b->obbs when the builder made them. */
+ * prims. (Trees whose builder made b->obbs take those instead: snug_bvh_finish.) */
 snug_status snug_bvh_fit_obbs(snug_ctx* ctx, const snug_build* b, snug_obb* obbs);
 /* BVs, costs and Hausdorff bounds for a finished topology; moves the nodes into out. */
 snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out);

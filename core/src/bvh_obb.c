@@ -64,10 +64,6 @@ static void node_box(const snug_build* b, const float* xs, const float* ys, cons
 
 snug_status snug_bvh_fit_obbs(snug_ctx* ctx, const snug_build* b, snug_obb* obbs) {
     uint32_t n = b->node_count;
-    if (b->obbs) {
-        memcpy(obbs, b->obbs, (size_t)n * sizeof *obbs);
-        return SNUG_OK;
-    }
     uint32_t tri_count = b->range_count[0];
     snug_obb_moments* mo = snug_alloc(ctx, (size_t)n * sizeof *mo);
     /* the corners in slot order, one array per coordinate: a node's vertices are a contiguous run of each */

@@ -119,17 +119,19 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
             acc.yz = F4_ADD(acc.yz, SECOND(1, 2));
 #undef SECOND
         }
-        /* area = a2 / 2, area x centroid = a2 sum / 6, second moments = a2 (...) / 24 */
+        /* area = a2 / 2, area x centroid = a2 sum / 6, second moments = a2 (...) / 24 (as products: divisions
+         * cost a lot more, and these only steer) */
+        const double sixth = 1.0 / 6.0, q24 = 1.0 / 24.0;
         mo->area += 0.5 * lanes_sum(acc.a);
-        mo->m[0] += lanes_sum(acc.mx) / 6.0;
-        mo->m[1] += lanes_sum(acc.my) / 6.0;
-        mo->m[2] += lanes_sum(acc.mz) / 6.0;
-        mo->s[0] += lanes_sum(acc.xx) / 24.0;
-        mo->s[1] += lanes_sum(acc.yy) / 24.0;
-        mo->s[2] += lanes_sum(acc.zz) / 24.0;
-        mo->s[3] += lanes_sum(acc.xy) / 24.0;
-        mo->s[4] += lanes_sum(acc.xz) / 24.0;
-        mo->s[5] += lanes_sum(acc.yz) / 24.0;
+        mo->m[0] += lanes_sum(acc.mx) * sixth;
+        mo->m[1] += lanes_sum(acc.my) * sixth;
+        mo->m[2] += lanes_sum(acc.mz) * sixth;
+        mo->s[0] += lanes_sum(acc.xx) * q24;
+        mo->s[1] += lanes_sum(acc.yy) * q24;
+        mo->s[2] += lanes_sum(acc.zz) * q24;
+        mo->s[3] += lanes_sum(acc.xy) * q24;
+        mo->s[4] += lanes_sum(acc.xz) * q24;
+        mo->s[5] += lanes_sum(acc.yz) * q24;
     }
 }
 

@@ -16,6 +16,16 @@
 #include "split.h"
 #include "test_meshes.h"
 
+/* zero-area faces in a soup (separate vertices per face): every third collapses to a point and every fifth to a
+ * segment, or with `all` every face to a segment, so whole nodes have no area (the vertex-covariance fallback) */
+static void degenerate_soup(test_mesh* m, bool all) {
+    for (uint32_t t = 0; t < m->triangle_count; t++) {
+        float* v = m->positions + 9 * t;
+        if (all || t % 5 == 0) memcpy(v + 6, v + 3, 3 * sizeof *v);
+        else if (t % 3 == 0) memcpy(v + 3, v, 3 * sizeof *v), memcpy(v + 6, v, 3 * sizeof *v);
+    }
+}
+
 /* vertices of node i's subtree outside its OBB (double slab test on the stored floats) */
 static uint32_t node_escapes(const snug_mesh_data* m, uint32_t i) {
     const snug_obb* o = &m->bvh.obbs[i];
@@ -89,6 +99,13 @@ static void test_tree_obbs_contain_exactly(void) {
         check_all_settings(ctx, &soup, round % 3 == 1 ? "far soup" : round % 3 == 2 ? "tiny soup" : "soup");
         test_mesh_free(&soup);
         RETURN_IF_FAILED();
+    }
+    for (int all = 0; all < 2; all++) {
+        test_mesh soup;
+        test_mesh_soup(&r, 400, 1.0f, 0.3f, &soup);
+        degenerate_soup(&soup, all);
+        check_all_settings(ctx, &soup, all ? "segment soup" : "partly degenerate soup");
+        test_mesh_free(&soup);
     }
     snug_ctx_destroy(ctx);
 }
@@ -182,6 +199,14 @@ static void test_obb_path_matches_generic(void) {
         meshes++;
         test_mesh_free(&soup);
         RETURN_IF_FAILED();
+    }
+    for (int all = 0; all < 2; all++) { /* faces without area: the fallback axes must match the generic tree's too */
+        test_mesh soup;
+        test_mesh_soup(&r, 400, 1.0f, 0.3f, &soup);
+        degenerate_soup(&soup, all);
+        compare_with_generic(ctx, &soup, all ? "segment soup" : "partly degenerate soup", worst);
+        meshes++;
+        test_mesh_free(&soup);
     }
     printf("  %d meshes, largest OBB ratio to the generic fit: inner %.6f, leaf %.6f; leaf sums: volume %.6f, surface "
            "%.6f\n", meshes, worst[0], worst[1], worst[2], worst[3]);

@@ -5,15 +5,52 @@
  * (snug_bvh_fit_obbs). Leaves get the same covariance box from the splitter's kernels without the split. The
  * two children of a split get their axes together (snug_split_gottschalk_axes2: one pair eigen solve). */
 #include "bvh_build.h"
+#include "simd4.h"
+
+#include <string.h>
+
+/* The splitter works on corner records (split.h: 48 bytes, the three corners and the id), which its moments pass
+ * reads contiguously and its partition moves in place of the prims; prims are written back at the leaves. */
+static void records_from_prims(const snug_split_in* in, const snug_prim* prims, uint32_t count) {
+    for (uint32_t k = 0; k < count; k++) {
+        float* rec = in->corners + 12 * (size_t)k;
+        const uint32_t* t = in->tris + 3 * prims[k].id;
+        for (int c = 0; c < 3; c++) memcpy(rec + 4 * c, in->positions + 3 * t[c], 3 * sizeof(float));
+        memcpy(rec + 3, &prims[k].id, sizeof prims[k].id);
+        rec[7] = rec[11] = 0.0f;
+    }
+}
+
+/* the prims of the records (the box as the builder's triangle pass makes it: min(c2, min(c0, c1)) and
+ * max(c2, max(c1, c0)) per lane, in lanes as there are no branches in them) */
+static void prims_from_records(const snug_split_in* in, snug_prim* prims, uint32_t count) {
+    for (uint32_t k = 0; k < count; k++) {
+        const float* q = in->corners + 12 * (size_t)k;
+        f4 c0 = F4_LOAD(q), c1 = F4_LOAD(q + 4), c2 = F4_LOAD(q + 8);
+        float lo[4], hi[4];
+        F4_STORE(lo, F4_MIN(c2, F4_MIN(c0, c1)));
+        F4_STORE(hi, F4_MAX(c2, F4_MAX(c1, c0)));
+        memcpy(prims[k].min, lo, sizeof prims[k].min);
+        memcpy(prims[k].max, hi, sizeof prims[k].max);
+        memcpy(&prims[k].id, q + 3, sizeof prims[k].id);
+        prims[k].label = 0;
+    }
+}
 
 /* node covers the records [begin, begin + count) and comes with its axes (its moments pass already run: the
  * scratch of its records holds its corners); depth <= max_depth <= 64 bounds the recursion */
-static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t count, uint32_t depth, const mat3 axes) {
+static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t count, uint32_t depth, const mat3 axes,
+                       bool flip) {
     const snug_bvh_def* def = b->in.def;
     snug_prim* prims = b->prims + begin;
     /* this node's scratch is its records' range, so pending siblings' scratch stays intact */
     snug_split_in in = b->in;
     in.tmp += begin, in.dist += begin, in.ids += begin;
+    /* the records move between the two buffers at each split: `flip` says which one holds this node's */
+    in.corners = (flip ? b->in.corners_tmp : b->in.corners) + 12 * (size_t)begin;
+    in.corners_tmp = (flip ? b->in.corners : b->in.corners_tmp) + 12 * (size_t)begin;
+    snug_split_in kids = in;
+    kids.corners = in.corners_tmp, kids.corners_tmp = in.corners;
     b->range_first[node] = begin;
     b->range_count[node] = count;
     if (depth > b->depth) b->depth = depth;
@@ -23,8 +60,13 @@ static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t co
     /* the node's OBB either way; the split keeps the records when it cannot divide them */
     int parts = snug_split_gottschalk_obb(&in, prims, count, axes, split ? sizes : NULL, boxes, &b->obbs[node]);
     /* as the generic driver: the object median always splits */
-    if (split && parts < 2) parts = snug_split_median(&in, prims, count, 2, sizes, boxes);
+    if (split && parts < 2) { /* the median works on prims */
+        prims_from_records(&in, prims, count);
+        parts = snug_split_median(&in, prims, count, 2, sizes, boxes);
+        records_from_prims(&kids, prims, count);
+    }
     if (parts < 2) {
+        prims_from_records(&in, prims, count);
         b->nodes[node].first = begin;
         b->nodes[node].info = SNUG_NODE_INFO(0, 0, count);
         return;
@@ -40,9 +82,9 @@ static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t co
     }
     /* both children's axes in one pair eigen solve (latency bound: the second comes almost free) */
     mat3 kid_axes[2];
-    snug_split_gottschalk_axes2(&in, prims, sizes[0], sizes[1], kid_axes);
-    build_node(b, child, begin, sizes[0], depth + 1, kid_axes[0]);
-    build_node(b, child + 1, begin + sizes[0], sizes[1], depth + 1, kid_axes[1]);
+    snug_split_gottschalk_axes2(&kids, prims, sizes[0], sizes[1], kid_axes);
+    build_node(b, child, begin, sizes[0], depth + 1, kid_axes[0], !flip);
+    build_node(b, child + 1, begin + sizes[0], sizes[1], depth + 1, kid_axes[1], !flip);
 }
 
 snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count) {
@@ -53,8 +95,14 @@ snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
     glm_vec3_copy(root.min, b->nodes[0].min);
     glm_vec3_copy(root.max, b->nodes[0].max);
     b->node_count = 1;
+    b->in.corners = snug_alloc(ctx, 24 * (size_t)tri_count * sizeof *b->in.corners);
+    if (!b->in.corners) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "records of a hierarchy of %u triangles", tri_count);
+    b->in.corners_tmp = b->in.corners + 12 * (size_t)tri_count;
+    records_from_prims(&b->in, b->prims, tri_count);
     mat3 axes;
     snug_split_gottschalk_axes(&b->in, b->prims, tri_count, axes);
-    build_node(b, 0, 0, tri_count, 1, axes);
+    build_node(b, 0, 0, tri_count, 1, axes, false);
+    snug_free(ctx, b->in.corners);
+    b->in.corners = b->in.corners_tmp = NULL;
     return SNUG_OK;
 }

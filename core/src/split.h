@@ -37,6 +37,11 @@ typedef struct snug_split_in {
     uint32_t* ids;               /* scratch ids, one per triangle (tri sets for BV fits) */
     float* dist;                 /* scratch floats, one per triangle */
     uint64_t rng;                /* deterministic state for randomised choices */
+    /* Optional (Gottschalk OBB builder, NULL elsewhere): 12 floats per record, its corners as xyz + one lane
+     * (corner 0's lane 3 holds the triangle id's bits). When set, the Gottschalk split keeps these in record
+     * order in place of the prims (which it then leaves as they are); corners_tmp: as many scratch floats. */
+    float* corners;
+    float* corners_tmp;
 } snug_split_in;
 
 typedef int (*snug_split_fn)(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,

@@ -21,6 +21,99 @@ static float* group_vec(snug_split_in* in, uint32_t g, int j) {
     return j < 8 ? (float*)(in->tmp + 4 * g) + 4 * j : in->dist + 4 * g;
 }
 
+/* corner c of record k: from the corner records when the builder keeps them (split.h), else through the index
+ * buffer */
+static const float* corner(const snug_split_in* in, const snug_prim* prims, uint32_t k, int c) {
+    return in->corners ? in->corners + 12 * (size_t)k + 4 * c : in->positions + 3 * in->tris[3 * prims[k].id + (uint32_t)c];
+}
+
+static uint32_t record_id(const snug_split_in* in, const snug_prim* prims, uint32_t k) {
+    if (!in->corners) return prims[k].id;
+    uint32_t id;
+    memcpy(&id, in->corners + 12 * (size_t)k + 3, sizeof id);
+    return id;
+}
+
+/* lanes (a, b) as [a0 b0 a1 b1] (hi: [a2 b2 a3 b3]) and halves (a, b) as [a0 a1 b0 b1] (hi: [a2 a3 b2 b3]) */
+#if defined(__wasm_simd128__)
+#define UNPACK_LO(a, b) wasm_i32x4_shuffle(a, b, 0, 4, 1, 5)
+#define UNPACK_HI(a, b) wasm_i32x4_shuffle(a, b, 2, 6, 3, 7)
+#define HALVES_LO(a, b) wasm_i32x4_shuffle(a, b, 0, 1, 4, 5)
+#define HALVES_HI(a, b) wasm_i32x4_shuffle(a, b, 2, 3, 6, 7)
+#elif defined(__SSE2__) || defined(_M_X64)
+#define UNPACK_LO(a, b) _mm_unpacklo_ps(a, b)
+#define UNPACK_HI(a, b) _mm_unpackhi_ps(a, b)
+#define HALVES_LO(a, b) _mm_movelh_ps(a, b)
+#define HALVES_HI(a, b) _mm_movehl_ps(b, a)
+#else
+static inline f4 f4_pick(f4 a, f4 b, int i0, int i1, int i2, int i3) {
+    const float ab[8] = {a.v[0], a.v[1], a.v[2], a.v[3], b.v[0], b.v[1], b.v[2], b.v[3]};
+    f4 r = {{ab[i0], ab[i1], ab[i2], ab[i3]}};
+    return r;
+}
+#define UNPACK_LO(a, b) f4_pick(a, b, 0, 4, 1, 5)
+#define UNPACK_HI(a, b) f4_pick(a, b, 2, 6, 3, 7)
+#define HALVES_LO(a, b) f4_pick(a, b, 0, 1, 4, 5)
+#define HALVES_HI(a, b) f4_pick(a, b, 2, 3, 6, 7)
+#endif
+
+/* the nine lane vectors v[c][i] (corner c, coordinate i of the four records, relative to r) of four consecutive
+ * corner records: three 4x4 transposes instead of 36 scalar gathers */
+static inline void corners_transpose(const float* rec, const f4 r[3], f4 v[3][3]) {
+    for (int c = 0; c < 3; c++) {
+        f4 r0 = F4_LOAD(rec + 4 * c), r1 = F4_LOAD(rec + 12 + 4 * c), r2 = F4_LOAD(rec + 24 + 4 * c),
+           r3 = F4_LOAD(rec + 36 + 4 * c);
+        f4 t0 = UNPACK_LO(r0, r1), t1 = UNPACK_LO(r2, r3), t2 = UNPACK_HI(r0, r1), t3 = UNPACK_HI(r2, r3);
+        v[c][0] = F4_SUB(HALVES_LO(t0, t1), r[0]);
+        v[c][1] = F4_SUB(HALVES_HI(t0, t1), r[1]);
+        v[c][2] = F4_SUB(HALVES_LO(t2, t3), r[2]);
+    }
+}
+
+static uint32_t side_bits_count(uint32_t bits) {
+    return (bits & 1u) + (bits >> 1 & 1u) + (bits >> 2 & 1u) + (bits >> 3 & 1u);
+}
+
+/* partition2 on the corner records (split.h) instead of the prims: the same sides, order and boxes (a face's
+ * box taken as the builder takes it: min(c2, min(c0, c1)), max(c2, max(c1, c0))). The records go from
+ * in->corners to in->corners_tmp (the children's records live there: the builder swaps the two), each with one
+ * store at its final place, as the left part's size is counted first. */
+static uint32_t partition2_corners(snug_split_in* in, uint32_t count, int a, float plane, snug_aabb boxes[2]) {
+    uint32_t left = 0, right = 0, full = count / 4;
+    f4 plane4 = F4_SET1(plane), lo[2] = {F4_SET1(INFINITY), F4_SET1(INFINITY)}, hi[2] = {F4_SET1(-INFINITY), F4_SET1(-INFINITY)};
+    int bits = 0;
+    const float* rec = in->corners;
+    uint32_t rights = 0;
+    for (uint32_t g = 0; g < full; g++) rights += side_bits_count((uint32_t)F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, g, a)))));
+    for (uint32_t k = 4 * full; k < count; k++) rights += in->tmp[k].min[a] > plane;
+    float *to_left = in->corners_tmp, *to_right = in->corners_tmp + 12 * (size_t)(count - rights);
+    for (uint32_t k = 0; k < count; k++) {
+        uint32_t side;
+        if (k < 4 * full) {
+            if ((k & 3) == 0) bits = F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, k / 4, a))));
+            side = (uint32_t)(bits >> (k & 3)) & 1u;
+        } else {
+            side = in->tmp[k].min[a] > plane;
+        }
+        const float* q = rec + 12 * (size_t)k;
+        f4 c0 = F4_LOAD(q), c1 = F4_LOAD(q + 4), c2 = F4_LOAD(q + 8);
+        lo[side] = F4_MIN(lo[side], F4_MIN(c2, F4_MIN(c0, c1)));
+        hi[side] = F4_MAX(hi[side], F4_MAX(c2, F4_MAX(c1, c0)));
+        float* to = side ? to_right + 12 * (size_t)right : to_left + 12 * (size_t)left;
+        F4_STORE(to, c0), F4_STORE(to + 4, c1), F4_STORE(to + 8, c2);
+        right += side;
+        left += 1 - side;
+    }
+    for (int sd = 0; sd < 2; sd++) {
+        float l[4], h[4];
+        F4_STORE(l, lo[sd]);
+        F4_STORE(h, hi[sd]);
+        memcpy(boxes[sd].min, l, sizeof boxes[sd].min);
+        memcpy(boxes[sd].max, h, sizeof boxes[sd].max);
+    }
+    return left;
+}
+
 /* Records [0, count) stably to [left | right] with both parts' boxes: a face goes right when its midpoint sum on
  * axis `a` exceeds `plane`. The side is random, so no branch: each record is written to both places, one count
  * advances and the box of its side grows (lane 3 of the box loads is id/label, dropped); a group's four sides are
@@ -67,7 +160,6 @@ static double lanes_sum(f4 x) {
  * steer the split, so float precision is plenty. Missing lanes of the last step repeat ref: zero area. */
 static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t count, const float* ref,
                          snug_obb_moments* mo) {
-    const float* pos = in->positions;
     f4 r[3] = {F4_SET1(ref[0]), F4_SET1(ref[1]), F4_SET1(ref[2])}, zero = F4_SET1(0.0f);
     memset(mo, 0, sizeof *mo);
     for (uint32_t k = 0; k < count;) {
@@ -76,22 +168,17 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
             f4 a, mx, my, mz, xx, yy, zz, xy, xz, yz;
         } acc = {zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
         for (int step = 0; step < 64 && k < count; step++, k += 4) {
-            const float* p[4][3]; /* lane, corner */
-            if (k + 4 <= count) {
-                for (int l = 0; l < 4; l++) {
-                    const uint32_t* t = in->tris + 3 * prims[k + (uint32_t)l].id;
-                    for (int c = 0; c < 3; c++) p[l][c] = pos + 3 * t[c];
-                }
-            } else {
-                for (int l = 0; l < 4; l++) {
-                    const uint32_t* t = k + (uint32_t)l < count ? in->tris + 3 * prims[k + (uint32_t)l].id : NULL;
-                    for (int c = 0; c < 3; c++) p[l][c] = t ? pos + 3 * t[c] : ref;
-                }
-            }
             f4 v[3][3], sum[3], e1[3], e2[3];
-            for (int c = 0; c < 3; c++)
-                for (int i = 0; i < 3; i++) /* built in registers (a store + wide load would stall forwarding) */
-                    v[c][i] = F4_SUB(F4_LOAD(((const float[4]){p[0][c][i], p[1][c][i], p[2][c][i], p[3][c][i]})), r[i]);
+            if (k + 4 <= count && in->corners) {
+                corners_transpose(in->corners + 12 * (size_t)k, r, v);
+            } else {
+                const float* p[4][3]; /* lane, corner */
+                for (int l = 0; l < 4; l++)
+                    for (int c = 0; c < 3; c++) p[l][c] = k + (uint32_t)l < count ? corner(in, prims, k + (uint32_t)l, c) : ref;
+                for (int c = 0; c < 3; c++)
+                    for (int i = 0; i < 3; i++) /* built in registers (a store + wide load would stall forwarding) */
+                        v[c][i] = F4_SUB(F4_LOAD(((const float[4]){p[0][c][i], p[1][c][i], p[2][c][i], p[3][c][i]})), r[i]);
+            }
             if (k + 4 <= count)
                 for (int j = 0; j < 9; j++) F4_STORE(group_vec(in, k / 4, j), v[j / 3][j % 3]);
             for (int i = 0; i < 3; i++) {
@@ -137,7 +224,7 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
 
 /* Axes when the covariance has none to give: no area (vertex covariance) or the refined axes: the general fit */
 static void general_axes(snug_split_in* in, const snug_prim* prims, uint32_t count, mat3 axes) {
-    for (uint32_t k = 0; k < count; k++) in->ids[k] = prims[k].id;
+    for (uint32_t k = 0; k < count; k++) in->ids[k] = record_id(in, prims, k);
     snug_tri_set set = {in->positions, in->tris, in->ids, 0, count};
     snug_obb box;
     snug_obb_fit(&set, in->def->obb_refine, &box);
@@ -152,7 +239,7 @@ static void basis_axes(const double V[3][3], mat3 axes) {
 /* The node's axes: its moments pass (which leaves the corner scratch for split_with_axes) and the covariance
  * basis. Returns false, with no axes set, when the general fit has to give them. */
 static bool node_axes_begin(snug_split_in* in, const snug_prim* prims, uint32_t count, snug_obb_moments* mo) {
-    node_moments(in, prims, count, in->positions + 3 * in->tris[3 * prims[0].id], mo);
+    node_moments(in, prims, count, corner(in, prims, 0, 0), mo);
     return mo->area > 0.0 && !in->def->obb_refine;
 }
 
@@ -172,12 +259,11 @@ static void node_axes(snug_split_in* in, const snug_prim* prims, uint32_t count,
  * records stay as they are. */
 static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
                            snug_aabb* boxes, snug_obb* node, const mat3 axes) {
-    const float* pos = in->positions;
     snug_obb box;
     memcpy(box.axes, axes, sizeof box.axes);
     /* projections relative to ref, the full groups from the scratch (lanes = faces), the rest gathered (lanes =
      * axes) */
-    const float* ref = pos + 3 * in->tris[3 * prims[0].id];
+    const float* ref = corner(in, prims, 0, 0);
     f4 ax[3][3], glo[3], ghi[3];
     for (int k = 0; k < 3; k++) {
         for (int i = 0; i < 3; i++) ax[k][i] = F4_SET1(box.axes[k][i]);
@@ -200,10 +286,9 @@ static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, 
     snug_obb_ranges r;
     snug_obb_ranges_init(&r, box.axes);
     for (uint32_t k = 4 * full; k < count; k++) {
-        const uint32_t* t = in->tris + 3 * prims[k].id;
         f4 d[3];
         for (int c = 0; c < 3; c++) {
-            const float* q = pos + 3 * t[c];
+            const float* q = corner(in, prims, k, c);
             float rel[3] = {q[0] - ref[0], q[1] - ref[1], q[2] - ref[2]};
             d[c] = snug_obb_ranges_project(&r, rel);
         }
@@ -237,7 +322,8 @@ static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, 
         int a = 0;
         if (half[1] > half[a]) a = 1;
         if (half[2] > half[a]) a = 2;
-        uint32_t left = partition2(in, prims, count, a, 3.0f * mid[a], boxes);
+        uint32_t left = in->corners ? partition2_corners(in, count, a, 3.0f * mid[a], boxes)
+                                    : partition2(in, prims, count, a, 3.0f * mid[a], boxes);
         if (left == 0 || left == count) return 1;
         sizes[0] = left;
         sizes[1] = count - left;
@@ -267,6 +353,7 @@ void snug_split_gottschalk_axes2(snug_split_in* in, const snug_prim* prims, uint
     /* the second node's scratch lies in its own records' range, so the first node's survives until its split */
     snug_split_in in1 = *in;
     in1.tmp += n0, in1.dist += n0, in1.ids += n0;
+    if (in1.corners) in1.corners += 12 * (size_t)n0, in1.corners_tmp += 12 * (size_t)n0;
     snug_obb_moments m0, m1;
     bool ok0 = node_axes_begin(in, prims, n0, &m0), ok1 = node_axes_begin(&in1, prims + n0, n1, &m1);
     if (ok0 && ok1) {

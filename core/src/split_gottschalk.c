@@ -70,6 +70,26 @@ static inline void corners_transpose(const float* rec, const f4 r[3], f4 v[3][3]
     }
 }
 
+/* Side of face k (1 = right: its midpoint sum on axis a exceeds plane); full groups of four are compared four at
+ * a time, the comparison bits kept in *bits for the group's other three faces. */
+static inline uint32_t face_side(snug_split_in* in, uint32_t k, uint32_t full, int a, f4 plane4, float plane,
+                                 int* bits) {
+    if (k >= 4 * full) return in->tmp[k].min[a] > plane;
+    if ((k & 3) == 0) *bits = F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, k / 4, a))));
+    return (uint32_t)(*bits >> (k & 3)) & 1u;
+}
+
+/* the two sides' boxes out of their lane accumulators (lane 3 dropped) */
+static void side_boxes(const f4 lo[2], const f4 hi[2], snug_aabb boxes[2]) {
+    for (int sd = 0; sd < 2; sd++) {
+        float l[4], h[4];
+        F4_STORE(l, lo[sd]);
+        F4_STORE(h, hi[sd]);
+        memcpy(boxes[sd].min, l, sizeof boxes[sd].min);
+        memcpy(boxes[sd].max, h, sizeof boxes[sd].max);
+    }
+}
+
 static uint32_t side_bits_count(uint32_t bits) {
     return (bits & 1u) + (bits >> 1 & 1u) + (bits >> 2 & 1u) + (bits >> 3 & 1u);
 }
@@ -88,13 +108,7 @@ static uint32_t partition2_corners(snug_split_in* in, uint32_t count, int a, flo
     for (uint32_t k = 4 * full; k < count; k++) rights += in->tmp[k].min[a] > plane;
     float *to_left = in->corners_tmp, *to_right = in->corners_tmp + 12 * (size_t)(count - rights);
     for (uint32_t k = 0; k < count; k++) {
-        uint32_t side;
-        if (k < 4 * full) {
-            if ((k & 3) == 0) bits = F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, k / 4, a))));
-            side = (uint32_t)(bits >> (k & 3)) & 1u;
-        } else {
-            side = in->tmp[k].min[a] > plane;
-        }
+        uint32_t side = face_side(in, k, full, a, plane4, plane, &bits);
         const float* q = rec + 12 * (size_t)k;
         f4 c0 = F4_LOAD(q), c1 = F4_LOAD(q + 4), c2 = F4_LOAD(q + 8);
         lo[side] = F4_MIN(lo[side], F4_MIN(c2, F4_MIN(c0, c1)));
@@ -104,13 +118,7 @@ static uint32_t partition2_corners(snug_split_in* in, uint32_t count, int a, flo
         right += side;
         left += 1 - side;
     }
-    for (int sd = 0; sd < 2; sd++) {
-        float l[4], h[4];
-        F4_STORE(l, lo[sd]);
-        F4_STORE(h, hi[sd]);
-        memcpy(boxes[sd].min, l, sizeof boxes[sd].min);
-        memcpy(boxes[sd].max, h, sizeof boxes[sd].max);
-    }
+    side_boxes(lo, hi, boxes);
     return left;
 }
 
@@ -123,13 +131,7 @@ static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, 
     f4 plane4 = F4_SET1(plane), lo[2] = {F4_SET1(INFINITY), F4_SET1(INFINITY)}, hi[2] = {F4_SET1(-INFINITY), F4_SET1(-INFINITY)};
     int bits = 0;
     for (uint32_t k = 0; k < count; k++) {
-        uint32_t side;
-        if (k < 4 * full) {
-            if ((k & 3) == 0) bits = F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, k / 4, a))));
-            side = (uint32_t)(bits >> (k & 3)) & 1u;
-        } else {
-            side = in->tmp[k].min[a] > plane;
-        }
+        uint32_t side = face_side(in, k, full, a, plane4, plane, &bits);
         snug_prim p = prims[k];
         lo[side] = F4_MIN(lo[side], F4_LOAD(p.min));
         hi[side] = F4_MAX(hi[side], F4_LOAD(p.max));
@@ -139,13 +141,7 @@ static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, 
         left += 1 - side;
     }
     memcpy(prims + left, in->tmp, right * sizeof *prims);
-    for (int sd = 0; sd < 2; sd++) {
-        float l[4], h[4];
-        F4_STORE(l, lo[sd]);
-        F4_STORE(h, hi[sd]);
-        memcpy(boxes[sd].min, l, sizeof boxes[sd].min);
-        memcpy(boxes[sd].max, h, sizeof boxes[sd].max);
-    }
+    side_boxes(lo, hi, boxes);
     return left;
 }
 

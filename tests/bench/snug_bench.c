@@ -117,7 +117,7 @@ static void bench_build_variant(snug_ctx* ctx, const test_mesh* m, const char* c
     if (snug_mesh_create(ctx, &j.def, &mesh) == SNUG_OK) {
         snug_mesh_info info;
         if (snug_mesh_get_info(ctx, mesh, &info) == SNUG_OK)
-            snprintf(note, sizeof note, "snug_mesh_create (validation, adjacency, tree): %u nodes, depth %u, %.1f MB",
+            snprintf(note, sizeof note, "snug_mesh_create (validation, tree; adjacency comes on first use): %u nodes, depth %u, %.1f MB",
                      info.node_count, info.depth, (double)info.memory_bytes / 1048576.0);
         snug_mesh_destroy(ctx, mesh);
     }

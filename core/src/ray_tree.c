@@ -133,8 +133,8 @@ snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m) {
     if (m->ray || m->tri_count == 0) return SNUG_OK;
     builder b = {m, NULL, 0, 0, 0, 0};
     build(&b);
-    /* the traversal's stack holds 3 pending children per level; hierarchies are at most 64 deep (two ray levels
-     * each at most), so this only stops a hierarchy that broke that bound */
+    /* the traversal's stack holds 3 pending children per level (ray_tree.h: no valid hierarchy is this deep), so
+     * this only stops a hierarchy that broke its depth bound */
     if (b.depth > SNUG_RAY_MAX_DEPTH)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "ray tree of depth %u (at most %d)", b.depth, SNUG_RAY_MAX_DEPTH);
     size_t node_bytes = (size_t)b.count * sizeof(snug_ray_node), packet_bytes = (size_t)b.packets * sizeof(snug_ray_packet);

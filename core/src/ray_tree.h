@@ -34,7 +34,10 @@ typedef struct snug_ray_tree {
     size_t bytes;
 } snug_ray_tree;
 
-#define SNUG_RAY_MAX_DEPTH 128 /* ray node levels; the traversal's stack is sized for it */
+/* Ray node levels, the traversal's stack is sized for it: at most two per hierarchy level (65 levels at depth 64;
+ * 5-/6-ary children are paired under an extra node) plus the chunk nodes under a leaf of more than 255 triangles
+ * (a quarter per level: 13 levels for 2^32 triangles), so no valid hierarchy reaches the bound. */
+#define SNUG_RAY_MAX_DEPTH (2 * 65 + 13)
 
 /* Build m->ray if absent (no-op for a mesh without triangles). */
 snug_status snug_ray_tree_prepare(snug_ctx* ctx, snug_mesh_data* m);

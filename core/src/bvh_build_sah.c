@@ -310,6 +310,45 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
  * this small, and binning them (grids, bin sweeps, a partition pass) cost several times the sweep. */
 #define SWEEP_MAX 16u
 
+/* rank[k] = how many of keys[0..count) are below keys[k] (keys distinct, padded to SWEEP_MAX). Four lanes of
+ * k at a time, one comparison per j: in wasm the scalar double loop was a chain of 256 compares per node. */
+static inline void sweep_ranks(const int32_t keys[SWEEP_MAX], uint32_t count, int32_t rank[SWEEP_MAX]) {
+#if defined(__wasm_simd128__)
+    v128_t k0 = wasm_v128_load(keys), k1 = wasm_v128_load(keys + 4), k2 = wasm_v128_load(keys + 8),
+           k3 = wasm_v128_load(keys + 12);
+    v128_t r0 = wasm_i32x4_splat(0), r1 = r0, r2 = r0, r3 = r0;
+    for (uint32_t j = 0; j < count; j++) {
+        v128_t s = wasm_i32x4_splat(keys[j]);
+        /* a true lane is -1: subtract */
+        r0 = wasm_i32x4_sub(r0, wasm_i32x4_gt(k0, s));
+        r1 = wasm_i32x4_sub(r1, wasm_i32x4_gt(k1, s));
+        r2 = wasm_i32x4_sub(r2, wasm_i32x4_gt(k2, s));
+        r3 = wasm_i32x4_sub(r3, wasm_i32x4_gt(k3, s));
+    }
+    wasm_v128_store(rank, r0), wasm_v128_store(rank + 4, r1), wasm_v128_store(rank + 8, r2);
+    wasm_v128_store(rank + 12, r3);
+#elif defined(__SSE2__)
+    __m128i k0 = _mm_loadu_si128((const __m128i*)keys), k1 = _mm_loadu_si128((const __m128i*)(keys + 4)),
+            k2 = _mm_loadu_si128((const __m128i*)(keys + 8)), k3 = _mm_loadu_si128((const __m128i*)(keys + 12));
+    __m128i r0 = _mm_setzero_si128(), r1 = r0, r2 = r0, r3 = r0;
+    for (uint32_t j = 0; j < count; j++) {
+        __m128i s = _mm_set1_epi32(keys[j]);
+        r0 = _mm_sub_epi32(r0, _mm_cmpgt_epi32(k0, s));
+        r1 = _mm_sub_epi32(r1, _mm_cmpgt_epi32(k1, s));
+        r2 = _mm_sub_epi32(r2, _mm_cmpgt_epi32(k2, s));
+        r3 = _mm_sub_epi32(r3, _mm_cmpgt_epi32(k3, s));
+    }
+    _mm_storeu_si128((__m128i*)rank, r0), _mm_storeu_si128((__m128i*)(rank + 4), r1);
+    _mm_storeu_si128((__m128i*)(rank + 8), r2), _mm_storeu_si128((__m128i*)(rank + 12), r3);
+#else
+    for (uint32_t k = 0; k < SWEEP_MAX; k++) {
+        int32_t r = 0;
+        for (uint32_t j = 0; j < count; j++) r += keys[j] < keys[k];
+        rank[k] = r;
+    }
+#endif
+}
+
 /* `box` bounds the records; they are already sorted by their key on `sorted_axis` (-1: not sorted), which a
  * child inherits from its parent's sweep, so it skips the sort when its longest axis is the same. */
 static void sweep_build(snug_build* b, const qgrid* g, uint32_t node, uint32_t begin, qprim* prims, uint32_t count,
@@ -329,15 +368,12 @@ static void sweep_build(snug_build* b, const qgrid* g, uint32_t node, uint32_t b
     if (axis != sorted_axis) {
         /* rank sort without branches (an insertion sort mispredicts on every record): keys are distinct, as
          * (key, index) in one word (key + 65535 < 2^17, index < 2^5), padded to SWEEP_MAX with keys above all */
-        uint32_t keys[SWEEP_MAX];
+        int32_t keys[SWEEP_MAX], rank[SWEEP_MAX];
         for (uint32_t k = 0; k < SWEEP_MAX; k++)
-            keys[k] = k < count ? (uint32_t)(q_key(prims[k].v, axis) + 65535) << 5 | k : UINT32_MAX;
+            keys[k] = k < count ? (q_key(prims[k].v, axis) + 65535) << 5 | (int32_t)k : INT32_MAX;
+        sweep_ranks(keys, count, rank);
         qprim sorted[SWEEP_MAX];
-        for (uint32_t k = 0; k < count; k++) {
-            uint32_t rank = 0;
-            for (uint32_t j = 0; j < SWEEP_MAX; j++) rank += keys[j] < keys[k];
-            Q_STORE(sorted[rank].v, Q_LOAD(prims[k].v));
-        }
+        for (uint32_t k = 0; k < count; k++) Q_STORE(sorted[rank[k]].v, Q_LOAD(prims[k].v));
         for (uint32_t k = 0; k < count; k++) Q_STORE(prims[k].v, Q_LOAD(sorted[k].v));
     }
     const __typeof__(UNIT4(g)) unit = UNIT4(g);

@@ -574,42 +574,43 @@ static uint32_t top_split(const qgrid* g, qcluster* cl, uint32_t count, qcluster
     return i > 0 && i < count ? i : count / 2;
 }
 
-/* Clusters of the records in buf[0] (input order): sorts them into buf[1], cluster by cluster. Returns the
+/* Clusters of the records in buf[0] (input order): a counting sort by cell (2^(3 CLUSTER_BITS) cells, few
+ * enough for one histogram) moves them into buf[1], cell by cell in Morton order and stable within a cell.
+ * One scatter of the records instead of a radix sort of (code, index) pairs and a gather. Returns the
  * cluster count, 0 when out of memory. */
 static uint32_t make_clusters(snug_ctx* ctx, qbuild* q, uint32_t n, qcluster** out) {
-    uint32_t* work = snug_alloc(ctx, 4 * (size_t)n * sizeof *work);
+    const uint32_t cells = 1u << (3 * CLUSTER_BITS);
+    uint32_t* work = snug_alloc(ctx, ((size_t)n + cells) * sizeof *work);
     if (!work) return 0;
-    uint32_t *code = work, *index = work + n;
+    uint32_t *code = work, *end = work + n;
+    memset(end, 0, cells * sizeof *end);
     for (uint32_t t = 0; t < n; t++) {
         const int16_t* v = q->buf[0][t].v;
         /* centroid key + 65535 is 0..131070: its top CLUSTER_BITS bits are the cell */
         uint32_t c[3];
         for (int a = 0; a < 3; a++) c[a] = (uint32_t)(q_key(v, a) + 65535) >> (17 - CLUSTER_BITS);
         code[t] = snug_morton3(c[0], c[1], c[2]);
-        index[t] = t;
+        end[code[t]]++;
     }
-    snug_radix_sort(code, index, work + 2 * n, work + 3 * n, n, 3 * CLUSTER_BITS);
-    uint32_t m = 0;
-    for (uint32_t t = 0; t < n; t++) m += t == 0 || code[t] != code[t - 1];
+    uint32_t m = 0, sum = 0;
+    for (uint32_t c = 0; c < cells; c++) {
+        uint32_t k = end[c];
+        m += k != 0;
+        end[c] = sum; /* the cell's start now, its end after the scatter */
+        sum += k;
+    }
     qcluster* cl = snug_alloc(ctx, 2 * (size_t)m * sizeof *cl); /* the second half is the partition scratch */
     if (!cl) {
         snug_free(ctx, work);
         return 0;
     }
+    for (uint32_t t = 0; t < n; t++) Q_STORE(q->buf[1][end[code[t]]++].v, Q_LOAD(q->buf[0][t].v));
     m = 0;
-    i16x8 acc = Q_EMPTY();
-    for (uint32_t t = 0; t < n; t++) {
-        if (t == 0 || code[t] != code[t - 1]) {
-            if (t) Q_STORE(cl[m - 1].box.v, acc);
-            acc = Q_EMPTY();
-            cl[m++] = (qcluster){.first = t, .count = 0};
-        }
-        i16x8 v = Q_LOAD(q->buf[0][index[t]].v);
-        Q_STORE(q->buf[1][t].v, v);
-        acc = Q_MIN(acc, v);
-        cl[m - 1].count++;
+    for (uint32_t c = 0, first = 0; c < cells; c++) {
+        if (end[c] == first) continue;
+        cl[m++] = (qcluster){qbox_of(q->buf[1] + first, end[c] - first), first, end[c] - first};
+        first = end[c];
     }
-    Q_STORE(cl[m - 1].box.v, acc);
     snug_free(ctx, work);
     *out = cl;
     return m;

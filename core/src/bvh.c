@@ -33,7 +33,9 @@ void snug_bvh_fill_costs(snug_bvh* bvh) {
         uint32_t kids = SNUG_NODE_CHILDREN(n->info);
         float qe = 0.0f, ce = 0.0f;
         for (uint32_t k = n->first; k < n->first + kids; k++) {
-            qe = fmaxf(qe, bvh->costs[k].q);
+            /* fmaxf without the call it is in wasm (its NaN rule: a NaN q is skipped here too) */
+            float q = bvh->costs[k].q;
+            qe = q > qe ? q : qe;
             ce += snug_bv_test_cost((snug_bv_type)SNUG_NODE_BV_TYPE(bvh->nodes[k].info));
         }
         /* a leaf expands into primitive tests: qe = 0 (exact faces), ce = 0 (the traversal treats it apart) */

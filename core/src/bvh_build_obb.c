@@ -5,36 +5,38 @@
  * (snug_bvh_fit_obbs). Leaves get the same covariance box from the splitter's kernels without the split. The
  * two children of a split get their axes together (snug_split_gottschalk_axes2: one pair eigen solve). */
 #include "bvh_build.h"
+#include "obb_fit.h"
 #include "simd4.h"
 
 #include <string.h>
 
-/* The splitter works on corner records (split.h: 48 bytes, the three corners and the id), which its moments pass
- * reads contiguously and its partition moves in place of the prims; prims are written back at the leaves. */
-static void records_from_prims(const snug_split_in* in, const snug_prim* prims, uint32_t count) {
-    for (uint32_t k = 0; k < count; k++) {
-        float* rec = in->corners + 12 * (size_t)k;
-        const uint32_t* t = in->tris + 3 * prims[k].id;
-        for (int c = 0; c < 3; c++) memcpy(rec + 4 * c, in->positions + 3 * t[c], 3 * sizeof(float));
-        memcpy(rec + 3, &prims[k].id, sizeof prims[k].id);
-        rec[7] = rec[11] = 0.0f;
-    }
-}
+/* The splitter works on corner records (obb_fit.h: the three corners, the id and the face's own moments, made by
+ * snug_split_gottschalk_records), which its passes read contiguously and its partition moves in place of the
+ * prims; prims are written back at the leaves. */
 
 /* the prims of the records (the box as the builder's triangle pass makes it: min(c2, min(c0, c1)) and
- * max(c2, max(c1, c0)) per lane, in lanes as there are no branches in them) */
-static void prims_from_records(const snug_split_in* in, snug_prim* prims, uint32_t count) {
+ * max(c2, max(c1, c0)) per lane, in lanes as there are no branches in them), and their union in *box */
+static void prims_from_records(const snug_split_in* in, snug_prim* prims, uint32_t count, snug_aabb* box) {
+    f4 blo = F4_SET1(INFINITY), bhi = F4_SET1(-INFINITY);
     for (uint32_t k = 0; k < count; k++) {
-        const float* q = in->corners + 12 * (size_t)k;
-        f4 c0 = F4_LOAD(q), c1 = F4_LOAD(q + 4), c2 = F4_LOAD(q + 8);
-        float lo[4], hi[4];
-        F4_STORE(lo, F4_MIN(c2, F4_MIN(c0, c1)));
-        F4_STORE(hi, F4_MAX(c2, F4_MAX(c1, c0)));
-        memcpy(prims[k].min, lo, sizeof prims[k].min);
-        memcpy(prims[k].max, hi, sizeof prims[k].max);
-        memcpy(&prims[k].id, q + 3, sizeof prims[k].id);
+        const float* q = in->corners + SNUG_OBB_RECORD * (size_t)k;
+        f4 c0 = F4_LOAD(q), c1 = F4_LOAD(q + 4), c2 = F4_LOAD(q + 8), lo = F4_MIN(c2, F4_MIN(c0, c1)),
+           hi = F4_MAX(c2, F4_MAX(c1, c0));
+        float l[4], h[4];
+        F4_STORE(l, lo);
+        F4_STORE(h, hi);
+        memcpy(prims[k].min, l, sizeof prims[k].min);
+        memcpy(prims[k].max, h, sizeof prims[k].max);
+        memcpy(&prims[k].id, q + 7, sizeof prims[k].id);
         prims[k].label = 0;
+        blo = F4_MIN(blo, lo);
+        bhi = F4_MAX(bhi, hi);
     }
+    float l[4], h[4];
+    F4_STORE(l, blo);
+    F4_STORE(h, bhi);
+    memcpy(box->min, l, sizeof box->min);
+    memcpy(box->max, h, sizeof box->max);
 }
 
 /* node covers the records [begin, begin + count) and comes with its axes (its moments pass already run: the
@@ -47,26 +49,29 @@ static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t co
     snug_split_in in = b->in;
     in.tmp += begin, in.dist += begin, in.ids += begin;
     /* the records move between the two buffers at each split: `flip` says which one holds this node's */
-    in.corners = (flip ? b->in.corners_tmp : b->in.corners) + 12 * (size_t)begin;
-    in.corners_tmp = (flip ? b->in.corners : b->in.corners_tmp) + 12 * (size_t)begin;
+    in.corners = (flip ? b->in.corners_tmp : b->in.corners) + SNUG_OBB_RECORD * (size_t)begin;
+    in.corners_tmp = (flip ? b->in.corners : b->in.corners_tmp) + SNUG_OBB_RECORD * (size_t)begin;
     snug_split_in kids = in;
     kids.corners = in.corners_tmp, kids.corners_tmp = in.corners;
     b->range_first[node] = begin;
     b->range_count[node] = count;
     if (depth > b->depth) b->depth = depth;
     uint32_t sizes[2];
-    snug_aabb boxes[2];
     bool split = (int)depth < def->max_depth && count > (uint32_t)def->leaf_size;
     /* the node's OBB either way; the split keeps the records when it cannot divide them */
-    int parts = snug_split_gottschalk_obb(&in, prims, count, axes, split ? sizes : NULL, boxes, &b->obbs[node]);
+    int parts = snug_split_gottschalk_obb(&in, prims, count, axes, split ? sizes : NULL, NULL, &b->obbs[node]);
+    snug_aabb box;
     /* as the generic driver: the object median always splits */
     if (split && parts < 2) { /* the median works on prims */
-        prims_from_records(&in, prims, count);
+        snug_aabb boxes[2];
+        prims_from_records(&in, prims, count, &box);
         parts = snug_split_median(&in, prims, count, 2, sizes, boxes);
-        records_from_prims(&kids, prims, count);
+        snug_split_gottschalk_records(&kids, prims, count);
     }
-    if (parts < 2) {
-        prims_from_records(&in, prims, count);
+    if (parts < 2) { /* a leaf: the prims and the AABB from its records */
+        prims_from_records(&in, prims, count, &box);
+        glm_vec3_copy(box.min, b->nodes[node].min);
+        glm_vec3_copy(box.max, b->nodes[node].max);
         b->nodes[node].first = begin;
         b->nodes[node].info = SNUG_NODE_INFO(0, 0, count);
         return;
@@ -76,29 +81,24 @@ static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t co
     b->node_count += 2;
     b->nodes[node].first = child;
     b->nodes[node].info = SNUG_NODE_INFO(2, 0, 0);
-    for (int p = 0; p < 2; p++) {
-        glm_vec3_copy(boxes[p].min, b->nodes[child + p].min);
-        glm_vec3_copy(boxes[p].max, b->nodes[child + p].max);
-    }
     /* both children's axes in one pair eigen solve (latency bound: the second comes almost free) */
     mat3 kid_axes[2];
     snug_split_gottschalk_axes2(&kids, prims, sizes[0], sizes[1], kid_axes);
     build_node(b, child, begin, sizes[0], depth + 1, kid_axes[0], !flip);
     build_node(b, child + 1, begin + sizes[0], sizes[1], depth + 1, kid_axes[1], !flip);
+    /* the AABB from the children's (min and max are exact: the union of the faces' boxes whatever the order) */
+    glm_vec3_minv(b->nodes[child].min, b->nodes[child + 1].min, b->nodes[node].min);
+    glm_vec3_maxv(b->nodes[child].max, b->nodes[child + 1].max, b->nodes[node].max);
 }
 
 snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count) {
     b->obbs = snug_alloc(ctx, 2 * (size_t)tri_count * sizeof *b->obbs);
     if (!b->obbs) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "OBBs of a hierarchy of %u triangles", tri_count);
-    snug_aabb root;
-    snug_prims_bounds(b->prims, tri_count, &root);
-    glm_vec3_copy(root.min, b->nodes[0].min);
-    glm_vec3_copy(root.max, b->nodes[0].max);
     b->node_count = 1;
-    b->in.corners = snug_alloc(ctx, 24 * (size_t)tri_count * sizeof *b->in.corners);
+    b->in.corners = snug_alloc(ctx, 2 * SNUG_OBB_RECORD * (size_t)tri_count * sizeof *b->in.corners);
     if (!b->in.corners) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "records of a hierarchy of %u triangles", tri_count);
-    b->in.corners_tmp = b->in.corners + 12 * (size_t)tri_count;
-    records_from_prims(&b->in, b->prims, tri_count);
+    b->in.corners_tmp = b->in.corners + SNUG_OBB_RECORD * (size_t)tri_count;
+    snug_split_gottschalk_records(&b->in, b->prims, tri_count);
     mat3 axes;
     snug_split_gottschalk_axes(&b->in, b->prims, tri_count, axes);
     build_node(b, 0, 0, tri_count, 1, axes, false);

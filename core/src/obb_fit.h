@@ -19,6 +19,19 @@ typedef struct snug_obb_moments {
 /* adds the triangle (a, b, c) taken relative to ref (double: far-off data does not cancel) */
 void snug_obb_moments_add_tri(snug_obb_moments* mo, const float* a, const float* b, const float* c, const double ref[3]);
 void snug_obb_moments_add(snug_obb_moments* to, const snug_obb_moments* x);
+
+/* The Gottschalk OBB builder's record of a face (snug_split_in.corners): SNUG_OBB_RECORD floats, the corners a,
+ * b, c as [a | 0] [b | id bits] [c | 0], then the face's own moments as three lane vectors: [o | 1] with o =
+ * centroid - a, [diagonal | area] and [off-diagonal xy yz zx | 0] of its second moments about the centroid,
+ * (area / 12) sum_i p_i p_i^T (p_i: corners relative to the centroid). With d = a - r + o the face adds area to
+ * the area, area d to the first moments and area d d^T + those to the second moments about any point r (floats
+ * made once per face: they only steer splits). */
+#define SNUG_OBB_RECORD 24
+struct snug_split_in;
+struct snug_prim;
+/* the records of prims[0, count) (their ids' triangles) in in->corners (split_gottschalk.c) */
+void snug_split_gottschalk_records(const struct snug_split_in* in, const struct snug_prim* prims, uint32_t count);
+
 /* eigenvectors of the covariance (mo->area > 0), descending eigenvalues, right-handed, in V[0..2] */
 void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]);
 /* the same for two nodes at once (each lane exactly as alone; both need area > 0) */

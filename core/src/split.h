@@ -37,8 +37,8 @@ typedef struct snug_split_in {
     uint32_t* ids;               /* scratch ids, one per triangle (tri sets for BV fits) */
     float* dist;                 /* scratch floats, one per triangle */
     uint64_t rng;                /* deterministic state for randomised choices */
-    /* Optional (Gottschalk OBB builder, NULL elsewhere): 12 floats per record, its corners as xyz + one lane
-     * (corner 0's lane 3 holds the triangle id's bits). When set, the Gottschalk split keeps these in record
+    /* Optional (Gottschalk OBB builder, NULL elsewhere): one record per triangle (obb_fit.h: SNUG_OBB_RECORD
+     * floats, its corners, id and own moments). When set, the Gottschalk split keeps these in record
      * order in place of the prims (which it then leaves as they are); corners_tmp: as many scratch floats. */
     float* corners;
     float* corners_tmp;

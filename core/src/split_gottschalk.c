@@ -7,30 +7,35 @@
  * are the two sides of the plane through c normal to a, so the stored projections decide the side and one
  * stable partition pass moves the records.
  *
- * Scratch while a call runs: the moments pass gathers the corners of each full group of four faces once, as nine
- * lane vectors (corner c, coordinate i, relative to the first vertex), and leaves them in the builder's scratch:
- * vectors 0..7 in the records tmp[4g .. 4g+3] (128 bytes), the ninth in dist[4g .. 4g+3]. The projection pass
- * reads them back and overwrites vectors 0..2 with the three midpoint sums. Faces after the last full group are
- * gathered again and keep their sums in tmp[k].min. */
+ * The moments pass adds each face's own moments (face_moments4: area, centroid offset from corner 0, second
+ * moments about the centroid) shifted to the node's reference point; the OBB builder keeps those in its corner
+ * records (obb_fit.h), so a node costs a few vector operations per face instead of the triangle's moments from
+ * its corners at every level. The projection pass leaves each full group of four faces' three midpoint sums in the
+ * builder's scratch records tmp[4g .. 4g+3] (as lane vectors); faces after the last full group keep theirs in
+ * tmp[k].min. */
 #include "bvh_build.h"
 #include "obb_fit.h"
 
 #include <string.h>
 
-static float* group_vec(snug_split_in* in, uint32_t g, int j) {
-    return j < 8 ? (float*)(in->tmp + 4 * g) + 4 * j : in->dist + 4 * g;
+/* Midpoint sums on axis j of the faces 4g .. 4g+3 (lanes = faces): in the group's first scratch records for full
+ * groups (a partition writing tmp[right], right <= k, has read them), in `tail` (12 floats) for the last partial
+ * one, whose scratch may lie past the node's. */
+static float* group_vec(snug_split_in* in, uint32_t g, uint32_t full, float* tail, int j) {
+    return (g < full ? (float*)(in->tmp + 4 * g) : tail) + 4 * j;
 }
 
 /* corner c of record k: from the corner records when the builder keeps them (split.h), else through the index
  * buffer */
 static const float* corner(const snug_split_in* in, const snug_prim* prims, uint32_t k, int c) {
-    return in->corners ? in->corners + 12 * (size_t)k + 4 * c : in->positions + 3 * in->tris[3 * prims[k].id + (uint32_t)c];
+    return in->corners ? in->corners + SNUG_OBB_RECORD * (size_t)k + 4 * c
+                       : in->positions + 3 * in->tris[3 * prims[k].id + (uint32_t)c];
 }
 
 static uint32_t record_id(const snug_split_in* in, const snug_prim* prims, uint32_t k) {
     if (!in->corners) return prims[k].id;
     uint32_t id;
-    memcpy(&id, in->corners + 12 * (size_t)k + 3, sizeof id);
+    memcpy(&id, in->corners + SNUG_OBB_RECORD * (size_t)k + 7, sizeof id);
     return id;
 }
 
@@ -40,11 +45,15 @@ static uint32_t record_id(const snug_split_in* in, const snug_prim* prims, uint3
 #define UNPACK_HI(a, b) wasm_i32x4_shuffle(a, b, 2, 6, 3, 7)
 #define HALVES_LO(a, b) wasm_i32x4_shuffle(a, b, 0, 1, 4, 5)
 #define HALVES_HI(a, b) wasm_i32x4_shuffle(a, b, 2, 3, 6, 7)
+#define SPLAT_W(a) wasm_i32x4_shuffle(a, a, 3, 3, 3, 3)
+#define ROT_YZX(a) wasm_i32x4_shuffle(a, a, 1, 2, 0, 3)
 #elif defined(__SSE2__) || defined(_M_X64)
 #define UNPACK_LO(a, b) _mm_unpacklo_ps(a, b)
 #define UNPACK_HI(a, b) _mm_unpackhi_ps(a, b)
 #define HALVES_LO(a, b) _mm_movelh_ps(a, b)
 #define HALVES_HI(a, b) _mm_movehl_ps(b, a)
+#define SPLAT_W(a) _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3))
+#define ROT_YZX(a) _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1))
 #else
 static inline f4 f4_pick(f4 a, f4 b, int i0, int i1, int i2, int i3) {
     const float ab[8] = {a.v[0], a.v[1], a.v[2], a.v[3], b.v[0], b.v[1], b.v[2], b.v[3]};
@@ -55,28 +64,100 @@ static inline f4 f4_pick(f4 a, f4 b, int i0, int i1, int i2, int i3) {
 #define UNPACK_HI(a, b) f4_pick(a, b, 2, 6, 3, 7)
 #define HALVES_LO(a, b) f4_pick(a, b, 0, 1, 4, 5)
 #define HALVES_HI(a, b) f4_pick(a, b, 2, 3, 6, 7)
+#define SPLAT_W(a) f4_pick(a, a, 3, 3, 3, 3)
+#define ROT_YZX(a) f4_pick(a, a, 1, 2, 0, 3)
 #endif
 
-/* the nine lane vectors v[c][i] (corner c, coordinate i of the four records, relative to r) of four consecutive
- * corner records: three 4x4 transposes instead of 36 scalar gathers */
-static inline void corners_transpose(const float* rec, const f4 r[3], f4 v[3][3]) {
+/* the nine lane vectors v[c][i] (corner c, coordinate i of the four records) of four consecutive corner records:
+ * three 4x4 transposes instead of 36 scalar gathers */
+static inline void corners_transpose(const float* rec, f4 v[3][3]) {
+    enum { R = SNUG_OBB_RECORD };
     for (int c = 0; c < 3; c++) {
-        f4 r0 = F4_LOAD(rec + 4 * c), r1 = F4_LOAD(rec + 12 + 4 * c), r2 = F4_LOAD(rec + 24 + 4 * c),
-           r3 = F4_LOAD(rec + 36 + 4 * c);
+        f4 r0 = F4_LOAD(rec + 4 * c), r1 = F4_LOAD(rec + R + 4 * c), r2 = F4_LOAD(rec + 2 * R + 4 * c),
+           r3 = F4_LOAD(rec + 3 * R + 4 * c);
         f4 t0 = UNPACK_LO(r0, r1), t1 = UNPACK_LO(r2, r3), t2 = UNPACK_HI(r0, r1), t3 = UNPACK_HI(r2, r3);
-        v[c][0] = F4_SUB(HALVES_LO(t0, t1), r[0]);
-        v[c][1] = F4_SUB(HALVES_HI(t0, t1), r[1]);
-        v[c][2] = F4_SUB(HALVES_LO(t2, t3), r[2]);
+        v[c][0] = HALVES_LO(t0, t1);
+        v[c][1] = HALVES_HI(t0, t1);
+        v[c][2] = HALVES_LO(t2, t3);
     }
 }
 
-/* Side of face k (1 = right: its midpoint sum on axis a exceeds plane); full groups of four are compared four at
- * a time, the comparison bits kept in *bits for the group's other three faces. */
-static inline uint32_t face_side(snug_split_in* in, uint32_t k, uint32_t full, int a, f4 plane4, float plane,
-                                 int* bits) {
-    if (k >= 4 * full) return in->tmp[k].min[a] > plane;
-    if ((k & 3) == 0) *bits = F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, k / 4, a))));
-    return (uint32_t)(*bits >> (k & 3)) & 1u;
+/* the corners' lane vectors v[c][i] of four faces (lane l: corner c of face l of the group; lanes past count
+ * repeat face 0) */
+static inline void corners_gather(const snug_split_in* in, const snug_prim* prims, uint32_t first, uint32_t count,
+                                  f4 v[3][3]) {
+    const float* p[4][3]; /* lane, corner */
+    for (uint32_t l = 0; l < 4; l++)
+        for (int c = 0; c < 3; c++) p[l][c] = corner(in, prims, first + (first + l < count ? l : 0), c);
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < 3; i++) /* built in registers (a store + wide load would stall forwarding) */
+            v[c][i] = F4_LOAD(((const float[4]){p[0][c][i], p[1][c][i], p[2][c][i], p[3][c][i]}));
+}
+
+/* rows x, y, z, w to four lane vectors (lane l of each row in out + 4 * (stride l)) */
+static inline void rows_store(f4 x, f4 y, f4 z, f4 w, float* out, size_t stride) {
+    f4 t0 = UNPACK_LO(x, y), t1 = UNPACK_LO(z, w), t2 = UNPACK_HI(x, y), t3 = UNPACK_HI(z, w);
+    F4_STORE(out, HALVES_LO(t0, t1));
+    F4_STORE(out + stride, HALVES_HI(t0, t1));
+    F4_STORE(out + 2 * stride, HALVES_LO(t2, t3));
+    F4_STORE(out + 3 * stride, HALVES_HI(t2, t3));
+}
+
+/* The own moments of four faces (the record lanes 12..23 of obb_fit.h) from their corners v[c][i], one face per
+ * lane, written to out + stride l (12 floats each). In float relative to the face's first corner, so a face's
+ * values are the same bits in every lane and on every path. */
+static void face_moments4(const f4 v[3][3], float* out, size_t stride) {
+    const f4 third = F4_SET1(1.0f / 3.0f), half = F4_SET1(0.5f), twelfth = F4_SET1(1.0f / 12.0f), zero = F4_SET1(0.0f);
+    f4 e1[3], e2[3], o[3], p0[3], p1[3], p2[3];
+    for (int i = 0; i < 3; i++) {
+        e1[i] = F4_SUB(v[1][i], v[0][i]);
+        e2[i] = F4_SUB(v[2][i], v[0][i]);
+        o[i] = F4_MUL(F4_ADD(e1[i], e2[i]), third);
+        p0[i] = F4_SUB(zero, o[i]);
+        p1[i] = F4_SUB(e1[i], o[i]);
+        p2[i] = F4_SUB(e2[i], o[i]);
+    }
+    f4 nx = F4_SUB(F4_MUL(e1[1], e2[2]), F4_MUL(e1[2], e2[1]));
+    f4 ny = F4_SUB(F4_MUL(e1[2], e2[0]), F4_MUL(e1[0], e2[2]));
+    f4 nz = F4_SUB(F4_MUL(e1[0], e2[1]), F4_MUL(e1[1], e2[0]));
+    f4 area = F4_MUL(half, F4_SQRT(F4_ADD(F4_ADD(F4_MUL(nx, nx), F4_MUL(ny, ny)), F4_MUL(nz, nz))));
+    f4 w = F4_MUL(area, twelfth);
+#define SECOND(i, j) F4_MUL(w, F4_ADD(F4_ADD(F4_MUL(p0[i], p0[j]), F4_MUL(p1[i], p1[j])), F4_MUL(p2[i], p2[j])))
+    rows_store(o[0], o[1], o[2], F4_SET1(1.0f), out, stride);
+    rows_store(SECOND(0, 0), SECOND(1, 1), SECOND(2, 2), area, out + 4, stride);
+    rows_store(SECOND(0, 1), SECOND(1, 2), SECOND(2, 0), zero, out + 8, stride);
+#undef SECOND
+}
+
+void snug_split_gottschalk_records(const snug_split_in* in, const snug_prim* prims, uint32_t count) {
+    enum { R = SNUG_OBB_RECORD };
+    for (uint32_t k = 0; k < count; k++) {
+        float* rec = in->corners + R * (size_t)k;
+        const uint32_t* t = in->tris + 3 * prims[k].id;
+        for (int c = 0; c < 3; c++) memcpy(rec + 4 * c, in->positions + 3 * t[c], 3 * sizeof(float));
+        rec[3] = rec[11] = 0.0f;
+        memcpy(rec + 7, &prims[k].id, sizeof prims[k].id);
+    }
+    uint32_t full = count / 4;
+    for (uint32_t g = 0; g < full; g++) {
+        f4 v[3][3];
+        corners_transpose(in->corners + R * (size_t)(4 * g), v);
+        face_moments4(v, in->corners + R * (size_t)(4 * g) + 12, R);
+    }
+    if (4 * full < count) {
+        snug_split_in from = *in; /* the last faces' corners through the index buffer (their records hold them) */
+        from.corners = NULL;
+        f4 v[3][3];
+        float f[4 * 12];
+        corners_gather(&from, prims, 4 * full, count, v);
+        face_moments4(v, f, 12);
+        for (uint32_t k = 4 * full; k < count; k++) memcpy(in->corners + R * (size_t)k + 12, f + 12 * (k - 4 * full), 12 * sizeof(float));
+    }
+}
+
+/* sides of the group g's faces (bit l = face 4g + l is right: its midpoint sum on axis a exceeds the plane) */
+static inline uint32_t group_sides(snug_split_in* in, uint32_t g, uint32_t full, float* tail, int a, f4 plane4) {
+    return (uint32_t)F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, g, full, tail, a))));
 }
 
 /* the two sides' boxes out of their lane accumulators (lane 3 dropped) */
@@ -94,44 +175,46 @@ static uint32_t side_bits_count(uint32_t bits) {
     return (bits & 1u) + (bits >> 1 & 1u) + (bits >> 2 & 1u) + (bits >> 3 & 1u);
 }
 
-/* partition2 on the corner records (split.h) instead of the prims: the same sides, order and boxes (a face's
- * box taken as the builder takes it: min(c2, min(c0, c1)), max(c2, max(c1, c0))). The records go from
- * in->corners to in->corners_tmp (the children's records live there: the builder swaps the two), each with one
- * store at its final place, as the left part's size is counted first. */
-static uint32_t partition2_corners(snug_split_in* in, uint32_t count, int a, float plane, snug_aabb boxes[2]) {
-    uint32_t left = 0, right = 0, full = count / 4;
-    f4 plane4 = F4_SET1(plane), lo[2] = {F4_SET1(INFINITY), F4_SET1(INFINITY)}, hi[2] = {F4_SET1(-INFINITY), F4_SET1(-INFINITY)};
-    int bits = 0;
-    const float* rec = in->corners;
-    uint32_t rights = 0;
-    for (uint32_t g = 0; g < full; g++) rights += side_bits_count((uint32_t)F4_BITS(F4_LT(plane4, F4_LOAD(group_vec(in, g, a)))));
-    for (uint32_t k = 4 * full; k < count; k++) rights += in->tmp[k].min[a] > plane;
-    float *to_left = in->corners_tmp, *to_right = in->corners_tmp + 12 * (size_t)(count - rights);
-    for (uint32_t k = 0; k < count; k++) {
-        uint32_t side = face_side(in, k, full, a, plane4, plane, &bits);
-        const float* q = rec + 12 * (size_t)k;
-        f4 c0 = F4_LOAD(q), c1 = F4_LOAD(q + 4), c2 = F4_LOAD(q + 8);
-        lo[side] = F4_MIN(lo[side], F4_MIN(c2, F4_MIN(c0, c1)));
-        hi[side] = F4_MAX(hi[side], F4_MAX(c2, F4_MAX(c1, c0)));
-        float* to = side ? to_right + 12 * (size_t)right : to_left + 12 * (size_t)left;
-        F4_STORE(to, c0), F4_STORE(to + 4, c1), F4_STORE(to + 8, c2);
-        right += side;
-        left += 1 - side;
+/* partition2 on the corner records (obb_fit.h) instead of the prims: the same sides and order, no boxes (each
+ * node takes its box in its own projection pass). The records go from in->corners to in->corners_tmp (the
+ * children's records live there: the builder swaps the two), each with one store at its final place, as the left
+ * part's size is counted first; no branch on the side (it is random). */
+static uint32_t partition2_corners(snug_split_in* in, uint32_t count, float* tail, int a, float plane) {
+    enum { R = SNUG_OBB_RECORD };
+    uint32_t groups = (count + 3) / 4, full = count / 4, rights = 0;
+    f4 plane4 = F4_SET1(plane);
+    for (uint32_t g = 0; g + 1 < groups; g++) rights += side_bits_count(group_sides(in, g, full, tail, a, plane4));
+    uint32_t last = group_sides(in, groups - 1, full, tail, a, plane4) & ((1u << (count - 4 * (groups - 1))) - 1u);
+    rights += side_bits_count(last);
+    /* destination of the next record: left part from 0, right part from count - rights */
+    uint32_t left = 0, right = count - rights;
+    const float* q = in->corners;
+    float* to = in->corners_tmp;
+    for (uint32_t g = 0; g < groups; g++) {
+        uint32_t bits = g + 1 < groups ? group_sides(in, g, full, tail, a, plane4) : last;
+        uint32_t n = g + 1 < groups ? 4 : count - 4 * g;
+        for (uint32_t l = 0; l < n; l++, q += R) {
+            uint32_t side = bits >> l & 1u, at = left + ((right - left) & (0u - side));
+            float* d = to + R * (size_t)at;
+            for (int j = 0; j < R; j += 4) F4_STORE(d + j, F4_LOAD(q + j));
+            right += side;
+            left += 1 - side;
+        }
     }
-    side_boxes(lo, hi, boxes);
     return left;
 }
 
 /* Records [0, count) stably to [left | right] with both parts' boxes: a face goes right when its midpoint sum on
  * axis `a` exceeds `plane`. The side is random, so no branch: each record is written to both places, one count
- * advances and the box of its side grows (lane 3 of the box loads is id/label, dropped); a group's four sides are
- * read before any of its scratch is overwritten (writes go to tmp[right], right <= k). */
-static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, int a, float plane, snug_aabb boxes[2]) {
+ * advances and the box of its side grows (lane 3 of the box loads is id/label, dropped). */
+static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, float* tail, int a, float plane,
+                           snug_aabb boxes[2]) {
     uint32_t left = 0, right = 0, full = count / 4;
     f4 plane4 = F4_SET1(plane), lo[2] = {F4_SET1(INFINITY), F4_SET1(INFINITY)}, hi[2] = {F4_SET1(-INFINITY), F4_SET1(-INFINITY)};
-    int bits = 0;
+    uint32_t bits = 0;
     for (uint32_t k = 0; k < count; k++) {
-        uint32_t side = face_side(in, k, full, a, plane4, plane, &bits);
+        if ((k & 3) == 0) bits = group_sides(in, k / 4, full, tail, a, plane4);
+        uint32_t side = bits >> (k & 3) & 1u;
         snug_prim p = prims[k];
         lo[side] = F4_MIN(lo[side], F4_LOAD(p.min));
         hi[side] = F4_MAX(hi[side], F4_LOAD(p.max));
@@ -145,76 +228,49 @@ static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, 
     return left;
 }
 
-static double lanes_sum(f4 x) {
-    float l[4];
-    F4_STORE(l, x);
-    return ((double)l[0] + l[1]) + ((double)l[2] + l[3]);
+/* adds one face's moments (its record's lanes 12..23, obb_fit.h) at corner 0 = v0 (lane 3 zero) to the node's,
+ * about r (lane 3 zero): d = v0 - r + offset = [d | 1], w = area d, then am += w (area in lane 3), ad += w d +
+ * diagonal, ao += w (dy, dz, dx) + off-diagonal (xy, yz, zx). */
+static inline void face_add(f4 v0, const float* f, f4 r, f4* am, f4* ad, f4* ao) {
+    f4 f1 = F4_LOAD(f + 4), d = F4_ADD(F4_SUB(v0, r), F4_LOAD(f)), w = F4_MUL(SPLAT_W(f1), d);
+    *am = F4_ADD(*am, w);
+    *ad = F4_ADD(*ad, F4_ADD(F4_MUL(w, d), f1));
+    *ao = F4_ADD(*ao, F4_ADD(F4_MUL(w, ROT_YZX(d)), F4_LOAD(f + 8)));
 }
 
-/* The node's moments (obb_fit.h) four faces at a time in float lanes, relative to ref (a float difference is
- * the node-sized result rounded once), summed in float for at most 64 steps and then in double. They only
- * steer the split, so float precision is plenty. Missing lanes of the last step repeat ref: zero area. */
+/* The node's moments (obb_fit.h) relative to ref: its faces' own moments shifted there (a float difference v0 -
+ * ref is the node-sized result rounded once), summed in float lanes for at most 64 faces and then in double.
+ * They only steer the split, so float precision is plenty. Without corner records the faces' moments are made
+ * on the way, by the same function as the records' (so both paths give the same bits). */
 static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t count, const float* ref,
                          snug_obb_moments* mo) {
-    f4 r[3] = {F4_SET1(ref[0]), F4_SET1(ref[1]), F4_SET1(ref[2])}, zero = F4_SET1(0.0f);
+    f4 r = F4_LOAD(((const float[4]){ref[0], ref[1], ref[2], 0.0f})), zero = F4_SET1(0.0f);
     memset(mo, 0, sizeof *mo);
     for (uint32_t k = 0; k < count;) {
-        /* named accumulators, not an array: wasm would keep a looped-over array in memory */
-        struct {
-            f4 a, mx, my, mz, xx, yy, zz, xy, xz, yz;
-        } acc = {zero, zero, zero, zero, zero, zero, zero, zero, zero, zero};
-        for (int step = 0; step < 64 && k < count; step++, k += 4) {
-            f4 v[3][3], sum[3], e1[3], e2[3];
-            if (k + 4 <= count && in->corners) {
-                corners_transpose(in->corners + 12 * (size_t)k, r, v);
-            } else {
-                const float* p[4][3]; /* lane, corner */
-                for (int l = 0; l < 4; l++)
-                    for (int c = 0; c < 3; c++) p[l][c] = k + (uint32_t)l < count ? corner(in, prims, k + (uint32_t)l, c) : ref;
-                for (int c = 0; c < 3; c++)
-                    for (int i = 0; i < 3; i++) /* built in registers (a store + wide load would stall forwarding) */
-                        v[c][i] = F4_SUB(F4_LOAD(((const float[4]){p[0][c][i], p[1][c][i], p[2][c][i], p[3][c][i]})), r[i]);
+        f4 am = zero, ad = zero, ao = zero;
+        uint32_t end = count - k > 64 ? k + 64 : count; /* a multiple of four short of the end */
+        if (in->corners) {
+            for (const float* q = in->corners + SNUG_OBB_RECORD * (size_t)k; k < end; k++, q += SNUG_OBB_RECORD)
+                face_add(F4_LOAD(q), q + 12, r, &am, &ad, &ao);
+        } else { /* four faces' own moments at a time, as the records have them */
+            for (; k < end; k += 4) {
+                f4 v[3][3];
+                float f[4 * 12], c0[4][4];
+                corners_gather(in, prims, k, count, v);
+                face_moments4(v, f, 12);
+                rows_store(v[0][0], v[0][1], v[0][2], zero, c0[0], 4);
+                for (uint32_t l = 0; l < 4 && k + l < count; l++) face_add(F4_LOAD(c0[l]), f + 12 * l, r, &am, &ad, &ao);
             }
-            if (k + 4 <= count)
-                for (int j = 0; j < 9; j++) F4_STORE(group_vec(in, k / 4, j), v[j / 3][j % 3]);
-            for (int i = 0; i < 3; i++) {
-                sum[i] = F4_ADD(F4_ADD(v[0][i], v[1][i]), v[2][i]);
-                e1[i] = F4_SUB(v[1][i], v[0][i]);
-                e2[i] = F4_SUB(v[2][i], v[0][i]);
-            }
-            f4 nx = F4_SUB(F4_MUL(e1[1], e2[2]), F4_MUL(e1[2], e2[1]));
-            f4 ny = F4_SUB(F4_MUL(e1[2], e2[0]), F4_MUL(e1[0], e2[2]));
-            f4 nz = F4_SUB(F4_MUL(e1[0], e2[1]), F4_MUL(e1[1], e2[0]));
-            f4 a2 = F4_SQRT(F4_ADD(F4_ADD(F4_MUL(nx, nx), F4_MUL(ny, ny)), F4_MUL(nz, nz))); /* 2 area */
-            acc.a = F4_ADD(acc.a, a2);
-            acc.mx = F4_ADD(acc.mx, F4_MUL(a2, sum[0]));
-            acc.my = F4_ADD(acc.my, F4_MUL(a2, sum[1]));
-            acc.mz = F4_ADD(acc.mz, F4_MUL(a2, sum[2]));
-            /* 2 area x (sum_i v_i v_i^T + sum sum^T), entry (i, j) */
-#define SECOND(i, j)                                                                                            \
-    F4_MUL(a2, F4_ADD(F4_ADD(F4_MUL(v[0][i], v[0][j]), F4_MUL(v[1][i], v[1][j])),                               \
-                      F4_ADD(F4_MUL(v[2][i], v[2][j]), F4_MUL(sum[i], sum[j]))))
-            acc.xx = F4_ADD(acc.xx, SECOND(0, 0));
-            acc.yy = F4_ADD(acc.yy, SECOND(1, 1));
-            acc.zz = F4_ADD(acc.zz, SECOND(2, 2));
-            acc.xy = F4_ADD(acc.xy, SECOND(0, 1));
-            acc.xz = F4_ADD(acc.xz, SECOND(0, 2));
-            acc.yz = F4_ADD(acc.yz, SECOND(1, 2));
-#undef SECOND
+            k = end;
         }
-        /* area = a2 / 2, area x centroid = a2 sum / 6, second moments = a2 (...) / 24 (as products: divisions
-         * cost a lot more, and these only steer) */
-        const double sixth = 1.0 / 6.0, q24 = 1.0 / 24.0;
-        mo->area += 0.5 * lanes_sum(acc.a);
-        mo->m[0] += lanes_sum(acc.mx) * sixth;
-        mo->m[1] += lanes_sum(acc.my) * sixth;
-        mo->m[2] += lanes_sum(acc.mz) * sixth;
-        mo->s[0] += lanes_sum(acc.xx) * q24;
-        mo->s[1] += lanes_sum(acc.yy) * q24;
-        mo->s[2] += lanes_sum(acc.zz) * q24;
-        mo->s[3] += lanes_sum(acc.xy) * q24;
-        mo->s[4] += lanes_sum(acc.xz) * q24;
-        mo->s[5] += lanes_sum(acc.yz) * q24;
+        float m[4], s[4], o[4];
+        F4_STORE(m, am);
+        F4_STORE(s, ad);
+        F4_STORE(o, ao);
+        mo->area += m[3];
+        mo->m[0] += m[0], mo->m[1] += m[1], mo->m[2] += m[2];
+        mo->s[0] += s[0], mo->s[1] += s[1], mo->s[2] += s[2];
+        mo->s[3] += o[0], mo->s[4] += o[2], mo->s[5] += o[1]; /* xy, xz, yz */
     }
 }
 
@@ -232,8 +288,7 @@ static void basis_axes(const double V[3][3], mat3 axes) {
         for (int i = 0; i < 3; i++) axes[a][i] = (float)V[a][i];
 }
 
-/* The node's axes: its moments pass (which leaves the corner scratch for split_with_axes) and the covariance
- * basis. Returns false, with no axes set, when the general fit has to give them. */
+/* The node's axes: its moments pass and the covariance basis. Returns false, with no axes set, when the general fit has to give them. */
 static bool node_axes_begin(snug_split_in* in, const snug_prim* prims, uint32_t count, snug_obb_moments* mo) {
     node_moments(in, prims, count, corner(in, prims, 0, 0), mo);
     return mo->area > 0.0 && !in->def->obb_refine;
@@ -250,66 +305,62 @@ static void node_axes(snug_split_in* in, const snug_prim* prims, uint32_t count,
     basis_axes(V, axes);
 }
 
+/* the lane-wise minimum / maximum of x, y, z into lanes 0, 1, 2 (lane 3: z's again) */
+static inline f4 lanes_min3(f4 x, f4 y, f4 z) {
+    f4 t0 = UNPACK_LO(x, y), t1 = UNPACK_LO(z, z), t2 = UNPACK_HI(x, y), t3 = UNPACK_HI(z, z);
+    return F4_MIN(F4_MIN(HALVES_LO(t0, t1), HALVES_HI(t0, t1)), F4_MIN(HALVES_LO(t2, t3), HALVES_HI(t2, t3)));
+}
+
+static inline f4 lanes_max3(f4 x, f4 y, f4 z) {
+    f4 t0 = UNPACK_LO(x, y), t1 = UNPACK_LO(z, z), t2 = UNPACK_HI(x, y), t3 = UNPACK_HI(z, z);
+    return F4_MAX(F4_MAX(HALVES_LO(t0, t1), HALVES_HI(t0, t1)), F4_MAX(HALVES_LO(t2, t3), HALVES_HI(t2, t3)));
+}
+
 /* The split along the node's axes (after its moments pass); with `node` set, also the node's OBB: the covariance
  * box with the padded extents of the same projection pass (obb_fit.h). Degree 0: only that OBB (leaves), the
- * records stay as they are. */
+ * records stay as they are. With corner records the partition gives no boxes. */
 static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
                            snug_aabb* boxes, snug_obb* node, const mat3 axes) {
-    snug_obb box;
-    memcpy(box.axes, axes, sizeof box.axes);
-    /* projections relative to ref, the full groups from the scratch (lanes = faces), the rest gathered (lanes =
-     * axes) */
+    /* projections relative to ref four faces at a time (lanes = faces); the last group's missing lanes repeat
+     * its first face */
     const float* ref = corner(in, prims, 0, 0);
-    f4 ax[3][3], glo[3], ghi[3];
+    f4 ax[3][3], glo[3], ghi[3], r3[3] = {F4_SET1(ref[0]), F4_SET1(ref[1]), F4_SET1(ref[2])};
     for (int k = 0; k < 3; k++) {
-        for (int i = 0; i < 3; i++) ax[k][i] = F4_SET1(box.axes[k][i]);
+        for (int i = 0; i < 3; i++) ax[k][i] = F4_SET1(axes[k][i]);
         glo[k] = F4_SET1(INFINITY);
         ghi[k] = F4_SET1(-INFINITY);
     }
-    uint32_t full = count / 4;
-    for (uint32_t g = 0; g < full; g++) {
-        f4 v[9];
-        for (int j = 0; j < 9; j++) v[j] = F4_LOAD(group_vec(in, g, j));
+    uint32_t full = count / 4, groups = (count + 3) / 4;
+    float tail[12];
+    for (uint32_t g = 0; g < groups; g++) {
+        f4 v[3][3];
+        if (in->corners && g < full) {
+            corners_transpose(in->corners + SNUG_OBB_RECORD * (size_t)(4 * g), v);
+        } else {
+            corners_gather(in, prims, 4 * g, count, v);
+        }
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < 3; i++) v[c][i] = F4_SUB(v[c][i], r3[i]);
         for (int k = 0; k < 3; k++) {
             f4 d[3];
             for (int c = 0; c < 3; c++)
-                d[c] = F4_ADD(F4_ADD(F4_MUL(ax[k][0], v[3 * c]), F4_MUL(ax[k][1], v[3 * c + 1])), F4_MUL(ax[k][2], v[3 * c + 2]));
+                d[c] = F4_ADD(F4_ADD(F4_MUL(ax[k][0], v[c][0]), F4_MUL(ax[k][1], v[c][1])), F4_MUL(ax[k][2], v[c][2]));
             glo[k] = F4_MIN(glo[k], F4_MIN(F4_MIN(d[0], d[1]), d[2]));
             ghi[k] = F4_MAX(ghi[k], F4_MAX(F4_MAX(d[0], d[1]), d[2]));
-            F4_STORE(group_vec(in, g, k), F4_ADD(F4_ADD(d[0], d[1]), d[2]));
+            F4_STORE(group_vec(in, g, full, tail, k), F4_ADD(F4_ADD(d[0], d[1]), d[2]));
         }
     }
     snug_obb_ranges r;
-    snug_obb_ranges_init(&r, box.axes);
-    for (uint32_t k = 4 * full; k < count; k++) {
-        f4 d[3];
-        for (int c = 0; c < 3; c++) {
-            const float* q = corner(in, prims, k, c);
-            float rel[3] = {q[0] - ref[0], q[1] - ref[1], q[2] - ref[2]};
-            d[c] = snug_obb_ranges_project(&r, rel);
-        }
-        r.lo = F4_MIN(r.lo, F4_MIN(F4_MIN(d[0], d[1]), d[2]));
-        r.hi = F4_MAX(r.hi, F4_MAX(F4_MAX(d[0], d[1]), d[2]));
-        float sum[4];
-        F4_STORE(sum, F4_ADD(F4_ADD(d[0], d[1]), d[2]));
-        memcpy(in->tmp[k].min, sum, sizeof in->tmp[k].min);
-    }
-    float lo[4], hi[4];
-    F4_STORE(lo, r.lo);
-    F4_STORE(hi, r.hi);
-    for (int k = 0; k < 3; k++) {
-        float gl[4], gh[4];
-        F4_STORE(gl, glo[k]);
-        F4_STORE(gh, ghi[k]);
-        for (int l = 0; l < 4; l++) lo[k] = gl[l] < lo[k] ? gl[l] : lo[k], hi[k] = gh[l] > hi[k] ? gh[l] : hi[k];
-    }
+    r.lo = lanes_min3(glo[0], glo[1], glo[2]);
+    r.hi = lanes_max3(ghi[0], ghi[1], ghi[2]);
     if (node) {
-        r.lo = F4_LOAD(lo);
-        r.hi = F4_LOAD(hi);
-        memcpy(node->axes, box.axes, sizeof node->axes);
+        memcpy(node->axes, axes, sizeof node->axes);
         snug_obb_ranges_finish(&r, ref, node);
     }
     if (degree == 0) return 0;
+    float lo[4], hi[4];
+    F4_STORE(lo, r.lo);
+    F4_STORE(hi, r.hi);
     vec3 mid, half;
     for (int a = 0; a < 3; a++) mid[a] = 0.5f * (lo[a] + hi[a]), half[a] = 0.5f * (hi[a] - lo[a]);
     if (degree == 2) {
@@ -318,8 +369,8 @@ static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, 
         int a = 0;
         if (half[1] > half[a]) a = 1;
         if (half[2] > half[a]) a = 2;
-        uint32_t left = in->corners ? partition2_corners(in, count, a, 3.0f * mid[a], boxes)
-                                    : partition2(in, prims, count, a, 3.0f * mid[a], boxes);
+        uint32_t left = in->corners ? partition2_corners(in, count, tail, a, 3.0f * mid[a])
+                                    : partition2(in, prims, count, tail, a, 3.0f * mid[a], boxes);
         if (left == 0 || left == count) return 1;
         sizes[0] = left;
         sizes[1] = count - left;
@@ -327,9 +378,9 @@ static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, 
     }
     vec3 c; /* back from ref-relative coordinates */
     glm_vec3_copy((float*)ref, c);
-    for (int a = 0; a < 3; a++) glm_vec3_muladds(box.axes[a], mid[a], c);
+    for (int a = 0; a < 3; a++) glm_vec3_muladds((float*)axes[a], mid[a], c);
     vec3 seeds[SNUG_MAX_BRANCHING];
-    snug_split_seed_points(c, box.axes, half, degree, seeds);
+    snug_split_seed_points(c, (vec3*)axes, half, degree, seeds);
     return snug_split_voronoi(in, prims, count, seeds, degree, sizes, boxes);
 }
 
@@ -346,10 +397,9 @@ void snug_split_gottschalk_axes(snug_split_in* in, const snug_prim* prims, uint3
 }
 
 void snug_split_gottschalk_axes2(snug_split_in* in, const snug_prim* prims, uint32_t n0, uint32_t n1, mat3 axes[2]) {
-    /* the second node's scratch lies in its own records' range, so the first node's survives until its split */
-    snug_split_in in1 = *in;
+    snug_split_in in1 = *in; /* the second node's records and scratch */
     in1.tmp += n0, in1.dist += n0, in1.ids += n0;
-    if (in1.corners) in1.corners += 12 * (size_t)n0, in1.corners_tmp += 12 * (size_t)n0;
+    if (in1.corners) in1.corners += SNUG_OBB_RECORD * (size_t)n0, in1.corners_tmp += SNUG_OBB_RECORD * (size_t)n0;
     snug_obb_moments m0, m1;
     bool ok0 = node_axes_begin(in, prims, n0, &m0), ok1 = node_axes_begin(&in1, prims + n0, n1, &m1);
     if (ok0 && ok1) {
@@ -366,7 +416,10 @@ void snug_split_gottschalk_axes2(snug_split_in* in, const snug_prim* prims, uint
     else general_axes(&in1, prims + n0, n1, axes[1]);
 }
 
+/* The builder's call (corner records): no parts' boxes (`boxes` is not written; the builder makes each node's AABB
+ * from its children's or its faces'). */
 int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, const mat3 axes, uint32_t* sizes,
                               snug_aabb* boxes, snug_obb* node) {
-    return split_with_axes(in, prims, count, sizes ? 2 : 0, sizes, boxes, node, axes);
+    (void)boxes;
+    return split_with_axes(in, prims, count, sizes ? 2 : 0, sizes, NULL, node, axes);
 }

@@ -21,9 +21,13 @@ CFLAGS_SAN := -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefin
 EMCC       := NODE_PATH=/usr/share/nodejs emcc
 EMAR       := NODE_PATH=/usr/share/nodejs emar
 WASM_SIMD  ?= -msimd128
+# Saturating float-to-int conversions (no range check around each one), memory.copy/fill for memcpy/memset and
+# sign-extension ops: every engine with wasm SIMD has them, so they cost no browser. Measured (instructions per
+# create under callgrind in node): 871k AABB -1.9 %, 48k OBB -2.1 %; the module shrinks too.
+WASM_FEAT  ?= -mnontrapping-fptoint -mbulk-memory -msign-ext
 WASM_OPT   ?= -O3
-CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_SIMD) $(WARN) $(INCLUDES) -I$(BUILD)/include
-WASM_LINK  := $(WASM_OPT) $(WASM_SIMD) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
+CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) $(WARN) $(INCLUDES) -I$(BUILD)/include
+WASM_LINK  := $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
 
 .PHONY: all native wasm examples test test-c test-native test-asan test-wasm meshes deps clean
 .SECONDARY:

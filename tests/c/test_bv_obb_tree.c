@@ -4,15 +4,19 @@
  *    meshes and on soups placed far from the origin or at tiny scale (float projections and their padding);
  *  - the binary Gottschalk split is the plane through the centre of the node's covariance box normal to its
  *    longest axis (seed points c -+ a/2): recomputed here in double from snug_obb_fit, every face whose midpoint
- *    is clearly on one side lands there, and the result is a partition with the parts' exact AABBs. */
+ *    is clearly on one side lands there, and the result is a partition with the parts' exact AABBs;
+ *  - a node's axes from the faces' own moments in the builder's records (and on the generic path, the same bits)
+ *    make the node's area-weighted covariance, summed here per triangle in double, diagonal. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bv_test_util.h"
+#include "bvh_build.h"
 #include "harness.h"
 #include "mesh.h"
+#include "obb_fit.h"
 #include "split.h"
 #include "test_meshes.h"
 
@@ -228,6 +232,105 @@ static void test_obb_path_matches_generic(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Area-weighted covariance of faces ids[0, n) in double, per triangle as (area / 12)(sum_i v_i v_i^T + s s^T)
+ * with s = sum_i v_i (v relative to the first corner), independently of the builder's per-face records. Returns
+ * the area. */
+static double tri_covariance(const test_mesh* m, const uint32_t* ids, uint32_t n, double cov[3][3]) {
+    const float* r = m->positions + 3 * m->indices[3 * ids[0]];
+    double area = 0.0, first[3] = {0, 0, 0}, second[3][3] = {{0}};
+    for (uint32_t k = 0; k < n; k++) {
+        double v[3][3], s[3];
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < 3; i++) v[c][i] = (double)m->positions[3 * m->indices[3 * ids[k] + (uint32_t)c] + (uint32_t)i] - r[i];
+        for (int i = 0; i < 3; i++) s[i] = v[0][i] + v[1][i] + v[2][i];
+        double e1[3] = {v[1][0] - v[0][0], v[1][1] - v[0][1], v[1][2] - v[0][2]};
+        double e2[3] = {v[2][0] - v[0][0], v[2][1] - v[0][1], v[2][2] - v[0][2]};
+        double nx = e1[1] * e2[2] - e1[2] * e2[1], ny = e1[2] * e2[0] - e1[0] * e2[2], nz = e1[0] * e2[1] - e1[1] * e2[0];
+        double a = 0.5 * sqrt(nx * nx + ny * ny + nz * nz);
+        area += a;
+        for (int i = 0; i < 3; i++) {
+            first[i] += a * s[i] / 3.0;
+            for (int j = 0; j < 3; j++)
+                second[i][j] += a / 12.0 * (v[0][i] * v[0][j] + v[1][i] * v[1][j] + v[2][i] * v[2][j] + s[i] * s[j]);
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) cov[i][j] = area > 0.0 ? second[i][j] / area - first[i] * first[j] / (area * area) : 0.0;
+    return area;
+}
+
+/* The splitter's node axes (snug_split_gottschalk_axes) from the builder's face records against the double
+ * covariance: in their basis it is diagonal to 1e-4 of its largest entry (the float moments only steer, but an
+ * error in a face's moments turns the axes by far more); the generic path (no records) gives the same bits.
+ * Nodes of 1..8 faces (where one face's moments dominate), runs and scatters of the 11k dragon, and soups far from
+ * the origin or tiny. */
+static void test_node_axes_diagonalise_covariance(void) {
+    rng r = {harness_seed() ^ 0xa7e5};
+    int cases = 0, worst_case = -1;
+    double worst = 0.0;
+    for (int src = 0; src < 4; src++) {
+        test_mesh m;
+        if (src == 0) {
+            if (!test_mesh_load("dragon11k", &m)) continue;
+        } else {
+            test_mesh_soup(&r, 3000, 1.0f, src == 1 ? 0.3f : 0.05f, &m);
+            float shift = src == 2 ? 1e4f : 0.0f, scale = src == 3 ? 1e-4f : 1.0f;
+            for (uint32_t v = 0; v < 3 * m.vertex_count; v++) m.positions[v] = m.positions[v] * scale + shift;
+        }
+        uint32_t T = m.triangle_count;
+        snug_prim* prims = calloc(T, sizeof *prims);
+        snug_prim* tmp = calloc(T, sizeof *tmp);
+        uint32_t* ids = malloc(sizeof *ids * T);
+        float* dist = malloc(sizeof *dist * T);
+        float* records = malloc(sizeof *records * 2 * SNUG_OBB_RECORD * T);
+        snug_bvh_def def = snug_default_bvh_def();
+        snug_split_in gen = {m.positions, m.indices, &def, tmp, ids, dist, 1, NULL, NULL}, rec = gen;
+        rec.corners = records, rec.corners_tmp = records + SNUG_OBB_RECORD * T;
+        for (int it = 0; it < 100 * harness_scale(); it++) {
+            uint32_t n = 1 + (uint32_t)(rng_next(&r) % (it % 3 == 0 ? 8 : it % 3 == 1 ? 300 : T - 1));
+            uint32_t first = (uint32_t)(rng_next(&r) % (T - n + 1)), want[300 + 8];
+            uint32_t* node = n <= 308 ? want : malloc(sizeof *node * n);
+            for (uint32_t k = 0; k < n; k++) {
+                node[k] = it % 2 ? (uint32_t)(rng_next(&r) % T) : first + k;
+                prims[k].id = node[k];
+            }
+            double cov[3][3];
+            if (tri_covariance(&m, node, n, cov) <= 0.0) goto next; /* no area: the general fit's axes */
+            mat3 a, b;
+            snug_split_gottschalk_records(&rec, prims, n);
+            snug_split_gottschalk_axes(&rec, prims, n, a);
+            snug_split_gottschalk_axes(&gen, prims, n, b);
+            CHECK_MSG(memcmp(a, b, sizeof a) == 0, "source %d case %d (%u faces): the record and generic axes differ", src,
+                      it, n);
+            double d[3][3], big = 0.0, off = 0.0; /* a cov a^T */
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    d[i][j] = 0.0;
+                    for (int k = 0; k < 3; k++)
+                        for (int l = 0; l < 3; l++) d[i][j] += (double)a[i][k] * cov[k][l] * a[j][l];
+                }
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) {
+                    if (i == j) big = fmax(big, fabs(d[i][j]));
+                    else off = fmax(off, fabs(d[i][j]));
+                }
+            CHECK_MSG(off <= 1e-4 * big, "source %d case %d (%u faces): off-diagonal %.3g of %.3g", src, it, n, off, big);
+            if (off > worst * big) worst = off / big, worst_case = it;
+            cases++;
+        next:
+            if (node != want) free(node);
+            RETURN_IF_FAILED();
+        }
+        free(prims);
+        free(tmp);
+        free(ids);
+        free(dist);
+        free(records);
+        test_mesh_free(&m);
+    }
+    printf("  %d nodes, largest off-diagonal %.3g of the largest entry (case %d)\n", cases, worst, worst_case);
+}
+
 /* the binary Gottschalk split against the plane recomputed in double from snug_obb_fit's box */
 static void test_gottschalk_split_is_the_box_plane(void) {
     test_mesh m;
@@ -322,5 +425,6 @@ int main(void) {
     RUN(test_tree_obbs_contain_exactly);
     RUN(test_gottschalk_split_is_the_box_plane);
     RUN(test_obb_path_matches_generic);
+    RUN(test_node_axes_diagonalise_covariance);
     return harness_finish();
 }

@@ -68,13 +68,12 @@ static inline f4 f4_pick(f4 a, f4 b, int i0, int i1, int i2, int i3) {
 #define ROT_YZX(a) f4_pick(a, a, 1, 2, 0, 3)
 #endif
 
-/* the nine lane vectors v[c][i] (corner c, coordinate i of the four records) of four consecutive corner records:
- * three 4x4 transposes instead of 36 scalar gathers */
-static inline void corners_transpose(const float* rec, f4 v[3][3]) {
-    enum { R = SNUG_OBB_RECORD };
+/* the nine lane vectors v[c][i] (corner c, coordinate i of the four records) of four consecutive corner records
+ * `stride` floats apart: three 4x4 transposes instead of 36 scalar gathers */
+static inline void corners_transpose(const float* rec, size_t stride, f4 v[3][3]) {
     for (int c = 0; c < 3; c++) {
-        f4 r0 = F4_LOAD(rec + 4 * c), r1 = F4_LOAD(rec + R + 4 * c), r2 = F4_LOAD(rec + 2 * R + 4 * c),
-           r3 = F4_LOAD(rec + 3 * R + 4 * c);
+        f4 r0 = F4_LOAD(rec + 4 * c), r1 = F4_LOAD(rec + stride + 4 * c), r2 = F4_LOAD(rec + 2 * stride + 4 * c),
+           r3 = F4_LOAD(rec + 3 * stride + 4 * c);
         f4 t0 = UNPACK_LO(r0, r1), t1 = UNPACK_LO(r2, r3), t2 = UNPACK_HI(r0, r1), t3 = UNPACK_HI(r2, r3);
         v[c][0] = HALVES_LO(t0, t1);
         v[c][1] = HALVES_HI(t0, t1);
@@ -141,7 +140,7 @@ void snug_split_gottschalk_records(const snug_split_in* in, const snug_prim* pri
     uint32_t full = count / 4;
     for (uint32_t g = 0; g < full; g++) {
         f4 v[3][3];
-        corners_transpose(in->corners + R * (size_t)(4 * g), v);
+        corners_transpose(in->corners + R * (size_t)(4 * g), R, v);
         face_moments4(v, in->corners + R * (size_t)(4 * g) + 12, R);
     }
     if (4 * full < count) {
@@ -245,7 +244,7 @@ static inline void face_add(f4 v0, const float* f, f4 r, f4* am, f4* ad, f4* ao)
 static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t count, const float* ref,
                          snug_obb_moments* mo) {
     f4 r = F4_LOAD(((const float[4]){ref[0], ref[1], ref[2], 0.0f})), zero = F4_SET1(0.0f);
-    memset(mo, 0, sizeof *mo);
+    double area = 0.0, m0 = 0.0, m1 = 0.0, m2 = 0.0, xx = 0.0, yy = 0.0, zz = 0.0, xy = 0.0, xz = 0.0, yz = 0.0;
     for (uint32_t k = 0; k < count;) {
         f4 am = zero, ad = zero, ao = zero;
         uint32_t end = count - k > 64 ? k + 64 : count; /* a multiple of four short of the end */
@@ -267,11 +266,11 @@ static void node_moments(snug_split_in* in, const snug_prim* prims, uint32_t cou
         F4_STORE(m, am);
         F4_STORE(s, ad);
         F4_STORE(o, ao);
-        mo->area += m[3];
-        mo->m[0] += m[0], mo->m[1] += m[1], mo->m[2] += m[2];
-        mo->s[0] += s[0], mo->s[1] += s[1], mo->s[2] += s[2];
-        mo->s[3] += o[0], mo->s[4] += o[2], mo->s[5] += o[1]; /* xy, xz, yz */
+        area += m[3], m0 += m[0], m1 += m[1], m2 += m[2];
+        xx += s[0], yy += s[1], zz += s[2], xy += o[0], xz += o[2], yz += o[1];
     }
+    /* in locals until here: wasm would clear and update the struct in memory */
+    *mo = (snug_obb_moments){area, {m0, m1, m2}, {xx, yy, zz, xy, xz, yz}};
 }
 
 /* Axes when the covariance has none to give: no area (vertex covariance) or the refined axes: the general fit */
@@ -334,8 +333,13 @@ static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, 
     float tail[12];
     for (uint32_t g = 0; g < groups; g++) {
         f4 v[3][3];
+        const float* rec = in->corners + SNUG_OBB_RECORD * (size_t)(4 * g);
         if (in->corners && g < full) {
-            corners_transpose(in->corners + SNUG_OBB_RECORD * (size_t)(4 * g), v);
+            corners_transpose(rec, SNUG_OBB_RECORD, v);
+        } else if (in->corners) { /* the last records' corners, missing ones as the first */
+            float pad[4 * 12];
+            for (uint32_t l = 0; l < 4; l++) memcpy(pad + 12 * l, rec + (4 * g + l < count ? SNUG_OBB_RECORD * l : 0), 12 * sizeof(float));
+            corners_transpose(pad, 12, v);
         } else {
             corners_gather(in, prims, 4 * g, count, v);
         }

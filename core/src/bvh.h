@@ -71,6 +71,8 @@ void snug_bvh_node_range(const snug_bvh* bvh, uint32_t node, uint32_t* first, ui
 float snug_bv_test_cost(snug_bv_type type);
 /* Fill costs[].qe and costs[].ce from costs[].q and the node types (q must be set). */
 void snug_bvh_fill_costs(snug_bvh* bvh);
+/* The same for node i alone (its children's q and types must be set). */
+void snug_bvh_fill_node_cost(snug_bvh* bvh, uint32_t i);
 /* Per-node BV of the node's own type, as a pointer usable with snug_bv_overlap. AABB nodes are copied into
  * *aabb (the node layout interleaves min/max with other fields). */
 const void* snug_bvh_node_bv(const snug_bvh* bvh, uint32_t node, snug_bv_type* type, snug_aabb* aabb);

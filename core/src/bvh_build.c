@@ -234,8 +234,10 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
 snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
     const snug_bvh_def* def = b->in.def;
     uint32_t nc = b->node_count;
-    /* shrink the node array to its final size; on failure the larger block serves as well */
-    snug_node* nodes = snug_realloc(ctx, b->nodes, (size_t)nc * sizeof *nodes);
+    bool plain_aabb = snug_build_plain_aabb(def);
+    /* shrink the node array to its final size; on failure the larger block serves as well (plain AABB trees
+     * move their nodes in their per-node pass instead: that copy cost a pass of its own) */
+    snug_node* nodes = plain_aabb ? NULL : snug_realloc(ctx, b->nodes, (size_t)nc * sizeof *nodes);
     if (nodes) b->nodes = nodes;
     bool mixed = def->bv_type == SNUG_BV_MIXED;
     bool need_sphere = mixed || def->bv_type == SNUG_BV_SPHERE;
@@ -274,16 +276,37 @@ snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
         snug_bvh_free(ctx, &bvh);
         return SNUG_ERR_OUT_OF_MEMORY;
     }
-    bool plain_aabb = def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF;
-    for (uint32_t i = 0; plain_aabb && i < nc; i++) {
-        /* the node box is the BV: only its type and quality */
-        snug_node* n = &bvh.nodes[i];
-        bvh.leaf_count += SNUG_NODE_CHILDREN(n->info) == 0;
-        n->info = (n->info & ~(7u << 3)) | ((uint32_t)SNUG_BV_AABB << 3);
-        snug_aabb box;
-        glm_vec3_copy(n->min, box.min);
-        glm_vec3_copy(n->max, box.max);
-        bvh.costs[i].q = (float)snug_split_aabb_measure(&box, def->measure);
+    if (plain_aabb) {
+        /* the node box is the BV: one pass bottom-up (children follow their parents) moves each node to the
+         * final array, unions the children's boxes if the builder left them pending, sets type, quality and
+         * costs */
+        snug_node* src = b->nodes;
+        snug_node* dst = snug_alloc(ctx, (size_t)nc * sizeof *dst);
+        if (!dst) dst = src; /* in place: the larger block serves as well */
+        bvh.nodes = dst;
+        for (uint32_t i = nc; i-- > 0;) {
+            snug_node n = src[i];
+            uint32_t kids = SNUG_NODE_CHILDREN(n.info);
+            if (kids && b->inner_boxes_pending) {
+                const snug_node* c = &dst[n.first];
+                glm_vec3_copy((float*)c[0].min, n.min);
+                glm_vec3_copy((float*)c[0].max, n.max);
+                for (uint32_t k = 1; k < kids; k++) {
+                    glm_vec3_minv(n.min, (float*)c[k].min, n.min);
+                    glm_vec3_maxv(n.max, (float*)c[k].max, n.max);
+                }
+            }
+            bvh.leaf_count += kids == 0;
+            n.info = (n.info & ~(7u << 3)) | ((uint32_t)SNUG_BV_AABB << 3);
+            dst[i] = n;
+            snug_aabb box;
+            glm_vec3_copy(n.min, box.min);
+            glm_vec3_copy(n.max, box.max);
+            bvh.costs[i].q = (float)snug_split_aabb_measure(&box, def->measure);
+            snug_bvh_fill_node_cost(&bvh, i);
+        }
+        if (dst != src) snug_free(ctx, src);
+        b->nodes = dst;
     }
     for (uint32_t i = 0; !plain_aabb && i < nc; i++) {
         snug_node* n = &bvh.nodes[i];
@@ -305,7 +328,7 @@ snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
         /* the traversal compares geometry, so the collision factor of mixed trees is taken out again */
         bvh.costs[i].q = (float)(mixed ? q / snug_bv_test_cost(type) : q);
     }
-    snug_bvh_fill_costs(&bvh);
+    if (!plain_aabb) snug_bvh_fill_costs(&bvh);
     if (def->hausdorff) {
         /* the slot order is final once the topology is built; expose it for the nearest-face descent */
         for (uint32_t s = 0; s < b->range_count[0]; s++) b->in.ids[s] = b->prims[s].id;

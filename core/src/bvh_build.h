@@ -15,10 +15,18 @@ typedef struct snug_build {
     uint32_t* range_count;    /* per node: triangles in its subtree */
     snug_obb* obbs;           /* per node OBBs when the builder made them (bvh_build_obb.c), else NULL */
     bool slots_in_ids;        /* prims left in input order; slot s holds triangle in.ids[s] (plain AABB trees) */
+    bool inner_boxes_pending; /* only leaf boxes are set: snug_bvh_finish unions the inner ones (plain AABB) */
 } snug_build;
 
+/* Trees whose node box is their BV: snug_bvh_finish gives them one pass that copies the nodes to their final
+ * array and sets boxes still pending, qualities and costs on the way. */
+static inline bool snug_build_plain_aabb(const snug_bvh_def* def) {
+    return def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF;
+}
+
 /* Binned SAH, binary (bvh_build_sah.c): sets nodes with exact AABBs, ranges, depth and slot-order prims (or,
- * for plain AABB trees, which read no prims afterwards, the slot order in in.ids and slots_in_ids). */
+ * for plain AABB trees, which read no prims afterwards, the slot order in in.ids and slots_in_ids; their inner
+ * boxes are left to snug_bvh_finish: inner_boxes_pending). */
 snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
 /* Meshes of at least this many triangles take the Morton-clustered top levels in that builder; a variable only
  * so that tests can send small meshes down that path. */

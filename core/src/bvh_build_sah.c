@@ -721,8 +721,10 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
     snug_free(ctx, q.stack);
     snug_free(ctx, q.bins);
     if (!ok) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "clusters of %u triangles", tri_count);
-    /* inner boxes bottom-up (children follow their parents; the leaves have theirs) */
-    for (uint32_t i = b->node_count; i-- > 0;) {
+    /* inner boxes bottom-up (children follow their parents; the leaves have theirs); plain AABB trees get
+     * them in snug_bvh_finish's pass over the nodes */
+    b->inner_boxes_pending = snug_build_plain_aabb(def);
+    for (uint32_t i = b->node_count; !b->inner_boxes_pending && i-- > 0;) {
         snug_node* n = &b->nodes[i];
         if (!SNUG_NODE_CHILDREN(n->info)) continue;
         const snug_node* c = &b->nodes[n->first];

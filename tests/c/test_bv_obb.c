@@ -8,6 +8,7 @@
 
 #include "bv_test_util.h"
 #include "harness.h"
+#include "obb_fit.h"
 
 static void random_obb(rng* r, bool aligned, snug_obb* out) {
     for (int k = 0; k < 3; k++) {
@@ -261,9 +262,52 @@ static void test_seed004_containment_fix_matters(void) {
     CHECK(!snug_obb_obb_seed004(&a, &b, &x));
 }
 
+/* snug_obb_ranges_finish (the OBB extents from float projection ranges, obb_fit.h): each stored extent is the
+ * smallest float at or above the documented bound, max(hi - c_k, lo side) + 4 eps R + 1e-30 with c_k the stored
+ * centre's projection in double and R the largest range end per axis; recomputed here in double. Ranges of
+ * every sign and scale, zero-width and subnormal ones included. */
+static void test_ranges_finish_rounds_up_tightly(void) {
+    rng r = {harness_seed() ^ 0xf1d5};
+    int cases = 2000 * harness_scale();
+    for (int it = 0; it < cases; it++) {
+        float q[4] = {rng_float(&r) - 0.5f, rng_float(&r) - 0.5f, rng_float(&r) - 0.5f, rng_float(&r) - 0.5f};
+        versor v = {q[0], q[1], q[2], q[3]};
+        glm_quat_normalize(v);
+        mat3 rot;
+        glm_quat_mat3(v, rot);
+        snug_obb o;
+        memcpy(o.axes, rot, sizeof o.axes);
+        float scale = ldexpf(1.0f, (int)(rng_next(&r) % 200) - 150), ref[3], lo[4] = {0}, hi[4] = {0};
+        for (int k = 0; k < 3; k++) {
+            ref[k] = (rng_float(&r) - 0.5f) * (it % 3 ? scale : 1e4f);
+            lo[k] = (rng_float(&r) - 0.5f) * scale;
+            hi[k] = it % 7 == 0 ? lo[k] : lo[k] + rng_float(&r) * scale;
+        }
+        snug_obb_ranges rg = {{F4_SET1(0.0f), F4_SET1(0.0f), F4_SET1(0.0f)}, F4_LOAD(lo), F4_LOAD(hi)};
+        snug_obb_ranges_finish(&rg, it % 5 ? ref : NULL, &o);
+        double R2 = 0.0, d[3];
+        for (int k = 0; k < 3; k++) {
+            double m = fmax(fabs((double)lo[k]), fabs((double)hi[k]));
+            R2 += m * m;
+            d[k] = (double)o.c[k] - (it % 5 ? ref[k] : 0.0);
+        }
+        double pad = 4.0 * FLT_EPSILON * sqrt(R2) + 1e-30;
+        for (int k = 0; k < 3; k++) {
+            double ck = ((double)o.axes[k][0] * d[0] + (double)o.axes[k][1] * d[1]) + (double)o.axes[k][2] * d[2];
+            double need = fmax(hi[k] - ck, ck - lo[k]) + pad;
+            float below = nextafterf(o.e[k], -INFINITY);
+            CHECK_MSG((double)o.e[k] >= need && (double)below < need, "case %d axis %d: extent %.9g for bound %.17g",
+                      it, k, (double)o.e[k], need);
+        }
+        RETURN_IF_FAILED();
+    }
+    printf("  %d boxes\n", cases);
+}
+
 int main(void) {
     RUN(test_sat_touching_and_parallel_edges);
     RUN(test_seed004_containment_fix_matters);
     RUN(test_sat_agrees_with_exact_test);
+    RUN(test_ranges_finish_rounds_up_tightly);
     return harness_finish();
 }

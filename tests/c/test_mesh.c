@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bvh.h"
 #include "harness.h"
 #include "snug.h"
 #include "test_alloc.h"
@@ -125,6 +126,88 @@ static void test_degenerate_triangles_are_kept_and_counted_at_any_scale(void) {
     }
 }
 
+/* A soup of n triangles inside [0, S]^3 (two extra vertices pin the bounds, so the tolerance): exact needles whose
+ * height is tol (1 + k 2^-23), k in -3..3, on edge lengths that are powers of two in a coordinate plane (every
+ * coordinate exact, so the flag is decided in the last bits), collinear, fat, repeated-vertex and point
+ * triangles; corner order rotated so the needle's base is any of the three edges. */
+static void degenerate_soup(rng* r, uint32_t n, float S, float tol, float* pos, uint32_t* idx) {
+    for (uint32_t t = 0; t < n; t++) {
+        float *a = pos + 9 * t, *b = a + 3, *c = a + 6;
+        int kind = (int)(rng_next(r) % 5);
+        for (int k = 0; k < 9; k++) a[k] = S * rng_float(r);
+        if (kind <= 1) {
+            int i = (int)(rng_next(r) % 3), j = (i + 1 + (int)(rng_next(r) % 2)) % 3, o = 3 - i - j;
+            float L = S / 16.0f * (float)(1 << (rng_next(r) % 3)), u = (float)(1 + rng_next(r) % 7) / 8.0f;
+            a[i] = S / 16.0f * (float)(rng_next(r) % 8), a[j] = 0.0f, a[o] = S / 16.0f * (float)(rng_next(r) % 16);
+            glm_vec3_copy(a, b);
+            glm_vec3_copy(a, c);
+            b[i] += L;
+            c[i] += u * L;
+            c[j] = kind == 0 ? tol * (1.0f + (float)((int)(rng_next(r) % 7) - 3) * 0x1p-23f) : 0.0f;
+        } else if (kind == 2) {
+            float u = rng_float(r);
+            for (int k = 0; k < 3; k++) c[k] = a[k] + u * (b[k] - a[k]); /* collinear up to rounding */
+        } else if (kind == 3) {
+            glm_vec3_copy(a, c);
+            if (rng_next(r) % 2) glm_vec3_copy(a, b);
+        }
+        uint32_t rot = (uint32_t)(rng_next(r) % 3);
+        for (uint32_t k = 0; k < 3; k++) idx[3 * t + k] = 3 * t + (k + rot) % 3;
+    }
+    for (int k = 0; k < 3; k++) pos[9 * n + k] = 0.0f, pos[9 * n + 3 + k] = S;
+}
+
+/* The create pass flags degenerate triangles four at a time in SIMD lanes, with the scalar predicate for the
+ * last n mod 4: its list must be exactly the triangles the scalar snug_tri_degenerate flags. Powers of two
+ * from 2^-20 to 2^20 for S, and 2^63, where the squared cross products overflow. */
+static void test_degenerate_flags_match_the_predicate(void) {
+    rng r = {harness_seed() ^ 0xde6e};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    int cases = 40 * harness_scale();
+    for (int c = 0; c < cases; c++) {
+        uint32_t n = 1 + (uint32_t)(rng_next(&r) % 61);
+        float S = ldexpf(1.0f, c % 5 == 4 ? 63 : (int)(rng_next(&r) % 41) - 20);
+        float* pos = malloc(sizeof(float) * (9 * n + 6));
+        uint32_t* idx = malloc(sizeof(uint32_t) * 3 * n);
+        snug_mesh_def def = snug_default_mesh_def();
+        def.positions = pos;
+        def.vertex_count = 3 * n + 2;
+        def.indices = idx;
+        def.triangle_count = n;
+        /* the first create only reads the tolerance the bounds give; the soup is drawn again with it */
+        rng again = r;
+        degenerate_soup(&r, n, S, 0.0f, pos, idx);
+        snug_mesh h;
+        CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
+        snug_mesh_info info;
+        snug_mesh_get_info(ctx, h, &info);
+        snug_mesh_destroy(ctx, h);
+        r = again;
+        degenerate_soup(&r, n, S, info.tolerance, pos, idx);
+        snug_status st = snug_mesh_create(ctx, &def, &h);
+        CHECK_MSG(st == SNUG_OK, "case %d: %s", c, snug_status_name(st));
+        uint32_t* ids = malloc(sizeof(uint32_t) * n);
+        uint32_t total = 0, flagged = 0, mismatches = 0;
+        if (st == SNUG_OK) {
+            CHECK(snug_mesh_get_degenerate(ctx, h, ids, n, &total) == SNUG_OK);
+            for (uint32_t t = 0; t < n; t++) {
+                const uint32_t* v = idx + 3 * t;
+                bool want = snug_tri_degenerate(pos + 3 * v[0], pos + 3 * v[1], pos + 3 * v[2], info.tolerance);
+                bool got = flagged < total && ids[flagged] == t;
+                flagged += got;
+                mismatches += want != got;
+            }
+            CHECK_MSG(mismatches == 0 && flagged == total, "case %d (n %u, S 2^%d): %u triangles flagged differently",
+                      c, n, ilogbf(S), mismatches);
+            snug_mesh_destroy(ctx, h);
+        }
+        free(ids);
+        free(pos);
+        free(idx);
+    }
+    snug_ctx_destroy(ctx);
+}
+
 static void test_welding_merges_split_vertices(void) {
     /* a box as 12 separate triangles (36 vertices) welds back to 8 vertices and becomes closed */
     test_mesh box;
@@ -237,6 +320,7 @@ int main(void) {
     RUN(test_bad_input_is_rejected_and_context_stays_usable);
     RUN(test_handles_are_generational);
     RUN(test_degenerate_triangles_are_kept_and_counted_at_any_scale);
+    RUN(test_degenerate_flags_match_the_predicate);
     RUN(test_welding_merges_split_vertices);
     RUN(test_npm_meshes_ingest);
     RUN(test_set_positions_refits_and_rejects_nan);

@@ -3,7 +3,7 @@
  * splitter already fitted to choose its plane, with the extents of the same projection pass. The generic path
  * solves every inner node's covariance a second time and projects every vertex once more per level
  * (snug_bvh_fit_obbs). Leaves get the same covariance box from the splitter's kernels without the split. The
- * two children of a split get their axes together (snug_split_gottschalk_axes2: one pair eigen solve). */
+ * two children of a split get their axes together (snug_split_gottschalk_kids: one pair eigen solve). */
 #include "bvh_build.h"
 #include "obb_fit.h"
 #include "simd4.h"
@@ -42,7 +42,7 @@ static void prims_from_records(const snug_split_in* in, snug_prim* prims, uint32
 /* node covers the records [begin, begin + count) and comes with its axes (its moments pass already run: the
  * scratch of its records holds its corners); depth <= max_depth <= 64 bounds the recursion */
 static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t count, uint32_t depth, const mat3 axes,
-                       bool flip) {
+                       const snug_obb_node_moments* mo, bool flip) {
     const snug_bvh_def* def = b->in.def;
     snug_prim* prims = b->prims + begin;
     /* this node's scratch is its records' range, so pending siblings' scratch stays intact */
@@ -81,11 +81,13 @@ static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t co
     b->node_count += 2;
     b->nodes[node].first = child;
     b->nodes[node].info = SNUG_NODE_INFO(2, 0, 0);
-    /* both children's axes in one pair eigen solve (latency bound: the second comes almost free) */
+    /* both children's axes in one pair eigen solve (latency bound: the second comes almost free), the larger
+     * child's moments mostly from this node's */
     mat3 kid_axes[2];
-    snug_split_gottschalk_axes2(&kids, prims, sizes[0], sizes[1], kid_axes);
-    build_node(b, child, begin, sizes[0], depth + 1, kid_axes[0], !flip);
-    build_node(b, child + 1, begin + sizes[0], sizes[1], depth + 1, kid_axes[1], !flip);
+    snug_obb_node_moments kid_mo[2];
+    snug_split_gottschalk_kids(&kids, prims, sizes[0], sizes[1], mo, kid_axes, kid_mo);
+    build_node(b, child, begin, sizes[0], depth + 1, kid_axes[0], &kid_mo[0], !flip);
+    build_node(b, child + 1, begin + sizes[0], sizes[1], depth + 1, kid_axes[1], &kid_mo[1], !flip);
     /* the AABB from the children's (min and max are exact: the union of the faces' boxes whatever the order) */
     glm_vec3_minv(b->nodes[child].min, b->nodes[child + 1].min, b->nodes[node].min);
     glm_vec3_maxv(b->nodes[child].max, b->nodes[child + 1].max, b->nodes[node].max);
@@ -100,8 +102,9 @@ snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
     b->in.corners_tmp = b->in.corners + SNUG_OBB_RECORD * (size_t)tri_count;
     snug_split_gottschalk_records(&b->in, b->prims, tri_count);
     mat3 axes;
-    snug_split_gottschalk_axes(&b->in, b->prims, tri_count, axes);
-    build_node(b, 0, 0, tri_count, 1, axes, false);
+    snug_obb_node_moments mo;
+    snug_split_gottschalk_node_axes(&b->in, b->prims, tri_count, axes, &mo);
+    build_node(b, 0, 0, tri_count, 1, axes, &mo, false);
     snug_free(ctx, b->in.corners);
     b->in.corners = b->in.corners_tmp = NULL;
     return SNUG_OK;

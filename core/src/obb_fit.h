@@ -32,6 +32,22 @@ struct snug_prim;
 /* the records of prims[0, count) (their ids' triangles) in in->corners (split_gottschalk.c) */
 void snug_split_gottschalk_records(const struct snug_split_in* in, const struct snug_prim* prims, uint32_t count);
 
+/* A node's moments as the OBB builder keeps them for its children: about `ref`, with `err` a bound on their
+ * relative rounding error in units of a node's whose faces were summed directly (1 for those). */
+typedef struct snug_obb_node_moments {
+    snug_obb_moments mo;
+    double ref[3];
+    double err;
+} snug_obb_node_moments;
+/* The axes of the node prims[0, count) from its faces' sums, and its moments in *nm (split_gottschalk.c). */
+void snug_split_gottschalk_node_axes(struct snug_split_in* in, const struct snug_prim* prims, uint32_t count, mat3 axes,
+                                     snug_obb_node_moments* nm);
+/* The axes of a node's two children (prims[0, n0) and [n0, n0 + n1)) with one pair eigen solve, and their
+ * moments: the child with fewer faces from its faces, the other as the parent's minus that one's when this
+ * cancels by at most one bit of the area and the error bound stays small, else from its faces too. */
+void snug_split_gottschalk_kids(struct snug_split_in* in, const struct snug_prim* prims, uint32_t n0, uint32_t n1,
+                                const snug_obb_node_moments* parent, mat3 axes[2], snug_obb_node_moments kids[2]);
+
 /* eigenvectors of the covariance (mo->area > 0), descending eigenvalues, right-handed, in V[0..2] */
 void snug_obb_moments_basis(const snug_obb_moments* mo, double V[3][3]);
 /* the same for two nodes at once (each lane exactly as alone; both need area > 0) */

@@ -400,23 +400,80 @@ void snug_split_gottschalk_axes(snug_split_in* in, const snug_prim* prims, uint3
     node_axes(in, prims, count, axes);
 }
 
-void snug_split_gottschalk_axes2(snug_split_in* in, const snug_prim* prims, uint32_t n0, uint32_t n1, mat3 axes[2]) {
+/* the node's moments from its faces, about its first corner; false when its axes must come from the general fit */
+static bool node_moments_direct(snug_split_in* in, const snug_prim* prims, uint32_t count, snug_obb_node_moments* nm) {
+    bool ok = node_axes_begin(in, prims, count, &nm->mo);
+    const float* ref = corner(in, prims, 0, 0);
+    for (int i = 0; i < 3; i++) nm->ref[i] = ref[i];
+    nm->err = 1.0;
+    return ok;
+}
+
+void snug_split_gottschalk_node_axes(snug_split_in* in, const snug_prim* prims, uint32_t count, mat3 axes,
+                                     snug_obb_node_moments* nm) {
+    if (!node_moments_direct(in, prims, count, nm)) {
+        general_axes(in, prims, count, axes);
+        return;
+    }
+    double V[3][3];
+    snug_obb_moments_basis(&nm->mo, V);
+    basis_axes(V, axes);
+}
+
+/* Largest error bound (in units of a direct sum's) for moments derived from a parent's: a chain of derived nodes
+ * may pile up one bound per level (each at most doubles it and adds one), so it is cut after a few. */
+#define DERIVED_ERR_MAX 4.0
+
+/* The moments of the parent's other child: the parent's minus the child c's (shifted to the parent's reference
+ * point: with t = c.ref - p.ref, m + area t and s + m t^T + t m^T + area t t^T). Its area is the difference of two
+ * sums with errors <= err_p eps A_p and eps A_c; relative to the result that is (err_p A_p + A_c) / A_o, at most
+ * 2 err_p + 1 when A_o >= A_c (so A_o >= A_p / 2: the difference cancels by at most one bit). False when that
+ * does not hold or the bound exceeds DERIVED_ERR_MAX. */
+static bool moments_derive(const snug_obb_node_moments* p, const snug_obb_node_moments* c, snug_obb_node_moments* o) {
+    const snug_obb_moments* m = &c->mo;
+    double t0 = c->ref[0] - p->ref[0], t1 = c->ref[1] - p->ref[1], t2 = c->ref[2] - p->ref[2], a = m->area;
+    double m0 = m->m[0] + a * t0, m1 = m->m[1] + a * t1, m2 = m->m[2] + a * t2; /* about p->ref */
+    o->mo.area = p->mo.area - a;
+    o->mo.m[0] = p->mo.m[0] - m0, o->mo.m[1] = p->mo.m[1] - m1, o->mo.m[2] = p->mo.m[2] - m2;
+    /* s + m t^T + t m^T + a t t^T with m about c->ref: (m + a t) t^T + t m^T */
+    o->mo.s[0] = p->mo.s[0] - (m->s[0] + m0 * t0 + t0 * m->m[0]);
+    o->mo.s[1] = p->mo.s[1] - (m->s[1] + m1 * t1 + t1 * m->m[1]);
+    o->mo.s[2] = p->mo.s[2] - (m->s[2] + m2 * t2 + t2 * m->m[2]);
+    o->mo.s[3] = p->mo.s[3] - (m->s[3] + m0 * t1 + t0 * m->m[1]); /* xy */
+    o->mo.s[4] = p->mo.s[4] - (m->s[4] + m0 * t2 + t0 * m->m[2]); /* xz */
+    o->mo.s[5] = p->mo.s[5] - (m->s[5] + m1 * t2 + t1 * m->m[2]); /* yz */
+    for (int i = 0; i < 3; i++) o->ref[i] = p->ref[i];
+    o->err = (p->err * p->mo.area + a) / o->mo.area;
+    return o->mo.area >= a && o->err <= DERIVED_ERR_MAX;
+}
+
+void snug_split_gottschalk_kids(snug_split_in* in, const snug_prim* prims, uint32_t n0, uint32_t n1,
+                                const snug_obb_node_moments* parent, mat3 axes[2], snug_obb_node_moments kids[2]) {
     snug_split_in in1 = *in; /* the second node's records and scratch */
     in1.tmp += n0, in1.dist += n0, in1.ids += n0;
     if (in1.corners) in1.corners += SNUG_OBB_RECORD * (size_t)n0, in1.corners_tmp += SNUG_OBB_RECORD * (size_t)n0;
-    snug_obb_moments m0, m1;
-    bool ok0 = node_axes_begin(in, prims, n0, &m0), ok1 = node_axes_begin(&in1, prims + n0, n1, &m1);
+    bool ok0, ok1;
+    /* the child with fewer faces from its faces, the other derived when that is accurate */
+    if (n0 <= n1) {
+        ok0 = node_moments_direct(in, prims, n0, &kids[0]);
+        ok1 = parent->mo.area > 0.0 && moments_derive(parent, &kids[0], &kids[1]);
+        if (!ok1) ok1 = node_moments_direct(&in1, prims + n0, n1, &kids[1]);
+    } else {
+        ok1 = node_moments_direct(&in1, prims + n0, n1, &kids[1]);
+        ok0 = parent->mo.area > 0.0 && moments_derive(parent, &kids[1], &kids[0]);
+        if (!ok0) ok0 = node_moments_direct(in, prims, n0, &kids[0]);
+    }
     if (ok0 && ok1) {
         double V0[3][3], V1[3][3];
-        snug_obb_moments_basis_pair(&m0, &m1, V0, V1);
+        snug_obb_moments_basis_pair(&kids[0].mo, &kids[1].mo, V0, V1);
         basis_axes(V0, axes[0]);
         basis_axes(V1, axes[1]);
         return;
     }
     double V[3][3];
-    if (ok0) snug_obb_moments_basis(&m0, V), basis_axes(V, axes[0]);
+    if (ok0) snug_obb_moments_basis(&kids[0].mo, V), basis_axes(V, axes[0]);
     else general_axes(in, prims, n0, axes[0]);
-    if (ok1) snug_obb_moments_basis(&m1, V), basis_axes(V, axes[1]);
+    if (ok1) snug_obb_moments_basis(&kids[1].mo, V), basis_axes(V, axes[1]);
     else general_axes(&in1, prims + n0, n1, axes[1]);
 }
 

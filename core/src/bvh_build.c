@@ -176,8 +176,10 @@ static void free_build(snug_ctx* ctx, snug_build* b) {
  * (the scalar pass was compute-bound in wasm: its corner gathers alone take a sixth of its time), with the same
  * operations in the same order as the scalar forms, so the same bits (min/max as the ternaries they are). */
 static void tri_records(const float* positions, const uint32_t* tris, uint32_t n, float tolerance, snug_prim* prims,
-                        uint8_t* degenerate) {
+                        uint8_t* degenerate, snug_aabb* root) {
     uint32_t t = 0;
+    f4 all_lo[3], all_hi[3]; /* per lane: the bounds so far, for the root box */
+    for (int k = 0; k < 3; k++) all_lo[k] = F4_SET1(INFINITY), all_hi[k] = F4_SET1(-INFINITY);
     for (; t + 4 <= n; t += 4) {
         float in[3][3][4]; /* corner, axis, lane */
         for (int l = 0; l < 4; l++)
@@ -190,8 +192,11 @@ static void tri_records(const float* positions, const uint32_t* tris, uint32_t n
         for (int k = 0; k < 3; k++) {
             for (int c = 0; c < 3; c++) v[c][k] = F4_LOAD(in[c][k]);
             /* lo = a < b ? a : b, then c < lo ? c : lo; hi alike */
-            F4_STORE(lo[k], F4_MIN(v[2][k], F4_MIN(v[0][k], v[1][k])));
-            F4_STORE(hi[k], F4_MAX(v[2][k], F4_MAX(v[1][k], v[0][k])));
+            f4 l = F4_MIN(v[2][k], F4_MIN(v[0][k], v[1][k])), h = F4_MAX(v[2][k], F4_MAX(v[1][k], v[0][k]));
+            F4_STORE(lo[k], l);
+            F4_STORE(hi[k], h);
+            all_lo[k] = F4_MIN(all_lo[k], l);
+            all_hi[k] = F4_MAX(all_hi[k], h);
         }
         for (int l = 0; l < 4; l++) {
             snug_prim* p = &prims[t + l];
@@ -234,6 +239,17 @@ static void tri_records(const float* positions, const uint32_t* tris, uint32_t n
         p->label = 0;
         if (degenerate) degenerate[t] = snug_tri_degenerate(a, c1, c2, tolerance);
     }
+    /* the lanes' bounds and the tail's (min and max are exact, so the order does not matter) */
+    float lane_lo[3][4], lane_hi[3][4];
+    for (int k = 0; k < 3; k++) {
+        F4_STORE(lane_lo[k], all_lo[k]);
+        F4_STORE(lane_hi[k], all_hi[k]);
+        float lo = INFINITY, hi = -INFINITY;
+        for (int l = 0; l < 4; l++) lo = glm_min(lo, lane_lo[k][l]), hi = glm_max(hi, lane_hi[k][l]);
+        for (uint32_t s = n & ~3u; s < n; s++) lo = glm_min(lo, prims[s].min[k]), hi = glm_max(hi, prims[s].max[k]);
+        root->min[k] = lo;
+        root->max[k] = hi;
+    }
 }
 
 snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,
@@ -264,7 +280,7 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "hierarchy of %u triangles", tri_count);
     }
     /* per-triangle bounds once; everything after works on these records */
-    tri_records(positions, tris, tri_count, tolerance, b.prims, degenerate);
+    tri_records(positions, tris, tri_count, tolerance, b.prims, degenerate, &b.root);
     if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
     else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
     else if (def->bv_type == SNUG_BV_OBB && def->splitter == SNUG_SPLIT_GOTTSCHALK && def->branching == 2 &&

@@ -7,6 +7,7 @@
 typedef struct snug_build {
     snug_split_in in;
     snug_prim* prims;         /* one record per triangle, in final slot order once built */
+    snug_aabb root;           /* bounds of all triangles, from the pass that makes the records */
     snug_prim* best;          /* variable branching: the best partition seen so far */
     snug_node* nodes;         /* capacity 2 x triangles */
     uint32_t node_count;

@@ -277,23 +277,57 @@ static void make_leaf(snug_build* b, uint32_t node, uint32_t begin, const qprim*
 }
 
 /* Quantized records of every triangle (from the float boxes in b->prims, input order) on the grid of the root
- * box. */
+ * box. Truncation after clamping to [0, 65535]; the max rounds up by one quantum instead of ceil (a call
+ * without SSE4.1), which only widens the box a little. The lanes do the scalar form's operations in its order
+ * (the clamp's test is on the unclamped value, as there), so the records are the same bits. */
 static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* out) {
-    snug_aabb root;
-    snug_prims_bounds(b->prims, tri_count, &root);
-    const float *rlo = root.min, *rhi = root.max;
+    const float *rlo = b->root.min, *rhi = b->root.max;
     for (int a = 0; a < 3; a++) {
         float ext = rhi[a] - rlo[a];
         g->origin[a] = rlo[a];
         g->inv[a] = ext > 0.0f ? 65535.0f / ext : 0.0f;
         g->unit[a] = ext / 65535.0f;
     }
+#if defined(__wasm_simd128__)
+    v128_t origin = wasm_f32x4_make(g->origin[0], g->origin[1], g->origin[2], 0.0f);
+    v128_t inv = wasm_f32x4_make(g->inv[0], g->inv[1], g->inv[2], 0.0f);
+    v128_t one = wasm_f32x4_splat(1.0f), top = wasm_f32x4_splat(65535.0f), zero = wasm_f32x4_splat(0.0f);
+    v128_t lo_bias = wasm_i32x4_splat(32768), hi_bias = wasm_i32x4_splat(32767);
+    for (uint32_t t = 0; t < tri_count; t++) {
+        const float* p = b->prims[t].min; /* min and id, then max and label: 16 bytes each */
+        v128_t l = wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(p), origin), inv);
+        v128_t h = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(p + 4), origin), inv), one);
+        /* l > 0 ? (l < 65535 ? l : 65535) : 0 */
+        l = wasm_v128_and(wasm_f32x4_pmin(top, l), wasm_f32x4_gt(l, zero));
+        h = wasm_v128_and(wasm_f32x4_pmin(top, h), wasm_f32x4_gt(h, zero));
+        v128_t q = wasm_i16x8_narrow_i32x4(wasm_i32x4_sub(wasm_i32x4_trunc_sat_f32x4(l), lo_bias),
+                                           wasm_i32x4_sub(hi_bias, wasm_i32x4_trunc_sat_f32x4(h)));
+        q = wasm_i16x8_replace_lane(q, 3, (int16_t)(uint16_t)(t & 0xffffu));
+        q = wasm_i16x8_replace_lane(q, 7, (int16_t)(uint16_t)(t >> 16));
+        wasm_v128_store(out[t].v, q);
+    }
+#elif defined(__SSE2__)
+    __m128 origin = _mm_set_ps(0.0f, g->origin[2], g->origin[1], g->origin[0]);
+    __m128 inv = _mm_set_ps(0.0f, g->inv[2], g->inv[1], g->inv[0]);
+    __m128 one = _mm_set1_ps(1.0f), top = _mm_set1_ps(65535.0f), zero = _mm_setzero_ps();
+    __m128i lo_bias = _mm_set1_epi32(32768), hi_bias = _mm_set1_epi32(32767);
+    for (uint32_t t = 0; t < tri_count; t++) {
+        const float* p = b->prims[t].min;
+        __m128 l = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(p), origin), inv);
+        __m128 h = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(p + 4), origin), inv), one);
+        l = _mm_and_ps(_mm_min_ps(l, top), _mm_cmpgt_ps(l, zero));
+        h = _mm_and_ps(_mm_min_ps(h, top), _mm_cmpgt_ps(h, zero));
+        __m128i q = _mm_packs_epi32(_mm_sub_epi32(_mm_cvttps_epi32(l), lo_bias),
+                                    _mm_sub_epi32(hi_bias, _mm_cvttps_epi32(h)));
+        q = _mm_insert_epi16(q, (int)(t & 0xffffu), 3);
+        q = _mm_insert_epi16(q, (int)(t >> 16), 7);
+        _mm_storeu_si128((__m128i*)out[t].v, q);
+    }
+#else
     for (uint32_t t = 0; t < tri_count; t++) {
         const snug_prim* p = &b->prims[t];
         int16_t* q = out[t].v;
         for (int a = 0; a < 3; a++) {
-            /* truncation after clamping to [0, 65535]; the max rounds up by one quantum instead of ceil (a
-             * call without SSE4.1), which only widens the box a little */
             float l = (p->min[a] - g->origin[a]) * g->inv[a], h = (p->max[a] - g->origin[a]) * g->inv[a] + 1.0f;
             l = l > 0.0f ? (l < 65535.0f ? l : 65535.0f) : 0.0f;
             h = h > 0.0f ? (h < 65535.0f ? h : 65535.0f) : 0.0f;
@@ -303,6 +337,7 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
         q[3] = (int16_t)(uint16_t)(t & 0xffffu);
         q[7] = (int16_t)(uint16_t)(t >> 16);
     }
+#endif
 }
 
 /* Nodes of at most SWEEP_MAX records (and more than a leaf) take the full sweep: sort by centroid key on the

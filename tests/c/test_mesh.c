@@ -35,6 +35,15 @@ static void test_bad_input_is_rejected_and_context_stays_usable(void) {
     make(ctx, &box, &st);
     CHECK(st == SNUG_ERR_NOT_FINITE);
     box.positions[4] = 2;
+    /* the check is a bit test on the exponent: the last coordinate, -inf and a negative NaN too */
+    box.positions[23] = -INFINITY;
+    make(ctx, &box, &st);
+    CHECK(st == SNUG_ERR_NOT_FINITE);
+    CHECK(strstr(snug_ctx_last_error(ctx), "vertex 7") != NULL);
+    box.positions[23] = -NAN;
+    make(ctx, &box, &st);
+    CHECK(st == SNUG_ERR_NOT_FINITE);
+    box.positions[23] = 3;
 
     box.indices[7] = 8;
     make(ctx, &box, &st);

@@ -39,13 +39,13 @@ static void prims_from_records(const snug_split_in* in, snug_prim* prims, uint32
     memcpy(box->max, h, sizeof box->max);
 }
 
-/* node covers the records [begin, begin + count) and comes with its axes (its moments pass already run: the
- * scratch of its records holds its corners); depth <= max_depth <= 64 bounds the recursion */
+/* node covers the records [begin, begin + count) and comes with its axes and moments (its parent's
+ * snug_split_gottschalk_kids); depth <= max_depth <= 64 bounds the recursion */
 static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t count, uint32_t depth, const mat3 axes,
                        const snug_obb_node_moments* mo, bool flip) {
     const snug_bvh_def* def = b->in.def;
     snug_prim* prims = b->prims + begin;
-    /* this node's scratch is its records' range, so pending siblings' scratch stays intact */
+    /* this node's scratch is its records' range */
     snug_split_in in = b->in;
     in.tmp += begin, in.dist += begin, in.ids += begin;
     /* the records move between the two buffers at each split: `flip` says which one holds this node's */

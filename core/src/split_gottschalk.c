@@ -10,9 +10,9 @@
  * The moments pass adds each face's own moments (face_moments4: area, centroid offset from corner 0, second
  * moments about the centroid) shifted to the node's reference point; the OBB builder keeps those in its corner
  * records (obb_fit.h), so a node costs a few vector operations per face instead of the triangle's moments from
- * its corners at every level. The projection pass leaves each full group of four faces' three midpoint sums in the
- * builder's scratch records tmp[4g .. 4g+3] (as lane vectors); faces after the last full group keep theirs in
- * tmp[k].min. */
+ * its corners at every level. The projection pass takes four faces at a time (the last group padded with its
+ * first face) and leaves each full group's three midpoint sums in the builder's scratch records tmp[4g ..] (as
+ * lane vectors), the last partial group's in a local block (group_vec). */
 #include "bvh_build.h"
 #include "obb_fit.h"
 

@@ -2,7 +2,8 @@
  * triangle's box quantized to 16 bits per axis on the root box, so a partition pass moves half the bytes of
  * the float records, a bin update is one 8-lane integer min, and bins and sides are integer arithmetic. The
  * quantized boxes only steer the plane choice; every node's box is exact: leaves are fitted to their
- * triangles' float boxes and inner nodes are the union of their children, in one pass at the end.
+ * triangles' float boxes and inner nodes are the union of their children, in one pass at the end (for plain
+ * AABB trees the pass of snug_bvh_finish that also moves the nodes and sets their costs).
  *
  * Nodes below SAMPLE_MIN records: a node's bins are filled while its parent is partitioned (grid over the
  * child's box, known from the parent's bins), so every level costs one pass over the records. Larger nodes

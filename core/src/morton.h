@@ -1,4 +1,5 @@
-/* Morton codes and the radix sort that orders records by them (bottom-up builder, clustered SAH top levels). */
+/* Morton codes (bottom-up builder, cells of the clustered SAH top levels) and the radix sort that orders the
+ * bottom-up builder's records by them. */
 #ifndef SNUG_MORTON_H
 #define SNUG_MORTON_H
 

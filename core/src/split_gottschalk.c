@@ -68,17 +68,21 @@ static inline f4 f4_pick(f4 a, f4 b, int i0, int i1, int i2, int i3) {
 #define ROT_YZX(a) f4_pick(a, a, 1, 2, 0, 3)
 #endif
 
-/* the nine lane vectors v[c][i] (corner c, coordinate i of the four records) of four consecutive corner records
- * `stride` floats apart: three 4x4 transposes instead of 36 scalar gathers */
-static inline void corners_transpose(const float* rec, size_t stride, f4 v[3][3]) {
+/* the nine lane vectors v[c][i] (corner c, coordinate i of the four records) of the corner records q0 .. q3: three
+ * 4x4 transposes instead of 36 scalar gathers */
+static inline void corners_rows(const float* q0, const float* q1, const float* q2, const float* q3, f4 v[3][3]) {
     for (int c = 0; c < 3; c++) {
-        f4 r0 = F4_LOAD(rec + 4 * c), r1 = F4_LOAD(rec + stride + 4 * c), r2 = F4_LOAD(rec + 2 * stride + 4 * c),
-           r3 = F4_LOAD(rec + 3 * stride + 4 * c);
+        f4 r0 = F4_LOAD(q0 + 4 * c), r1 = F4_LOAD(q1 + 4 * c), r2 = F4_LOAD(q2 + 4 * c), r3 = F4_LOAD(q3 + 4 * c);
         f4 t0 = UNPACK_LO(r0, r1), t1 = UNPACK_LO(r2, r3), t2 = UNPACK_HI(r0, r1), t3 = UNPACK_HI(r2, r3);
         v[c][0] = HALVES_LO(t0, t1);
         v[c][1] = HALVES_HI(t0, t1);
         v[c][2] = HALVES_LO(t2, t3);
     }
+}
+
+/* the same for four consecutive records `stride` floats apart */
+static inline void corners_transpose(const float* rec, size_t stride, f4 v[3][3]) {
+    corners_rows(rec, rec + stride, rec + 2 * stride, rec + 3 * stride, v);
 }
 
 /* the corners' lane vectors v[c][i] of four faces (lane l: corner c of face l of the group; lanes past count
@@ -336,10 +340,9 @@ static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, 
         const float* rec = in->corners + SNUG_OBB_RECORD * (size_t)(4 * g);
         if (in->corners && g < full) {
             corners_transpose(rec, SNUG_OBB_RECORD, v);
-        } else if (in->corners) { /* the last records' corners, missing ones as the first */
-            float pad[4 * 12];
-            for (uint32_t l = 0; l < 4; l++) memcpy(pad + 12 * l, rec + (4 * g + l < count ? SNUG_OBB_RECORD * l : 0), 12 * sizeof(float));
-            corners_transpose(pad, 12, v);
+        } else if (in->corners) { /* the last records' corners, missing ones as the first (read in place) */
+            uint32_t n = count - 4 * g;
+            corners_rows(rec, rec + (n > 1 ? SNUG_OBB_RECORD : 0), rec + (n > 2 ? 2 * SNUG_OBB_RECORD : 0), rec, v);
         } else {
             corners_gather(in, prims, 4 * g, count, v);
         }

@@ -14,6 +14,7 @@
  * after their parent, the first child's subtree next to its parent. */
 #include "bvh_build.h"
 #include "morton.h"
+#include "simd4.h"
 
 #include <float.h>
 #include <string.h>
@@ -31,6 +32,9 @@ typedef v128_t i16x8;
 #define Q_STORE(p, x) wasm_v128_store(p, x)
 #define Q_MIN(a, b) wasm_i16x8_min(a, b)
 #define Q_EMPTY() wasm_i16x8_splat(INT16_MAX)
+#define I4_SPLAT(x) wasm_i32x4_splat(x)
+#define I4_SUB(a, b) wasm_i32x4_sub(a, b)
+#define I4_GT(a, b) wasm_i32x4_gt(a, b)
 #elif defined(__SSE2__)
 #include <emmintrin.h>
 typedef __m128i i16x8;
@@ -38,6 +42,9 @@ typedef __m128i i16x8;
 #define Q_STORE(p, x) _mm_storeu_si128((__m128i*)(p), x)
 #define Q_MIN(a, b) _mm_min_epi16(a, b)
 #define Q_EMPTY() _mm_set1_epi16(INT16_MAX)
+#define I4_SPLAT(x) _mm_set1_epi32(x)
+#define I4_SUB(a, b) _mm_sub_epi32(a, b)
+#define I4_GT(a, b) _mm_cmpgt_epi32(a, b)
 #else
 typedef qprim i16x8;
 static inline i16x8 q_load(const void* p) { i16x8 r; memcpy(&r, p, 16); return r; }
@@ -51,6 +58,24 @@ static inline void q_store(void* p, i16x8 x) { memcpy(p, &x, 16); }
 #define Q_STORE(p, x) q_store(p, x)
 #define Q_MIN(a, b) q_min(a, b)
 #define Q_EMPTY() q_empty()
+#endif
+
+/* A quantized record from its clamped float min and max lanes: truncate, bias, narrow to 16 bits, id in lanes 3
+ * and 7 (only the SIMD builds quantize in lanes). */
+#if defined(__wasm_simd128__)
+static inline i16x8 q_pack(f4 lo, f4 hi, uint32_t id) {
+    v128_t q = wasm_i16x8_narrow_i32x4(wasm_i32x4_sub(wasm_i32x4_trunc_sat_f32x4(lo), wasm_i32x4_splat(32768)),
+                                       wasm_i32x4_sub(wasm_i32x4_splat(32767), wasm_i32x4_trunc_sat_f32x4(hi)));
+    q = wasm_i16x8_replace_lane(q, 3, (int16_t)(uint16_t)(id & 0xffffu));
+    return wasm_i16x8_replace_lane(q, 7, (int16_t)(uint16_t)(id >> 16));
+}
+#elif defined(__SSE2__)
+static inline i16x8 q_pack(f4 lo, f4 hi, uint32_t id) {
+    __m128i q = _mm_packs_epi32(_mm_sub_epi32(_mm_cvttps_epi32(lo), _mm_set1_epi32(32768)),
+                                _mm_sub_epi32(_mm_set1_epi32(32767), _mm_cvttps_epi32(hi)));
+    q = _mm_insert_epi16(q, (int)(id & 0xffffu), 3);
+    return _mm_insert_epi16(q, (int)(id >> 16), 7);
+}
 #endif
 
 #define QBINS_MAX 64
@@ -289,40 +314,18 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
         g->inv[a] = ext > 0.0f ? 65535.0f / ext : 0.0f;
         g->unit[a] = ext / 65535.0f;
     }
-#if defined(__wasm_simd128__)
-    v128_t origin = wasm_f32x4_make(g->origin[0], g->origin[1], g->origin[2], 0.0f);
-    v128_t inv = wasm_f32x4_make(g->inv[0], g->inv[1], g->inv[2], 0.0f);
-    v128_t one = wasm_f32x4_splat(1.0f), top = wasm_f32x4_splat(65535.0f), zero = wasm_f32x4_splat(0.0f);
-    v128_t lo_bias = wasm_i32x4_splat(32768), hi_bias = wasm_i32x4_splat(32767);
+#if defined(__wasm_simd128__) || defined(__SSE2__)
+    const f4 origin = F4_LOAD(((const float[4]){g->origin[0], g->origin[1], g->origin[2], 0.0f}));
+    const f4 inv = F4_LOAD(((const float[4]){g->inv[0], g->inv[1], g->inv[2], 0.0f}));
+    const f4 one = F4_SET1(1.0f), top = F4_SET1(65535.0f), zero = F4_SET1(0.0f);
     for (uint32_t t = 0; t < tri_count; t++) {
         const float* p = b->prims[t].min; /* min and id, then max and label: 16 bytes each */
-        v128_t l = wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(p), origin), inv);
-        v128_t h = wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_sub(wasm_v128_load(p + 4), origin), inv), one);
+        f4 l = F4_MUL(F4_SUB(F4_LOAD(p), origin), inv);
+        f4 h = F4_ADD(F4_MUL(F4_SUB(F4_LOAD(p + 4), origin), inv), one);
         /* l > 0 ? (l < 65535 ? l : 65535) : 0 */
-        l = wasm_v128_and(wasm_f32x4_pmin(top, l), wasm_f32x4_gt(l, zero));
-        h = wasm_v128_and(wasm_f32x4_pmin(top, h), wasm_f32x4_gt(h, zero));
-        v128_t q = wasm_i16x8_narrow_i32x4(wasm_i32x4_sub(wasm_i32x4_trunc_sat_f32x4(l), lo_bias),
-                                           wasm_i32x4_sub(hi_bias, wasm_i32x4_trunc_sat_f32x4(h)));
-        q = wasm_i16x8_replace_lane(q, 3, (int16_t)(uint16_t)(t & 0xffffu));
-        q = wasm_i16x8_replace_lane(q, 7, (int16_t)(uint16_t)(t >> 16));
-        wasm_v128_store(out[t].v, q);
-    }
-#elif defined(__SSE2__)
-    __m128 origin = _mm_set_ps(0.0f, g->origin[2], g->origin[1], g->origin[0]);
-    __m128 inv = _mm_set_ps(0.0f, g->inv[2], g->inv[1], g->inv[0]);
-    __m128 one = _mm_set1_ps(1.0f), top = _mm_set1_ps(65535.0f), zero = _mm_setzero_ps();
-    __m128i lo_bias = _mm_set1_epi32(32768), hi_bias = _mm_set1_epi32(32767);
-    for (uint32_t t = 0; t < tri_count; t++) {
-        const float* p = b->prims[t].min;
-        __m128 l = _mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(p), origin), inv);
-        __m128 h = _mm_add_ps(_mm_mul_ps(_mm_sub_ps(_mm_loadu_ps(p + 4), origin), inv), one);
-        l = _mm_and_ps(_mm_min_ps(l, top), _mm_cmpgt_ps(l, zero));
-        h = _mm_and_ps(_mm_min_ps(h, top), _mm_cmpgt_ps(h, zero));
-        __m128i q = _mm_packs_epi32(_mm_sub_epi32(_mm_cvttps_epi32(l), lo_bias),
-                                    _mm_sub_epi32(hi_bias, _mm_cvttps_epi32(h)));
-        q = _mm_insert_epi16(q, (int)(t & 0xffffu), 3);
-        q = _mm_insert_epi16(q, (int)(t >> 16), 7);
-        _mm_storeu_si128((__m128i*)out[t].v, q);
+        l = F4_AND(F4_MIN(l, top), F4_LT(zero, l));
+        h = F4_AND(F4_MIN(h, top), F4_LT(zero, h));
+        Q_STORE(out[t].v, q_pack(l, h, t));
     }
 #else
     for (uint32_t t = 0; t < tri_count; t++) {
@@ -349,33 +352,14 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
 /* rank[k] = how many of keys[0..count) are below keys[k] (keys distinct, padded to SWEEP_MAX). Four lanes of
  * k at a time, one comparison per j: in wasm the scalar double loop was a chain of 256 compares per node. */
 static inline void sweep_ranks(const int32_t keys[SWEEP_MAX], uint32_t count, int32_t rank[SWEEP_MAX]) {
-#if defined(__wasm_simd128__)
-    v128_t k0 = wasm_v128_load(keys), k1 = wasm_v128_load(keys + 4), k2 = wasm_v128_load(keys + 8),
-           k3 = wasm_v128_load(keys + 12);
-    v128_t r0 = wasm_i32x4_splat(0), r1 = r0, r2 = r0, r3 = r0;
+#if defined(__wasm_simd128__) || defined(__SSE2__)
+    i16x8 k[4], r[4]; /* 32-bit lanes here */
+    for (int v = 0; v < 4; v++) k[v] = Q_LOAD(keys + 4 * v), r[v] = I4_SPLAT(0);
     for (uint32_t j = 0; j < count; j++) {
-        v128_t s = wasm_i32x4_splat(keys[j]);
-        /* a true lane is -1: subtract */
-        r0 = wasm_i32x4_sub(r0, wasm_i32x4_gt(k0, s));
-        r1 = wasm_i32x4_sub(r1, wasm_i32x4_gt(k1, s));
-        r2 = wasm_i32x4_sub(r2, wasm_i32x4_gt(k2, s));
-        r3 = wasm_i32x4_sub(r3, wasm_i32x4_gt(k3, s));
+        i16x8 s = I4_SPLAT(keys[j]);
+        for (int v = 0; v < 4; v++) r[v] = I4_SUB(r[v], I4_GT(k[v], s)); /* a true lane is -1: subtract */
     }
-    wasm_v128_store(rank, r0), wasm_v128_store(rank + 4, r1), wasm_v128_store(rank + 8, r2);
-    wasm_v128_store(rank + 12, r3);
-#elif defined(__SSE2__)
-    __m128i k0 = _mm_loadu_si128((const __m128i*)keys), k1 = _mm_loadu_si128((const __m128i*)(keys + 4)),
-            k2 = _mm_loadu_si128((const __m128i*)(keys + 8)), k3 = _mm_loadu_si128((const __m128i*)(keys + 12));
-    __m128i r0 = _mm_setzero_si128(), r1 = r0, r2 = r0, r3 = r0;
-    for (uint32_t j = 0; j < count; j++) {
-        __m128i s = _mm_set1_epi32(keys[j]);
-        r0 = _mm_sub_epi32(r0, _mm_cmpgt_epi32(k0, s));
-        r1 = _mm_sub_epi32(r1, _mm_cmpgt_epi32(k1, s));
-        r2 = _mm_sub_epi32(r2, _mm_cmpgt_epi32(k2, s));
-        r3 = _mm_sub_epi32(r3, _mm_cmpgt_epi32(k3, s));
-    }
-    _mm_storeu_si128((__m128i*)rank, r0), _mm_storeu_si128((__m128i*)(rank + 4), r1);
-    _mm_storeu_si128((__m128i*)(rank + 8), r2), _mm_storeu_si128((__m128i*)(rank + 12), r3);
+    for (int v = 0; v < 4; v++) Q_STORE(rank + 4 * v, r[v]);
 #else
     for (uint32_t k = 0; k < SWEEP_MAX; k++) {
         int32_t r = 0;

@@ -178,32 +178,43 @@ static uint32_t side_bits_count(uint32_t bits) {
     return (bits & 1u) + (bits >> 1 & 1u) + (bits >> 2 & 1u) + (bits >> 3 & 1u);
 }
 
+/* moves the record q to slot `left` or `right` of `to` by its side (no branch: the side is random) */
+static inline void record_move(const float* q, float* to, uint32_t side, uint32_t* left, uint32_t* right) {
+    float* d = to + SNUG_OBB_RECORD * (size_t)(*left + ((*right - *left) & (0u - side)));
+    for (int j = 0; j < SNUG_OBB_RECORD; j += 4) F4_STORE(d + j, F4_LOAD(q + j));
+    *right += side;
+    *left += 1 - side;
+}
+
 /* partition2 on the corner records (obb_fit.h) instead of the prims: the same sides and order, no boxes (each
  * node takes its box in its own projection pass). The records go from in->corners to in->corners_tmp (the
  * children's records live there: the builder swaps the two), each with one store at its final place, as the left
- * part's size is counted first; no branch on the side (it is random). */
+ * part's size is counted first; the counting pass keeps each group's side bits (in the node's scratch ids) for the
+ * moving pass, which takes full groups four records at a time. */
 static uint32_t partition2_corners(snug_split_in* in, uint32_t count, float* tail, int a, float plane) {
     enum { R = SNUG_OBB_RECORD };
     uint32_t groups = (count + 3) / 4, full = count / 4, rights = 0;
+    uint8_t* sides = (uint8_t*)in->ids; /* one byte per group: the node has count >= groups ids */
     f4 plane4 = F4_SET1(plane);
-    for (uint32_t g = 0; g + 1 < groups; g++) rights += side_bits_count(group_sides(in, g, full, tail, a, plane4));
-    uint32_t last = group_sides(in, groups - 1, full, tail, a, plane4) & ((1u << (count - 4 * (groups - 1))) - 1u);
+    for (uint32_t g = 0; g < full; g++) {
+        uint32_t bits = group_sides(in, g, full, tail, a, plane4);
+        sides[g] = (uint8_t)bits;
+        rights += side_bits_count(bits);
+    }
+    uint32_t last = full < groups ? group_sides(in, full, full, tail, a, plane4) & ((1u << (count - 4 * full)) - 1u) : 0;
     rights += side_bits_count(last);
     /* destination of the next record: left part from 0, right part from count - rights */
     uint32_t left = 0, right = count - rights;
     const float* q = in->corners;
     float* to = in->corners_tmp;
-    for (uint32_t g = 0; g < groups; g++) {
-        uint32_t bits = g + 1 < groups ? group_sides(in, g, full, tail, a, plane4) : last;
-        uint32_t n = g + 1 < groups ? 4 : count - 4 * g;
-        for (uint32_t l = 0; l < n; l++, q += R) {
-            uint32_t side = bits >> l & 1u, at = left + ((right - left) & (0u - side));
-            float* d = to + R * (size_t)at;
-            for (int j = 0; j < R; j += 4) F4_STORE(d + j, F4_LOAD(q + j));
-            right += side;
-            left += 1 - side;
-        }
+    for (uint32_t g = 0; g < full; g++, q += 4 * R) {
+        uint32_t bits = sides[g];
+        record_move(q, to, bits & 1u, &left, &right);
+        record_move(q + R, to, bits >> 1 & 1u, &left, &right);
+        record_move(q + 2 * R, to, bits >> 2 & 1u, &left, &right);
+        record_move(q + 3 * R, to, bits >> 3, &left, &right);
     }
+    for (uint32_t l = 0; l < count - 4 * full; l++, q += R) record_move(q, to, last >> l & 1u, &left, &right);
     return left;
 }
 

@@ -58,9 +58,14 @@ $(BUILD)/include/cglm:
 	@mkdir -p $(@D)
 	ln -sfn /usr/include/cglm $@
 
+# Code off every measured path (alternative splitters and builders, blobs, scene bookkeeping, error text) is built
+# for size: the module has a size budget (issue 7) and these files gain nothing from -O3.
+WASM_SMALL := blob bvh_bottomup ctx hausdorff scene split_bb split_greedy split_kcenter split_kmeans split_zachmann
+$(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
+
 $(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm
 	@mkdir -p $(@D)
-	$(EMCC) $(CFLAGS_W) -c $< -o $@
+	$(EMCC) $(CFLAGS_W) $(WASM_FILE_OPT) -c $< -o $@
 
 $(BUILD)/wasm/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/wasm/obj/%.o,$(CORE_SRC))
 	@rm -f $@

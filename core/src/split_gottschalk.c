@@ -330,6 +330,21 @@ static inline f4 lanes_max3(f4 x, f4 y, f4 z) {
     return F4_MAX(F4_MAX(HALVES_LO(t0, t1), HALVES_HI(t0, t1)), F4_MAX(HALVES_LO(t2, t3), HALVES_HI(t2, t3)));
 }
 
+/* one group of the projection pass: the corners v (relative to the origin) on the axes ax relative to r3, into the
+ * ranges glo / ghi, and the three midpoint sums (lane vectors) to out[0..11] */
+static inline void project_group(f4 v[3][3], f4 ax[3][3], const f4 r3[3], f4 glo[3], f4 ghi[3], float* out) {
+    for (int c = 0; c < 3; c++)
+        for (int i = 0; i < 3; i++) v[c][i] = F4_SUB(v[c][i], r3[i]);
+    for (int k = 0; k < 3; k++) {
+        f4 d[3];
+        for (int c = 0; c < 3; c++)
+            d[c] = F4_ADD(F4_ADD(F4_MUL(ax[k][0], v[c][0]), F4_MUL(ax[k][1], v[c][1])), F4_MUL(ax[k][2], v[c][2]));
+        glo[k] = F4_MIN(glo[k], F4_MIN(F4_MIN(d[0], d[1]), d[2]));
+        ghi[k] = F4_MAX(ghi[k], F4_MAX(F4_MAX(d[0], d[1]), d[2]));
+        F4_STORE(out + 4 * k, F4_ADD(F4_ADD(d[0], d[1]), d[2]));
+    }
+}
+
 /* The split along the node's axes (after its moments pass); with `node` set, also the node's OBB: the covariance
  * box with the padded extents of the same projection pass (obb_fit.h). Degree 0: only that OBB (leaves), the
  * records stay as they are. With corner records the partition gives no boxes. */
@@ -346,27 +361,23 @@ static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, 
     }
     uint32_t full = count / 4, groups = (count + 3) / 4;
     float tail[12];
-    for (uint32_t g = 0; g < groups; g++) {
+    uint32_t g = 0;
+    if (in->corners) /* full groups on their own: no path choice per group */
+        for (; g < full; g++) {
+            f4 v[3][3];
+            corners_transpose(in->corners + SNUG_OBB_RECORD * (size_t)(4 * g), SNUG_OBB_RECORD, v);
+            project_group(v, ax, r3, glo, ghi, (float*)(in->tmp + 4 * g));
+        }
+    for (; g < groups; g++) {
         f4 v[3][3];
         const float* rec = in->corners + SNUG_OBB_RECORD * (size_t)(4 * g);
-        if (in->corners && g < full) {
-            corners_transpose(rec, SNUG_OBB_RECORD, v);
-        } else if (in->corners) { /* the last records' corners, missing ones as the first (read in place) */
+        if (in->corners) { /* the last records' corners, missing ones as the first (read in place) */
             uint32_t n = count - 4 * g;
             corners_rows(rec, rec + (n > 1 ? SNUG_OBB_RECORD : 0), rec + (n > 2 ? 2 * SNUG_OBB_RECORD : 0), rec, v);
         } else {
             corners_gather(in, prims, 4 * g, count, v);
         }
-        for (int c = 0; c < 3; c++)
-            for (int i = 0; i < 3; i++) v[c][i] = F4_SUB(v[c][i], r3[i]);
-        for (int k = 0; k < 3; k++) {
-            f4 d[3];
-            for (int c = 0; c < 3; c++)
-                d[c] = F4_ADD(F4_ADD(F4_MUL(ax[k][0], v[c][0]), F4_MUL(ax[k][1], v[c][1])), F4_MUL(ax[k][2], v[c][2]));
-            glo[k] = F4_MIN(glo[k], F4_MIN(F4_MIN(d[0], d[1]), d[2]));
-            ghi[k] = F4_MAX(ghi[k], F4_MAX(F4_MAX(d[0], d[1]), d[2]));
-            F4_STORE(group_vec(in, g, full, tail, k), F4_ADD(F4_ADD(d[0], d[1]), d[2]));
-        }
+        project_group(v, ax, r3, glo, ghi, group_vec(in, g, full, tail, 0));
     }
     snug_obb_ranges r;
     r.lo = lanes_min3(glo[0], glo[1], glo[2]);

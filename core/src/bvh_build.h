@@ -35,14 +35,13 @@ extern uint32_t snug_sah_cluster_min;
 /* OBB tree with the Gottschalk splitter, binary, no refinement (bvh_build_obb.c): the same tree as the generic
  * driver with that splitter, and every node's OBB (b->obbs) made on the way. */
 snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
-/* Pieces of the Gottschalk split (split_gottschalk.c) for that builder: a node's axes (its moments pass, whose
- * scratch in in->tmp/dist the split then reads), the axes of two sibling nodes (records [0, n0) and [n0, n0 + n1))
- * with one pair eigen solve, and the binary split along given axes that also sets the node's OBB (count >= 2), or
- * with sizes NULL only that OBB (a leaf, count >= 1). */
+/* Pieces of the Gottschalk split (split_gottschalk.c) for that builder (the sibling axes and moments are in
+ * obb_fit.h): a node's axes from its moments pass (also what the tests compare the records against), and the
+ * binary split along given axes that also sets the node's OBB (count >= 2), or with sizes NULL only that OBB (a
+ * leaf, count >= 1); it makes no parts' boxes (the builder takes each node's AABB from its children or faces). */
 void snug_split_gottschalk_axes(snug_split_in* in, const snug_prim* prims, uint32_t count, mat3 axes);
-void snug_split_gottschalk_axes2(snug_split_in* in, const snug_prim* prims, uint32_t n0, uint32_t n1, mat3 axes[2]);
 int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, const mat3 axes, uint32_t* sizes,
-                              snug_aabb* boxes, snug_obb* node);
+                              snug_obb* node);
 /* Bottom-up topology by pairwise merging: sets nodes (AABB, children, leaf ranges), ranges, depth and reorders
  * prims into slot order. */
 snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);

@@ -59,7 +59,7 @@ static void build_node(snug_build* b, uint32_t node, uint32_t begin, uint32_t co
     uint32_t sizes[2];
     bool split = (int)depth < def->max_depth && count > (uint32_t)def->leaf_size;
     /* the node's OBB either way; the split keeps the records when it cannot divide them */
-    int parts = snug_split_gottschalk_obb(&in, prims, count, axes, split ? sizes : NULL, NULL, &b->obbs[node]);
+    int parts = snug_split_gottschalk_obb(&in, prims, count, axes, split ? sizes : NULL, &b->obbs[node]);
     snug_aabb box;
     /* as the generic driver: the object median always splits */
     if (split && parts < 2) { /* the median works on prims */

@@ -509,10 +509,8 @@ void snug_split_gottschalk_kids(snug_split_in* in, const snug_prim* prims, uint3
     else general_axes(&in1, prims + n0, n1, axes[1]);
 }
 
-/* The builder's call (corner records): no parts' boxes (`boxes` is not written; the builder makes each node's AABB
- * from its children's or its faces'). */
+/* The builder's call (face records): no parts' boxes. */
 int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, const mat3 axes, uint32_t* sizes,
-                              snug_aabb* boxes, snug_obb* node) {
-    (void)boxes;
+                              snug_obb* node) {
     return split_with_axes(in, prims, count, sizes ? 2 : 0, sizes, NULL, node, axes);
 }

@@ -43,11 +43,25 @@ typedef enum snug_status {
     SNUG_STATUS_COUNT
 } snug_status;
 
-/* Allocator hooks; a NULL hook uses malloc/free. Tests inject failing allocators through this. */
+/* A piece of parallel work: items [begin, end) of a task, run by worker `worker` (< worker_count), which indexes
+ * per-worker scratch. */
+typedef void (*snug_task_fn)(uint32_t begin, uint32_t end, uint32_t worker, void* task_context);
+
+/* Allocator hooks; a NULL hook uses malloc/free. Tests inject failing allocators through this.
+ * Optional task hooks (the Box2D v3 shape: snug owns no threads): with worker_count > 1, enqueue_task must run
+ * task over items [0, item_count) in ranges of at least min_range items (the last may be shorter), each item
+ * exactly once, on up to worker_count threads with distinct worker indices while the task runs; it returns a
+ * handle that finish_task waits on, or NULL when it ran everything before returning. Results do not depend on
+ * the worker count: the same input gives the same bytes with or without hooks. */
 typedef struct snug_ctx_def {
     void* (*alloc)(size_t size, void* user);
     void (*free)(void* ptr, void* user);
     void* user;
+    uint32_t worker_count;
+    void* (*enqueue_task)(snug_task_fn task, uint32_t item_count, uint32_t min_range, void* task_context,
+                          void* user_task_context);
+    void (*finish_task)(void* task, void* user_task_context);
+    void* user_task_context;
 } snug_ctx_def;
 
 typedef struct snug_ctx snug_ctx;

@@ -25,7 +25,7 @@ static void default_free(void* ptr, void* user) {
 }
 
 snug_ctx_def snug_default_ctx_def(void) {
-    snug_ctx_def def = {default_alloc, default_free, NULL};
+    snug_ctx_def def = {default_alloc, default_free, NULL, 1, NULL, NULL, NULL};
     return def;
 }
 
@@ -79,6 +79,16 @@ snug_status snug_succeed(snug_ctx* ctx) {
     return SNUG_OK;
 }
 
+void snug_parallel_for(snug_ctx* ctx, uint32_t item_count, uint32_t min_range, snug_task_fn task, void* context) {
+    if (item_count == 0) return;
+    if (ctx->def.worker_count < 2 || item_count <= min_range) {
+        task(0, item_count, 0, context);
+        return;
+    }
+    void* handle = ctx->def.enqueue_task(task, item_count, min_range, context, ctx->def.user_task_context);
+    if (handle) ctx->def.finish_task(handle, ctx->def.user_task_context);
+}
+
 snug_status snug_scratch_reserve(snug_ctx* ctx, size_t bytes) {
     if (ctx->scratch.size >= bytes) return SNUG_OK;
     size_t size = ctx->scratch.size ? ctx->scratch.size : 4096;
@@ -100,6 +110,7 @@ snug_ctx* snug_ctx_create(const snug_ctx_def* def) {
     snug_ctx* ctx = d.alloc(sizeof *ctx, d.user);
     if (!ctx) return NULL;
     memset(ctx, 0, sizeof *ctx);
+    if (d.worker_count < 1 || !d.enqueue_task || !d.finish_task) d.worker_count = 1;
     ctx->def = d;
     /* The salt comes from the context's address so that handles of another context rarely validate here. */
     uint16_t salt = (uint16_t)(((uintptr_t)ctx >> 4) * 2654435761u >> 7);

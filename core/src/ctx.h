@@ -41,6 +41,12 @@ snug_status snug_fail(snug_ctx* ctx, snug_status status, const char* fmt, ...)
 /* Record success and return SNUG_OK. */
 snug_status snug_succeed(snug_ctx* ctx);
 
+/* Run task over items [0, item_count) through the context's task hooks (on the calling thread, in one range,
+ * without them) and return when every item is done. Tasks must not allocate or report errors through ctx:
+ * neither is thread-safe. Worker indices are below snug_ctx_workers(ctx). */
+void snug_parallel_for(snug_ctx* ctx, uint32_t item_count, uint32_t min_range, snug_task_fn task, void* context);
+static inline uint32_t snug_ctx_workers(const snug_ctx* ctx) { return ctx->def.worker_count; }
+
 /* Ensure the scratch arena holds at least `bytes`; fails with SNUG_ERR_OUT_OF_MEMORY. Contents are not kept. */
 snug_status snug_scratch_reserve(snug_ctx* ctx, size_t bytes);
 

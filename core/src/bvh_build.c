@@ -170,14 +170,15 @@ static void free_build(snug_ctx* ctx, snug_build* b) {
     snug_free(ctx, b->range_first);
     snug_free(ctx, b->range_count);
     snug_free(ctx, b->obbs);
+    snug_free(ctx, b->blocks);
 }
 
 /* Box record of each triangle and, if asked, its snug_tri_degenerate flag: four triangles at a time in lanes
  * (the scalar pass was compute-bound in wasm: its corner gathers alone take a sixth of its time), with the same
  * operations in the same order as the scalar forms, so the same bits (min/max as the ternaries they are). */
-static void tri_records(const float* positions, const uint32_t* tris, uint32_t n, float tolerance, snug_prim* prims,
-                        uint8_t* degenerate, snug_aabb* root) {
-    uint32_t t = 0;
+static void tri_records(const float* positions, const uint32_t* tris, uint32_t first, uint32_t n, float tolerance,
+                        snug_prim* prims, uint8_t* degenerate, snug_aabb* root) {
+    uint32_t t = first;
     f4 all_lo[3], all_hi[3]; /* per lane: the bounds so far, for the root box */
     for (int k = 0; k < 3; k++) all_lo[k] = F4_SET1(INFINITY), all_hi[k] = F4_SET1(-INFINITY);
     for (; t + 4 <= n; t += 4) {
@@ -246,9 +247,43 @@ static void tri_records(const float* positions, const uint32_t* tris, uint32_t n
         F4_STORE(lane_hi[k], all_hi[k]);
         float lo = INFINITY, hi = -INFINITY;
         for (int l = 0; l < 4; l++) lo = glm_min(lo, lane_lo[k][l]), hi = glm_max(hi, lane_hi[k][l]);
-        for (uint32_t s = n & ~3u; s < n; s++) lo = glm_min(lo, prims[s].min[k]), hi = glm_max(hi, prims[s].max[k]);
+        for (uint32_t s = n - (n - first) % 4; s < n; s++) lo = glm_min(lo, prims[s].min[k]), hi = glm_max(hi, prims[s].max[k]);
         root->min[k] = lo;
         root->max[k] = hi;
+    }
+}
+
+/* tri_records over the context's workers: chunks of a multiple of four triangles (so every triangle takes the
+ * same path, lanes or tail, and the records are the same bits), their bounds joined after. */
+#define TRI_CHUNKS_MAX 64u
+typedef struct tri_pass {
+    const float* positions;
+    const uint32_t* tris;
+    uint32_t n, chunk;
+    float tolerance;
+    snug_prim* prims;
+    uint8_t* degenerate;
+    snug_aabb boxes[TRI_CHUNKS_MAX];
+} tri_pass;
+
+static void tri_records_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    tri_pass* p = context;
+    (void)worker;
+    for (uint32_t c = begin; c < end; c++) {
+        uint32_t lo = c * p->chunk, hi = p->n - lo < p->chunk ? p->n : lo + p->chunk;
+        tri_records(p->positions, p->tris, lo, hi, p->tolerance, p->prims, p->degenerate, &p->boxes[c]);
+    }
+}
+
+static void tri_records_parallel(snug_ctx* ctx, tri_pass* p, snug_aabb* root) {
+    uint32_t chunk = (p->n + TRI_CHUNKS_MAX - 1) / TRI_CHUNKS_MAX;
+    p->chunk = chunk < 16384u ? 16384u : (chunk + 3) & ~3u;
+    uint32_t chunks = (p->n + p->chunk - 1) / p->chunk;
+    snug_parallel_for(ctx, chunks, 1, tri_records_task, p);
+    *root = p->boxes[0];
+    for (uint32_t c = 1; c < chunks; c++) {
+        glm_vec3_minv(root->min, p->boxes[c].min, root->min);
+        glm_vec3_maxv(root->max, p->boxes[c].max, root->max);
     }
 }
 
@@ -280,7 +315,8 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "hierarchy of %u triangles", tri_count);
     }
     /* per-triangle bounds once; everything after works on these records */
-    tri_records(positions, tris, tri_count, tolerance, b.prims, degenerate, &b.root);
+    tri_pass records = {positions, tris, tri_count, 0, tolerance, b.prims, degenerate};
+    tri_records_parallel(ctx, &records, &b.root);
     if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
     else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
     else if (def->bv_type == SNUG_BV_OBB && def->splitter == SNUG_SPLIT_GOTTSCHALK && def->branching == 2 &&
@@ -295,6 +331,55 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         memset(out, 0, sizeof *out);
     }
     return st;
+}
+
+/* Plain AABB trees (the node box is the BV): one pass bottom-up (children follow their parents) moves each node
+ * to the final array, unions its children's boxes if the builder left them pending, sets type, quality and
+ * costs. Blocks of whole subtrees (snug_build.blocks) go through the task hooks, the nodes above them after. */
+typedef struct finish_plain {
+    const snug_build* b;
+    snug_bvh* bvh;
+    const snug_node* src;
+} finish_plain;
+
+/* Nodes [lo, hi), whose children are at or above lo, from src[lo + shift ..) where their links are `shift` too
+ * high; returns the leaf count. */
+static uint32_t finish_plain_range(finish_plain* f, uint32_t lo, uint32_t hi, uint32_t shift) {
+    snug_bvh* bvh = f->bvh;
+    snug_node* dst = bvh->nodes;
+    uint32_t leaves = 0;
+    for (uint32_t i = hi; i-- > lo;) {
+        snug_node n = f->src[i + shift];
+        uint32_t kids = SNUG_NODE_CHILDREN(n.info);
+        if (kids) n.first -= shift;
+        if (kids && f->b->inner_boxes_pending) {
+            const snug_node* c = &dst[n.first];
+            glm_vec3_copy((float*)c[0].min, n.min);
+            glm_vec3_copy((float*)c[0].max, n.max);
+            for (uint32_t k = 1; k < kids; k++) {
+                glm_vec3_minv(n.min, (float*)c[k].min, n.min);
+                glm_vec3_maxv(n.max, (float*)c[k].max, n.max);
+            }
+        }
+        leaves += kids == 0;
+        n.info = (n.info & ~(7u << 3)) | ((uint32_t)SNUG_BV_AABB << 3);
+        dst[i] = n;
+        snug_aabb box;
+        glm_vec3_copy(n.min, box.min);
+        glm_vec3_copy(n.max, box.max);
+        bvh->costs[i].q = (float)snug_split_aabb_measure(&box, bvh->def.measure);
+        snug_bvh_fill_node_cost(bvh, i);
+    }
+    return leaves;
+}
+
+static void finish_plain_blocks(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    finish_plain* f = context;
+    (void)worker;
+    for (uint32_t k = begin; k < end; k++) {
+        uint32_t lo = f->b->blocks[k], shift = f->b->block_src ? f->b->block_src[k] - lo : 0;
+        f->b->block_leaves[k] = finish_plain_range(f, lo, f->b->blocks[k + 1], shift);
+    }
 }
 
 /* The concrete per-node pass: BVs of the tree's type (or the best type per node), traversal costs, Hausdorff
@@ -345,34 +430,21 @@ snug_status snug_bvh_finish(snug_ctx* ctx, snug_build* b, snug_bvh* out) {
         return SNUG_ERR_OUT_OF_MEMORY;
     }
     if (plain_aabb) {
-        /* the node box is the BV: one pass bottom-up (children follow their parents) moves each node to the
-         * final array, unions the children's boxes if the builder left them pending, sets type, quality and
-         * costs */
         snug_node* src = b->nodes;
         snug_node* dst = snug_alloc(ctx, (size_t)nc * sizeof *dst);
-        if (!dst) dst = src; /* in place: the larger block serves as well */
-        bvh.nodes = dst;
-        for (uint32_t i = nc; i-- > 0;) {
-            snug_node n = src[i];
-            uint32_t kids = SNUG_NODE_CHILDREN(n.info);
-            if (kids && b->inner_boxes_pending) {
-                const snug_node* c = &dst[n.first];
-                glm_vec3_copy((float*)c[0].min, n.min);
-                glm_vec3_copy((float*)c[0].max, n.max);
-                for (uint32_t k = 1; k < kids; k++) {
-                    glm_vec3_minv(n.min, (float*)c[k].min, n.min);
-                    glm_vec3_maxv(n.max, (float*)c[k].max, n.max);
-                }
-            }
-            bvh.leaf_count += kids == 0;
-            n.info = (n.info & ~(7u << 3)) | ((uint32_t)SNUG_BV_AABB << 3);
-            dst[i] = n;
-            snug_aabb box;
-            glm_vec3_copy(n.min, box.min);
-            glm_vec3_copy(n.max, box.max);
-            bvh.costs[i].q = (float)snug_split_aabb_measure(&box, def->measure);
-            snug_bvh_fill_node_cost(&bvh, i);
+        /* in place when that fails (the larger block serves as well), unless blocks still have to move down */
+        if (!dst && b->block_src) {
+            bvh.nodes = NULL;
+            snug_bvh_free(ctx, &bvh);
+            return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "node array of %u nodes", nc);
         }
+        if (!dst) dst = src;
+        bvh.nodes = dst;
+        finish_plain finish = {b, &bvh, src};
+        uint32_t blocks = b->blocks ? b->block_count : 0;
+        snug_parallel_for(ctx, blocks, 1, finish_plain_blocks, &finish);
+        bvh.leaf_count = finish_plain_range(&finish, 0, blocks ? b->blocks[0] : nc, 0);
+        for (uint32_t k = 0; k < blocks; k++) bvh.leaf_count += b->block_leaves[k];
         if (dst != src) snug_free(ctx, src);
         b->nodes = dst;
     }

@@ -17,6 +17,13 @@ typedef struct snug_build {
     snug_obb* obbs;           /* per node OBBs when the builder made them (bvh_build_obb.c), else NULL */
     bool slots_in_ids;        /* prims left in input order; slot s holds triangle in.ids[s] (plain AABB trees) */
     bool inner_boxes_pending; /* only leaf boxes are set: snug_bvh_finish unions the inner ones (plain AABB) */
+    /* Nodes [blocks[0], blocks[block_count]) in block_count blocks [blocks[k], blocks[k + 1]) of whole subtrees
+     * (each block holds its nodes' children): snug_bvh_finish may treat blocks in parallel, then the nodes before
+     * blocks[0]. NULL: one sequence. */
+    uint32_t* blocks;
+    uint32_t* block_src;    /* per block: where its nodes are until snug_bvh_finish moves them, links unshifted */
+    uint32_t* block_leaves; /* per block: snug_bvh_finish's leaf count */
+    uint32_t block_count;
 } snug_build;
 
 /* Trees whose node box is their BV: snug_bvh_finish gives them one pass that copies the nodes to their final

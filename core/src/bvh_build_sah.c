@@ -306,7 +306,7 @@ static void make_leaf(snug_build* b, uint32_t node, uint32_t begin, const qprim*
  * box. Truncation after clamping to [0, 65535]; the max rounds up by one quantum instead of ceil (a call
  * without SSE4.1), which only widens the box a little. The lanes do the scalar form's operations in its order
  * (the clamp's test is on the unclamped value, as there), so the records are the same bits. */
-static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* out) {
+static void quantize_grid(const snug_build* b, qgrid* g) {
     const float *rlo = b->root.min, *rhi = b->root.max;
     for (int a = 0; a < 3; a++) {
         float ext = rhi[a] - rlo[a];
@@ -314,11 +314,15 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
         g->inv[a] = ext > 0.0f ? 65535.0f / ext : 0.0f;
         g->unit[a] = ext / 65535.0f;
     }
+}
+
+/* Records of triangles [first, tri_count). */
+static void quantize(const snug_build* b, uint32_t first, uint32_t tri_count, const qgrid* g, qprim* out) {
 #if defined(__wasm_simd128__) || defined(__SSE2__)
     const f4 origin = F4_LOAD(((const float[4]){g->origin[0], g->origin[1], g->origin[2], 0.0f}));
     const f4 inv = F4_LOAD(((const float[4]){g->inv[0], g->inv[1], g->inv[2], 0.0f}));
     const f4 one = F4_SET1(1.0f), top = F4_SET1(65535.0f), zero = F4_SET1(0.0f);
-    for (uint32_t t = 0; t < tri_count; t++) {
+    for (uint32_t t = first; t < tri_count; t++) {
         const float* p = b->prims[t].min; /* min and id, then max and label: 16 bytes each */
         f4 l = F4_MUL(F4_SUB(F4_LOAD(p), origin), inv);
         f4 h = F4_ADD(F4_MUL(F4_SUB(F4_LOAD(p + 4), origin), inv), one);
@@ -328,7 +332,7 @@ static void quantize(const snug_build* b, uint32_t tri_count, qgrid* g, qprim* o
         Q_STORE(out[t].v, q_pack(l, h, t));
     }
 #else
-    for (uint32_t t = 0; t < tri_count; t++) {
+    for (uint32_t t = first; t < tri_count; t++) {
         const snug_prim* p = &b->prims[t];
         int16_t* q = out[t].v;
         for (int a = 0; a < 3; a++) {
@@ -369,13 +373,34 @@ static inline void sweep_ranks(const int32_t keys[SWEEP_MAX], uint32_t count, in
 #endif
 }
 
+typedef struct qtask {
+    uint32_t node, begin, count, depth;
+    bool binned;
+    bool in_b; /* the records of this task sit in the second buffer (partitions alternate buffers) */
+} qtask;
+
+/* One worker of the record builder: what it keeps between the subtrees it is given. Workers share the build,
+ * the grid and the record buffers (each builds other records and nodes) and own the rest. */
+typedef struct qbuild {
+    snug_build* b;
+    const qgrid* g;
+    qtask* stack;        /* max_depth + 3 slots */
+    qbins* bins;         /* one per stack slot, then the dummy */
+    qprim* buf[2];       /* records in slot order in buf[0]; buf[1] is the partitions' other side */
+    uint32_t unbinned;
+    uint32_t node_count; /* the next free node of this worker's range */
+    uint32_t depth;      /* deepest node this worker made */
+} qbuild;
+
 /* `box` bounds the records; they are already sorted by their key on `sorted_axis` (-1: not sorted), which a
  * child inherits from its parent's sweep, so it skips the sort when its longest axis is the same. */
-static void sweep_build(snug_build* b, const qgrid* g, uint32_t node, uint32_t begin, qprim* prims, uint32_t count,
-                        uint32_t depth, const qprim* box, int sorted_axis) {
+static void sweep_build(qbuild* q, uint32_t node, uint32_t begin, qprim* prims, uint32_t count, uint32_t depth,
+                        const qprim* box, int sorted_axis) {
+    snug_build* b = q->b;
+    const qgrid* g = q->g;
     b->range_first[node] = begin;
     b->range_count[node] = count;
-    if (depth > b->depth) b->depth = depth;
+    if (depth > q->depth) q->depth = depth;
     if (count <= (uint32_t)b->in.def->leaf_size || (int)depth >= b->in.def->max_depth) {
         make_leaf(b, node, begin, prims, count);
         return;
@@ -418,31 +443,15 @@ static void sweep_build(snug_build* b, const qgrid* g, uint32_t node, uint32_t b
             Q_STORE(left_box.v, acc);
         }
     }
-    uint32_t child = b->node_count;
-    b->node_count += 2;
+    uint32_t child = q->node_count;
+    q->node_count += 2;
     b->nodes[node].first = child;
     b->nodes[node].info = SNUG_NODE_INFO(2, 0, 0);
-    sweep_build(b, g, child, begin, prims, split, depth + 1, &left_box, axis);
-    sweep_build(b, g, child + 1, begin + split, prims + split, count - split, depth + 1, &right_box[split], axis);
+    sweep_build(q, child, begin, prims, split, depth + 1, &left_box, axis);
+    sweep_build(q, child + 1, begin + split, prims + split, count - split, depth + 1, &right_box[split], axis);
 }
 
 static inline uint32_t sample_stride(uint32_t count) { return count >= SAMPLE_MIN ? count / SAMPLE_TARGET : 1; }
-
-typedef struct qtask {
-    uint32_t node, begin, count, depth;
-    bool binned;
-    bool in_b; /* the records of this task sit in the second buffer (partitions alternate buffers) */
-} qtask;
-
-/* What the record builder keeps between the subtrees it is given. */
-typedef struct qbuild {
-    snug_build* b;
-    qgrid g;
-    qtask* stack;     /* max_depth + 3 slots */
-    qbins* bins;      /* one per stack slot, then the dummy */
-    qprim* buf[2];    /* records in slot order in buf[0]; buf[1] is the partitions' other side */
-    uint32_t unbinned;
-} qbuild;
 
 /* Subtree of `node` (depth `depth`) over the records buf[0][begin .. begin + count). */
 static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count, uint32_t depth) {
@@ -453,7 +462,7 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
     qbins* bins = q->bins;
     qtask* stack = q->stack;
     qprim** buf = q->buf;
-    const qgrid* g = &q->g;
+    const qgrid* g = q->g;
     qbins* dummy = &bins[def->max_depth + 3]; /* a leaf child's records are binned into one bin nobody reads */
     bool binned = count > unbinned && (int)depth < def->max_depth;
     if (binned) {
@@ -469,13 +478,13 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
         qprim* prims = buf[t.in_b] + t.begin;
         if (t.count <= unbinned || (int)t.depth >= def->max_depth) {
             qprim box = qbox_of(prims, t.count);
-            sweep_build(b, g, t.node, t.begin, prims, t.count, t.depth, &box, -1);
+            sweep_build(q, t.node, t.begin, prims, t.count, t.depth, &box, -1);
             top--;
             continue;
         }
         b->range_first[t.node] = t.begin;
         b->range_count[t.node] = t.count;
-        if (t.depth > b->depth) b->depth = t.depth;
+        if (t.depth > q->depth) q->depth = t.depth;
         bool kids_in_b = t.in_b, leafy[2];
         qprim box[2];
         uint32_t counts[2], left;
@@ -517,8 +526,8 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
                 qbins_add(&bins[at + 1 + k], part, counts[k], sample_stride(counts[k]));
             }
         }
-        uint32_t child = b->node_count;
-        b->node_count += 2;
+        uint32_t child = q->node_count;
+        q->node_count += 2;
         b->nodes[t.node].first = child;
         b->nodes[t.node].info = SNUG_NODE_INFO(2, 0, 0);
         /* slot `at` takes the right child (its bins copied down), slot at + 1 keeps the left one on top */
@@ -594,48 +603,120 @@ static uint32_t top_split(const qgrid* g, qcluster* cl, uint32_t count, qcluster
     return i > 0 && i < count ? i : count / 2;
 }
 
-/* Clusters of the records in buf[0] (input order): a counting sort by cell (2^(3 CLUSTER_BITS) cells, few
- * enough for one histogram) moves them into buf[1], cell by cell in Morton order and stable within a cell.
- * One scatter of the records instead of a radix sort of (code, index) pairs and a gather. Returns the
- * cluster count, 0 when out of memory. */
-static uint32_t make_clusters(snug_ctx* ctx, qbuild* q, uint32_t n, qcluster** out) {
-    const uint32_t cells = 1u << (3 * CLUSTER_BITS);
-    uint32_t* work = snug_alloc(ctx, ((size_t)n + cells) * sizeof *work);
-    if (!work) return 0;
-    uint32_t *code = work, *end = work + n;
-    memset(end, 0, cells * sizeof *end);
-    /* the code's bits of each cell coordinate, looked up (the spread costs ~30 instructions per triangle) */
-    uint32_t spread[3][1u << CLUSTER_BITS];
-    for (uint32_t c = 0; c < 1u << CLUSTER_BITS; c++)
-        spread[0][c] = snug_morton3(c, 0, 0), spread[1][c] = snug_morton3(0, c, 0), spread[2][c] = snug_morton3(0, 0, c);
-    for (uint32_t t = 0; t < n; t++) {
-        const int16_t* v = q->buf[0][t].v;
-        /* centroid key + 65535 is 0..131070: its top CLUSTER_BITS bits are the cell */
-        uint32_t c = 0;
-        for (int a = 0; a < 3; a++) c |= spread[a][(uint32_t)(q_key(v, a) + 65535) >> (17 - CLUSTER_BITS)];
-        code[t] = c;
-        end[c]++;
+/* Cell codes of records (cluster_codes) in chunks over the workers, with their quantizing when asked. */
+typedef struct qcode_pass {
+    const snug_build* b;
+    const qgrid* g;
+    qprim* records;
+    uint32_t* code; /* NULL: records only */
+    uint32_t n, chunk;
+    uint32_t spread[3][1u << CLUSTER_BITS]; /* the code's bits of each cell coordinate, looked up (the spread
+                                              * costs ~30 instructions per triangle) */
+} qcode_pass;
+
+static void qcode_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    qcode_pass* p = context;
+    (void)worker;
+    for (uint32_t c = begin; c < end; c++) {
+        uint32_t lo = c * p->chunk, hi = p->n - lo < p->chunk ? p->n : lo + p->chunk;
+        quantize(p->b, lo, hi, p->g, p->records);
+        for (uint32_t t = lo; p->code && t < hi; t++) {
+            const int16_t* v = p->records[t].v;
+            /* centroid key + 65535 is 0..131070: its top CLUSTER_BITS bits are the cell */
+            uint32_t code = 0;
+            for (int a = 0; a < 3; a++) code |= p->spread[a][(uint32_t)(q_key(v, a) + 65535) >> (17 - CLUSTER_BITS)];
+            p->code[t] = code;
+        }
     }
+}
+
+/* Every triangle's record on grid g in `records` and, if code is not NULL, its cluster cell code. */
+static void quantize_all(snug_ctx* ctx, const snug_build* b, uint32_t n, const qgrid* g, qprim* records,
+                         uint32_t* code) {
+    qcode_pass p = {b, g, records, code, n, 32768u};
+    for (uint32_t c = 0; c < 1u << CLUSTER_BITS; c++)
+        p.spread[0][c] = snug_morton3(c, 0, 0), p.spread[1][c] = snug_morton3(0, c, 0), p.spread[2][c] = snug_morton3(0, 0, c);
+    snug_parallel_for(ctx, (n + p.chunk - 1) / p.chunk, 1, qcode_task, &p);
+}
+
+/* The counting sort by cell and the clusters' boxes, in parts over the workers: each part of the input counts its
+ * codes per cell, the counts become each (cell, part)'s first slot, and each part scatters its records there, so
+ * the order is the same whatever the number of parts. */
+typedef struct qsort_pass {
+    const uint32_t* code;
+    const qprim* src;
+    qprim* dst;
+    uint32_t n, parts;
+    uint32_t* at;        /* parts x cells: counts, then first slots */
+    qcluster* clusters;
+} qsort_pass;
+
+#define CLUSTER_CELLS (1u << (3 * CLUSTER_BITS))
+
+static void qsort_count(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    qsort_pass* p = context;
+    (void)worker;
+    for (uint32_t part = begin; part < end; part++) {
+        uint32_t* at = p->at + (size_t)part * CLUSTER_CELLS;
+        memset(at, 0, CLUSTER_CELLS * sizeof *at);
+        uint32_t lo = (uint32_t)((uint64_t)p->n * part / p->parts), hi = (uint32_t)((uint64_t)p->n * (part + 1) / p->parts);
+        for (uint32_t t = lo; t < hi; t++) at[p->code[t]]++;
+    }
+}
+
+static void qsort_scatter(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    qsort_pass* p = context;
+    (void)worker;
+    for (uint32_t part = begin; part < end; part++) {
+        uint32_t* at = p->at + (size_t)part * CLUSTER_CELLS;
+        uint32_t lo = (uint32_t)((uint64_t)p->n * part / p->parts), hi = (uint32_t)((uint64_t)p->n * (part + 1) / p->parts);
+        for (uint32_t t = lo; t < hi; t++) Q_STORE(p->dst[at[p->code[t]]++].v, Q_LOAD(p->src[t].v));
+    }
+}
+
+static void qcluster_boxes(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    qsort_pass* p = context;
+    (void)worker;
+    for (uint32_t c = begin; c < end; c++) p->clusters[c].box = qbox_of(p->dst + p->clusters[c].first, p->clusters[c].count);
+}
+
+/* Clusters [begin, end) from src to their places in the slot order (kept in the scratch half after them). */
+static void qcluster_copy(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    qsort_pass* p = context;
+    (void)worker;
+    uint32_t m = p->n;
+    for (uint32_t c = begin; c < end; c++)
+        memcpy(p->dst + p->clusters[m + c].first, p->src + p->clusters[c].first, (size_t)p->clusters[c].count * sizeof(qprim));
+}
+
+/* Clusters of the records in buf[0] (input order) from their cell codes (code[0 .. n), followed by room for parts x
+ * 2^(3 CLUSTER_BITS) counts): a counting sort by cell (few enough cells for one histogram per part) moves them
+ * into buf[1], cell by cell in Morton order and stable within a cell. One scatter of the records instead of a
+ * radix sort of (code, index) pairs and a gather. Returns the cluster count, 0 when out of memory. */
+static uint32_t make_clusters(snug_ctx* ctx, qbuild* q, uint32_t n, uint32_t* code, uint32_t parts, qcluster** out) {
+    qsort_pass p = {code, q->buf[0], q->buf[1], n, parts, code + n, NULL};
+    snug_parallel_for(ctx, parts, 1, qsort_count, &p);
     uint32_t m = 0, sum = 0;
-    for (uint32_t c = 0; c < cells; c++) {
-        uint32_t k = end[c];
-        m += k != 0;
-        end[c] = sum; /* the cell's start now, its end after the scatter */
-        sum += k;
+    for (uint32_t c = 0; c < CLUSTER_CELLS; c++) {
+        uint32_t first = sum;
+        for (uint32_t part = 0; part < parts; part++) {
+            uint32_t* at = &p.at[(size_t)part * CLUSTER_CELLS + c];
+            uint32_t k = *at;
+            *at = sum;
+            sum += k;
+        }
+        m += sum != first;
     }
     qcluster* cl = snug_alloc(ctx, 2 * (size_t)m * sizeof *cl); /* the second half is the partition scratch */
-    if (!cl) {
-        snug_free(ctx, work);
-        return 0;
-    }
-    for (uint32_t t = 0; t < n; t++) Q_STORE(q->buf[1][end[code[t]]++].v, Q_LOAD(q->buf[0][t].v));
+    if (!cl) return 0;
     m = 0;
-    for (uint32_t c = 0, first = 0; c < cells; c++) {
-        if (end[c] == first) continue;
-        cl[m++] = (qcluster){qbox_of(q->buf[1] + first, end[c] - first), first, end[c] - first};
-        first = end[c];
+    for (uint32_t c = 0; c < CLUSTER_CELLS; c++) {
+        uint32_t first = p.at[c], last = c + 1 < CLUSTER_CELLS ? p.at[c + 1] : n;
+        if (last > first) cl[m++] = (qcluster){{{0}}, first, last - first};
     }
-    snug_free(ctx, work);
+    snug_parallel_for(ctx, parts, 1, qsort_scatter, &p);
+    p.clusters = cl;
+    snug_parallel_for(ctx, m, 256, qcluster_boxes, &p);
     *out = cl;
     return m;
 }
@@ -644,102 +725,209 @@ typedef struct top_task {
     uint32_t top, node, depth;
 } top_task;
 
-/* The whole tree: top levels over clusters, groups by the record builder. false when out of memory. */
-static bool build_clustered(snug_ctx* ctx, qbuild* q, uint32_t n) {
+/* A group of the clustered build: its root node (a leaf of the top tree), its records and its depth. */
+typedef struct qgroup {
+    uint32_t node, begin, count, depth;
+} qgroup;
+
+/* Consecutive groups built by one task item. Its nodes go to a range reserved for its worst case (2 t - 2 below
+ * the root of a group of t triangles), so items need not wait for each other, and move down next to the previous
+ * item's afterwards: the tree is the same bytes whatever the worker count. */
+typedef struct qchunk {
+    uint32_t group_begin, group_end;
+    uint32_t base, end; /* its nodes as built: [base, end) */
+} qchunk;
+
+typedef struct qgroups {
+    qbuild* workers;
+    const qgroup* groups;
+    qchunk* chunks;
+} qgroups;
+
+static void build_chunks(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    qgroups* p = context;
+    qbuild* q = &p->workers[worker];
+    for (uint32_t c = begin; c < end; c++) {
+        qchunk* ch = &p->chunks[c];
+        q->node_count = ch->base;
+        for (uint32_t k = ch->group_begin; k < ch->group_end; k++) {
+            const qgroup* gr = &p->groups[k];
+            build_range(q, gr->node, gr->begin, gr->count, gr->depth);
+        }
+        ch->end = q->node_count;
+    }
+}
+
+/* Chunk c's nodes as built start `shift` nodes above their final place: the links into them (their groups' roots'
+ * and, when `nodes` moves them now, their own inner nodes') shift too. Plain AABB trees leave the move to
+ * snug_bvh_finish's copy of every node (b->block_src); other trees move them here with their slot ranges. */
+static void shift_chunk(snug_build* b, const qgroup* groups, const qchunk* ch, uint32_t shift, bool nodes) {
+    for (uint32_t k = ch->group_begin; k < ch->group_end; k++) {
+        snug_node* root = &b->nodes[groups[k].node];
+        if (SNUG_NODE_CHILDREN(root->info)) root->first -= shift;
+    }
+    if (!nodes || shift == 0) return;
+    uint32_t count = ch->end - ch->base, at = ch->base - shift;
+    memmove(b->nodes + at, b->nodes + ch->base, (size_t)count * sizeof *b->nodes);
+    memmove(b->range_first + at, b->range_first + ch->base, (size_t)count * sizeof *b->range_first);
+    memmove(b->range_count + at, b->range_count + ch->base, (size_t)count * sizeof *b->range_count);
+    for (uint32_t i = at; i < at + count; i++)
+        if (SNUG_NODE_CHILDREN(b->nodes[i].info)) b->nodes[i].first -= shift;
+}
+
+/* The whole tree: top levels over clusters, then the groups' subtrees through the context's task hooks. Layout:
+ * the top tree's nodes first (children after their parents), then each group's subtree in group order. false
+ * when out of memory. */
+static bool build_clustered(snug_ctx* ctx, qbuild* workers, uint32_t n, uint32_t* code, uint32_t parts) {
+    qbuild* q = &workers[0];
     snug_build* b = q->b;
     const snug_bvh_def* def = b->in.def;
     qcluster* cl;
-    uint32_t m = make_clusters(ctx, q, n, &cl);
+    uint32_t m = make_clusters(ctx, q, n, code, parts, &cl);
     if (!m) return false;
     qtop* tops = snug_alloc(ctx, 2 * (size_t)m * sizeof *tops);
     top_task* stack = snug_alloc(ctx, ((size_t)def->max_depth + 2) * sizeof *stack);
-    if (!tops || !stack) {
-        snug_free(ctx, cl);
-        snug_free(ctx, tops);
-        snug_free(ctx, stack);
-        return false;
-    }
-    /* the top tree over clusters (breadth of the stack: one pending right child per level) */
-    uint32_t top_count = 1;
-    tops[0] = (qtop){0, m, n, 0};
-    int sp = 0;
-    stack[sp++] = (top_task){0, 0, 1};
-    while (sp > 0) {
-        top_task t = stack[--sp];
-        qtop* nd = &tops[t.top];
-        if (nd->count == 1 || nd->tris <= GROUP_MAX || (int)t.depth >= def->max_depth) continue;
-        qcluster* c = cl + nd->first;
-        uint32_t left = top_split(&q->g, c, nd->count, cl + m);
-        uint32_t lt = 0;
-        for (uint32_t k = 0; k < left; k++) lt += c[k].count;
-        uint32_t kid = top_count;
-        top_count += 2;
-        tops[kid] = (qtop){nd->first, left, lt, 0};
-        tops[kid + 1] = (qtop){nd->first + left, nd->count - left, nd->tris - lt, 0};
-        nd->kids = kid;
-        stack[sp++] = (top_task){kid + 1, 0, t.depth + 1};
-        stack[sp++] = (top_task){kid, 0, t.depth + 1};
-    }
-    /* records into slot order: clusters in top-tree order */
-    uint32_t at = 0;
-    for (uint32_t k = 0; k < m; k++) {
-        memcpy(q->buf[0] + at, q->buf[1] + cl[k].first, (size_t)cl[k].count * sizeof(qprim));
-        cl[k].first = at;
-        at += cl[k].count;
-    }
-    /* nodes depth-first as the record builder lays them out; each group's subtree follows its node */
-    sp = 0;
-    stack[sp++] = (top_task){0, 0, 1};
-    while (sp > 0) {
-        top_task t = stack[--sp];
-        const qtop* nd = &tops[t.top];
-        uint32_t begin = cl[nd->first].first;
-        if (!nd->kids) {
-            build_range(q, t.node, begin, nd->tris, t.depth);
-            continue;
+    qgroup* groups = snug_alloc(ctx, (size_t)m * sizeof *groups);
+    uint32_t chunk_max = snug_ctx_workers(ctx) > 1 ? 8 * snug_ctx_workers(ctx) : 1;
+    qchunk* chunks = snug_alloc(ctx, (size_t)chunk_max * sizeof *chunks);
+    b->blocks = snug_alloc(ctx, (3 * (size_t)chunk_max + 1) * sizeof *b->blocks); /* blocks, block_src, leaves */
+    bool ok = tops && stack && groups && chunks && b->blocks;
+    if (ok) {
+        /* the top tree over clusters (breadth of the stack: one pending right child per level) */
+        uint32_t top_count = 1;
+        tops[0] = (qtop){0, m, n, 0};
+        int sp = 0;
+        stack[sp++] = (top_task){0, 0, 1};
+        while (sp > 0) {
+            top_task t = stack[--sp];
+            qtop* nd = &tops[t.top];
+            if (nd->count == 1 || nd->tris <= GROUP_MAX || (int)t.depth >= def->max_depth) continue;
+            qcluster* c = cl + nd->first;
+            uint32_t left = top_split(q->g, c, nd->count, cl + m);
+            uint32_t lt = 0;
+            for (uint32_t k = 0; k < left; k++) lt += c[k].count;
+            uint32_t kid = top_count;
+            top_count += 2;
+            tops[kid] = (qtop){nd->first, left, lt, 0};
+            tops[kid + 1] = (qtop){nd->first + left, nd->count - left, nd->tris - lt, 0};
+            nd->kids = kid;
+            stack[sp++] = (top_task){kid + 1, 0, t.depth + 1};
+            stack[sp++] = (top_task){kid, 0, t.depth + 1};
         }
-        b->range_first[t.node] = begin;
-        b->range_count[t.node] = nd->tris;
-        if (t.depth > b->depth) b->depth = t.depth;
-        uint32_t child = b->node_count;
-        b->node_count += 2;
-        b->nodes[t.node].first = child;
-        b->nodes[t.node].info = SNUG_NODE_INFO(2, 0, 0);
-        stack[sp++] = (top_task){nd->kids + 1, child + 1, t.depth + 1};
-        stack[sp++] = (top_task){nd->kids, child, t.depth + 1};
+        /* records into slot order: clusters in top-tree order (their new places in the free scratch half) */
+        uint32_t at = 0;
+        for (uint32_t k = 0; k < m; k++) {
+            cl[m + k].first = at;
+            at += cl[k].count;
+        }
+        qsort_pass copy = {.src = q->buf[1], .dst = q->buf[0], .n = m, .clusters = cl};
+        snug_parallel_for(ctx, m, 256, qcluster_copy, &copy);
+        for (uint32_t k = 0; k < m; k++) cl[k].first = cl[m + k].first;
+        /* the top tree's nodes depth-first, its leaves become the groups */
+        uint32_t group_count = 0;
+        sp = 0;
+        stack[sp++] = (top_task){0, 0, 1};
+        while (sp > 0) {
+            top_task t = stack[--sp];
+            const qtop* nd = &tops[t.top];
+            uint32_t begin = cl[nd->first].first;
+            if (!nd->kids) {
+                groups[group_count++] = (qgroup){t.node, begin, nd->tris, t.depth};
+                continue;
+            }
+            b->range_first[t.node] = begin;
+            b->range_count[t.node] = nd->tris;
+            if (t.depth > q->depth) q->depth = t.depth;
+            uint32_t child = q->node_count;
+            q->node_count += 2;
+            b->nodes[t.node].first = child;
+            b->nodes[t.node].info = SNUG_NODE_INFO(2, 0, 0);
+            stack[sp++] = (top_task){nd->kids + 1, child + 1, t.depth + 1};
+            stack[sp++] = (top_task){nd->kids, child, t.depth + 1};
+        }
+        /* chunks of about equal triangle counts, each at its worst-case base */
+        const uint32_t top_nodes = q->node_count;
+        uint32_t chunk_count = 0, reserved = top_nodes, done = 0;
+        for (uint32_t k = 0; k < group_count; k++) {
+            if (chunk_count == 0 || (uint64_t)done * chunk_max >= (uint64_t)n * chunk_count) {
+                if (chunk_count) chunks[chunk_count - 1].group_end = k;
+                chunks[chunk_count++] = (qchunk){k, group_count, reserved, reserved};
+            }
+            done += groups[k].count;
+            reserved += 2 * groups[k].count - 2;
+        }
+        qgroups work = {workers, groups, chunks};
+        snug_parallel_for(ctx, chunk_count, 1, build_chunks, &work);
+        /* chunks down next to each other; each is a block of whole subtrees for snug_bvh_finish */
+        bool plain = snug_build_plain_aabb(def);
+        at = top_nodes;
+        b->block_count = chunk_count;
+        b->block_src = plain ? b->blocks + chunk_count + 1 : NULL;
+        b->block_leaves = b->blocks + 2 * chunk_count + 1;
+        for (uint32_t c = 0; c < chunk_count; c++) {
+            b->blocks[c] = at;
+            if (plain) b->block_src[c] = chunks[c].base;
+            shift_chunk(b, groups, &chunks[c], chunks[c].base - at, !plain);
+            at += chunks[c].end - chunks[c].base;
+        }
+        b->blocks[chunk_count] = at;
+        q->node_count = at;
     }
     snug_free(ctx, cl);
     snug_free(ctx, tops);
     snug_free(ctx, stack);
-    return true;
+    snug_free(ctx, groups);
+    snug_free(ctx, chunks);
+    return ok;
 }
 
 snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count) {
     const snug_bvh_def* def = b->in.def;
-    int slots = def->max_depth + 3;
-    qbuild q = {.b = b};
-    q.stack = snug_alloc(ctx, (size_t)slots * sizeof *q.stack);
-    q.bins = snug_alloc(ctx, (size_t)(slots + 1) * sizeof *q.bins);
-    if (!q.stack || !q.bins) {
-        snug_free(ctx, q.stack);
-        snug_free(ctx, q.bins);
+    bool clustered = tri_count >= snug_sah_cluster_min;
+    uint32_t worker_count = clustered ? snug_ctx_workers(ctx) : 1;
+    size_t slots = (size_t)def->max_depth + 3;
+    qbuild* workers = snug_calloc(ctx, worker_count, sizeof *workers);
+    qtask* stacks = snug_alloc(ctx, worker_count * slots * sizeof *stacks);
+    qbins* bins = snug_alloc(ctx, worker_count * (slots + 1) * sizeof *bins);
+    /* cluster codes, then per part of the counting sort the cells' counts (a part's table is 1 MB to clear and
+     * sum: a part per worker, up to four, and per 64k triangles) */
+    uint32_t parts = worker_count < 4 ? worker_count : 4;
+    if (parts > tri_count / 65536 + 1) parts = tri_count / 65536 + 1;
+    uint32_t* code = clustered ? snug_alloc(ctx, ((size_t)tri_count + (size_t)parts * CLUSTER_CELLS) * sizeof *code) : NULL;
+    if (!workers || !stacks || !bins || (clustered && !code)) {
+        snug_free(ctx, workers);
+        snug_free(ctx, stacks);
+        snug_free(ctx, bins);
+        snug_free(ctx, code);
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "builder stack");
     }
     const uint32_t leaf_size = (uint32_t)def->leaf_size;
-    /* nodes this small are leaves or swept, so their records need no bins */
-    q.unbinned = leaf_size > SWEEP_MAX ? leaf_size : SWEEP_MAX;
+    qgrid g;
     /* the float scratch records (32 bytes per triangle) hold both 16-byte record buffers */
-    q.buf[0] = (qprim*)b->in.tmp;
-    q.buf[1] = (qprim*)b->in.tmp + tri_count;
-    quantize(b, tri_count, &q.g, q.buf[0]);
-    qprim any = qbox_of(q.buf[0], 1);
-    qbins_init(&q.bins[slots], &q.g, 1, 0, &any);
-    b->node_count = 1;
+    qprim* buf0 = (qprim*)b->in.tmp;
+    quantize_grid(b, &g);
+    quantize_all(ctx, b, tri_count, &g, buf0, code);
+    qprim any = qbox_of(buf0, 1);
+    for (uint32_t w = 0; w < worker_count; w++) {
+        qbuild* q = &workers[w];
+        *q = (qbuild){.b = b, .g = &g, .stack = stacks + w * slots, .bins = bins + w * (slots + 1)};
+        /* nodes this small are leaves or swept, so their records need no bins */
+        q->unbinned = leaf_size > SWEEP_MAX ? leaf_size : SWEEP_MAX;
+        q->buf[0] = buf0;
+        q->buf[1] = buf0 + tri_count;
+        qbins_init(&q->bins[slots], &g, 1, 0, &any);
+    }
+    workers[0].node_count = 1;
     bool ok = true;
-    if (tri_count >= snug_sah_cluster_min) ok = build_clustered(ctx, &q, tri_count);
-    else build_range(&q, 0, 0, tri_count, 1);
-    snug_free(ctx, q.stack);
-    snug_free(ctx, q.bins);
+    if (clustered) ok = build_clustered(ctx, workers, tri_count, code, parts);
+    else build_range(&workers[0], 0, 0, tri_count, 1);
+    b->node_count = workers[0].node_count;
+    for (uint32_t w = 0; w < worker_count; w++)
+        if (workers[w].depth > b->depth) b->depth = workers[w].depth;
+    snug_free(ctx, workers);
+    snug_free(ctx, stacks);
+    snug_free(ctx, bins);
+    snug_free(ctx, code);
     if (!ok) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "clusters of %u triangles", tri_count);
     /* inner boxes bottom-up (children follow their parents; the leaves have theirs); plain AABB trees get
      * them in snug_bvh_finish's pass over the nodes */

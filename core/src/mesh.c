@@ -277,6 +277,53 @@ static snug_status weld(snug_ctx* ctx, float* positions, uint32_t n, float radiu
     return SNUG_OK;
 }
 
+/* The per-triangle copies of a create, in chunks over the context's workers. */
+#define TRI_PASS_CHUNKS 64u
+typedef struct tri_pass {
+    const uint32_t* src;
+    uint32_t* dst;
+    const uint32_t* perm;
+    uint32_t n, vertex_count, chunk;
+    bool bad[TRI_PASS_CHUNKS];
+} tri_pass;
+
+/* dst = src (3 n indices), noting chunks with an index out of range */
+static void copy_indices_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    tri_pass* p = context;
+    (void)worker;
+    for (uint32_t c = begin; c < end; c++) {
+        uint32_t lo = c * p->chunk, hi = p->n - lo < p->chunk ? p->n : lo + p->chunk, bad = 0;
+        for (size_t i = 3 * (size_t)lo; i < 3 * (size_t)hi; i++) {
+            uint32_t v = p->src[i];
+            p->dst[i] = v;
+            bad |= v >= p->vertex_count;
+        }
+        p->bad[c] = bad != 0;
+    }
+}
+
+/* triangle s of dst = triangle perm[s] of src */
+static void gather_tris_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    tri_pass* p = context;
+    (void)worker;
+    for (uint32_t c = begin; c < end; c++) {
+        uint32_t lo = c * p->chunk, hi = p->n - lo < p->chunk ? p->n : lo + p->chunk;
+        for (uint32_t s = lo; s < hi; s++) memcpy(p->dst + 3 * (size_t)s, p->src + 3 * (size_t)p->perm[s], 3 * sizeof(uint32_t));
+    }
+}
+
+/* Runs task over p->n triangles; true when a chunk set its bad flag. */
+static bool tri_pass_run(snug_ctx* ctx, tri_pass* p, snug_task_fn task) {
+    uint32_t chunk = (p->n + TRI_PASS_CHUNKS - 1) / TRI_PASS_CHUNKS;
+    p->chunk = chunk < 65536u ? 65536u : chunk;
+    uint32_t chunks = (p->n + p->chunk - 1) / p->chunk;
+    memset(p->bad, 0, sizeof p->bad);
+    snug_parallel_for(ctx, chunks, 1, task, p);
+    bool bad = false;
+    for (uint32_t c = 0; c < chunks; c++) bad |= p->bad[c];
+    return bad;
+}
+
 snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!def || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_create needs a def and an output handle");
@@ -312,12 +359,8 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
     m->tri_count = nt;
     /* indices checked while they are copied (one pass); a bad one frees everything again */
     if (def->indices) {
-        uint32_t bad = 0;
-        for (uint32_t i = 0; i < 3u * nt; i++) {
-            uint32_t v = def->indices[i];
-            input_tris[i] = v;
-            bad |= v >= def->vertex_count;
-        }
+        tri_pass copy = {def->indices, input_tris, NULL, nt, def->vertex_count};
+        bool bad = tri_pass_run(ctx, &copy, copy_indices_task);
         for (uint32_t i = 0; bad && i < 3u * nt; i++)
             if (def->indices[i] >= def->vertex_count) {
                 st = snug_fail(ctx, SNUG_ERR_INDEX_RANGE, "triangle %u uses vertex %u of %u", i / 3, def->indices[i],
@@ -347,7 +390,8 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
     if (def->weld) derive_scale(m);
     st = snug_bvh_build(ctx, &def->bvh, m->positions, input_tris, nt, &m->bvh, perm, m->tolerance, degenerate);
     if (st != SNUG_OK) goto fail;
-    for (uint32_t s = 0; s < nt; s++) memcpy(m->tris + 3 * s, input_tris + 3 * perm[s], 3 * sizeof(uint32_t));
+    tri_pass gather = {input_tris, m->tris, perm, nt, 0};
+    tri_pass_run(ctx, &gather, gather_tris_task);
     m->tri_ids = perm;
     perm = NULL;
     snug_free(ctx, input_tris);

@@ -725,6 +725,59 @@ typedef struct top_task {
     uint32_t top, node, depth;
 } top_task;
 
+/* A subtree of the top tree that split_tops left for the workers, and its first free top node. */
+typedef struct qdeferred {
+    top_task task;
+    uint32_t next;
+} qdeferred;
+
+typedef struct qtop_pass {
+    const qgrid* g;
+    qcluster* cl;     /* clusters, then as many of partition scratch */
+    uint32_t m;
+    qtop* tops;
+    int max_depth;
+    top_task* stacks; /* max_depth + 2 per worker */
+    qdeferred* deferred;
+    uint32_t deferred_count;
+} qtop_pass;
+
+/* Splits the top tree depth-first from `root` down to groups (at most GROUP_MAX triangles, one cluster, or the
+ * depth limit), new nodes from `next` on; returns the next free node. Nodes of at most `defer` triangles are not
+ * split but listed in p->deferred (0: none). The tree depends only on each node's clusters, not on the order of
+ * the splits or the nodes' indices, so it is the same whatever is deferred. */
+static uint32_t split_tops(qtop_pass* p, top_task root, uint32_t next, top_task* stack, uint32_t defer) {
+    int sp = 0;
+    stack[sp++] = root;
+    while (sp > 0) {
+        top_task t = stack[--sp];
+        qtop* nd = &p->tops[t.top];
+        if (nd->count == 1 || nd->tris <= GROUP_MAX || (int)t.depth >= p->max_depth) continue;
+        if (nd->tris <= defer) {
+            p->deferred[p->deferred_count++].task = t;
+            continue;
+        }
+        qcluster* c = p->cl + nd->first;
+        uint32_t left = top_split(p->g, c, nd->count, p->cl + p->m + nd->first);
+        uint32_t lt = 0;
+        for (uint32_t k = 0; k < left; k++) lt += c[k].count;
+        uint32_t kid = next;
+        next += 2;
+        p->tops[kid] = (qtop){nd->first, left, lt, 0};
+        p->tops[kid + 1] = (qtop){nd->first + left, nd->count - left, nd->tris - lt, 0};
+        nd->kids = kid;
+        stack[sp++] = (top_task){kid + 1, 0, t.depth + 1};
+        stack[sp++] = (top_task){kid, 0, t.depth + 1};
+    }
+    return next;
+}
+
+static void split_tops_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    qtop_pass* p = context;
+    for (uint32_t k = begin; k < end; k++)
+        split_tops(p, p->deferred[k].task, p->deferred[k].next, p->stacks + worker * ((size_t)p->max_depth + 2), 0);
+}
+
 /* A group of the clustered build: its root node (a leaf of the top tree), its records and its depth. */
 typedef struct qgroup {
     uint32_t node, begin, count, depth;
@@ -786,34 +839,25 @@ static bool build_clustered(snug_ctx* ctx, qbuild* workers, uint32_t n, uint32_t
     uint32_t m = make_clusters(ctx, q, n, code, parts, &cl);
     if (!m) return false;
     qtop* tops = snug_alloc(ctx, 2 * (size_t)m * sizeof *tops);
-    top_task* stack = snug_alloc(ctx, ((size_t)def->max_depth + 2) * sizeof *stack);
+    /* a stack per worker (one pending right child per level) */
+    top_task* stack = snug_alloc(ctx, snug_ctx_workers(ctx) * ((size_t)def->max_depth + 2) * sizeof *stack);
+    qdeferred* deferred = snug_alloc(ctx, (size_t)m * sizeof *deferred); /* a subtree has a cluster at least */
     qgroup* groups = snug_alloc(ctx, (size_t)m * sizeof *groups);
-    uint32_t chunk_max = snug_ctx_workers(ctx) > 1 ? 8 * snug_ctx_workers(ctx) : 1;
+    uint32_t chunk_max = snug_ctx_workers(ctx) > 1 ? 16 * snug_ctx_workers(ctx) : 1;
     qchunk* chunks = snug_alloc(ctx, (size_t)chunk_max * sizeof *chunks);
     b->blocks = snug_alloc(ctx, (3 * (size_t)chunk_max + 1) * sizeof *b->blocks); /* blocks, block_src, leaves */
-    bool ok = tops && stack && groups && chunks && b->blocks;
+    bool ok = tops && stack && deferred && groups && chunks && b->blocks;
     if (ok) {
-        /* the top tree over clusters (breadth of the stack: one pending right child per level) */
-        uint32_t top_count = 1;
+        /* the top tree over clusters: its first levels here, the subtrees below them over the workers */
+        uint32_t workers_n = snug_ctx_workers(ctx);
+        qtop_pass tp = {q->g, cl, m, tops, def->max_depth, stack, deferred, 0};
         tops[0] = (qtop){0, m, n, 0};
-        int sp = 0;
-        stack[sp++] = (top_task){0, 0, 1};
-        while (sp > 0) {
-            top_task t = stack[--sp];
-            qtop* nd = &tops[t.top];
-            if (nd->count == 1 || nd->tris <= GROUP_MAX || (int)t.depth >= def->max_depth) continue;
-            qcluster* c = cl + nd->first;
-            uint32_t left = top_split(q->g, c, nd->count, cl + m);
-            uint32_t lt = 0;
-            for (uint32_t k = 0; k < left; k++) lt += c[k].count;
-            uint32_t kid = top_count;
-            top_count += 2;
-            tops[kid] = (qtop){nd->first, left, lt, 0};
-            tops[kid + 1] = (qtop){nd->first + left, nd->count - left, nd->tris - lt, 0};
-            nd->kids = kid;
-            stack[sp++] = (top_task){kid + 1, 0, t.depth + 1};
-            stack[sp++] = (top_task){kid, 0, t.depth + 1};
+        uint32_t top_count = split_tops(&tp, (top_task){0, 0, 1}, 1, stack, workers_n > 1 ? n / (8 * workers_n) : 0);
+        for (uint32_t k = 0; k < tp.deferred_count; k++) {
+            deferred[k].next = top_count; /* its worst case: 2 c - 2 nodes below a root of c clusters */
+            top_count += 2 * tops[deferred[k].task.top].count - 2;
         }
+        snug_parallel_for(ctx, tp.deferred_count, 1, split_tops_task, &tp);
         /* records into slot order: clusters in top-tree order (their new places in the free scratch half) */
         uint32_t at = 0;
         for (uint32_t k = 0; k < m; k++) {
@@ -825,7 +869,7 @@ static bool build_clustered(snug_ctx* ctx, qbuild* workers, uint32_t n, uint32_t
         for (uint32_t k = 0; k < m; k++) cl[k].first = cl[m + k].first;
         /* the top tree's nodes depth-first, its leaves become the groups */
         uint32_t group_count = 0;
-        sp = 0;
+        int sp = 0;
         stack[sp++] = (top_task){0, 0, 1};
         while (sp > 0) {
             top_task t = stack[--sp];
@@ -876,6 +920,7 @@ static bool build_clustered(snug_ctx* ctx, qbuild* workers, uint32_t n, uint32_t
     snug_free(ctx, cl);
     snug_free(ctx, tops);
     snug_free(ctx, stack);
+    snug_free(ctx, deferred);
     snug_free(ctx, groups);
     snug_free(ctx, chunks);
     return ok;

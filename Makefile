@@ -31,7 +31,7 @@ WASM_OPT   ?= -O3
 CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) $(WARN) $(INCLUDES) -I$(BUILD)/include
 WASM_LINK  := $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
 
-.PHONY: all native wasm examples test test-c test-native test-asan test-wasm meshes deps clean
+.PHONY: all native wasm examples test test-c test-native test-asan test-tsan test-wasm meshes deps clean
 .SECONDARY:
 
 all: native wasm
@@ -52,6 +52,18 @@ $(BUILD)/asan/obj/%.o: core/src/%.c $(CORE_HDR)
 	$(CC) $(CFLAGS_SAN) -c $< -o $@
 
 $(BUILD)/asan/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/asan/obj/%.o,$(CORE_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+# ThreadSanitizer for the tests that run the core on real threads (the task hooks through the pthread pool).
+CFLAGS_TSAN := -std=c11 -O1 -g -fsanitize=thread $(WARN) $(INCLUDES)
+TSAN_NAMES  := test_bvh_tasks
+
+$(BUILD)/tsan/obj/%.o: core/src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_TSAN) -c $< -o $@
+
+$(BUILD)/tsan/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/tsan/obj/%.o,$(CORE_SRC))
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -95,6 +107,10 @@ $(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tes
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_SAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/asan/libsnug.a -lm -pthread -o $@
 
+$(BUILD)/tsan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/tsan/libsnug.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS_TSAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/tsan/libsnug.a -lm -pthread -o $@
+
 $(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/wasm/libsnug.a
 	@mkdir -p $(@D)
 	$(EMCC) $(CFLAGS_W) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/wasm/libsnug.a $(WASM_LINK) \
@@ -102,6 +118,7 @@ $(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard
 
 NATIVE_TESTS := $(addprefix $(BUILD)/native/tests/,$(TEST_NAMES))
 ASAN_TESTS   := $(addprefix $(BUILD)/asan/tests/,$(TEST_NAMES))
+TSAN_TESTS   := $(addprefix $(BUILD)/tsan/tests/,$(TSAN_NAMES))
 WASM_TESTS   := $(addprefix $(BUILD)/wasm/tests/,$(addsuffix .cjs,$(TEST_NAMES)))
 
 meshes: $(BUILD)/meshes/.done
@@ -113,10 +130,12 @@ test-native: $(NATIVE_TESTS) meshes
 	sh tests/tools/run_c_tests.sh native $(NATIVE_TESTS)
 test-asan: $(ASAN_TESTS) meshes
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/tools/run_c_tests.sh asan $(ASAN_TESTS)
+test-tsan: $(TSAN_TESTS) meshes
+	TSAN_OPTIONS=halt_on_error=1 sh tests/tools/run_c_tests.sh tsan $(TSAN_TESTS)
 test-wasm: $(WASM_TESTS) meshes
 	sh tests/tools/run_c_tests.sh wasm $(WASM_TESTS)
 
-test-c: test-native test-asan test-wasm
+test-c: test-native test-asan test-tsan test-wasm
 
 # The examples are built and run by the test command, so they keep working.
 $(BUILD)/examples/overlap: examples/overlap.c $(BUILD)/native/libsnug.a

@@ -72,10 +72,11 @@ $(BUILD)/include/cglm:
 	@mkdir -p $(@D)
 	ln -sfn /usr/include/cglm $@
 
-# Code off every measured path (alternative splitters and builders, blobs, Hausdorff bounds) is built for size: the
+# Code off every measured path (alternative splitters and builders, blobs, Hausdorff bounds, error messages) is built
+# for size: the
 # module has a size budget (issue 7) and these files gain nothing from -O3. (scene.c and ctx.c are called by the
 # scene step: under -Os the room step looked up to ~20 % slower.)
-WASM_SMALL := blob bvh_bottomup hausdorff split_bb split_greedy split_kcenter split_kmeans split_zachmann
+WASM_SMALL := blob bvh_bottomup format hausdorff split_bb split_greedy split_kcenter split_kmeans split_zachmann
 $(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
 
 $(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm

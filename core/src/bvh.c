@@ -125,7 +125,7 @@ const void* snug_bvh_node_bv(const snug_bvh* bvh, uint32_t node, snug_bv_type* t
 
 /* Sums over all nodes of each node's own BV measures; sah_cost is the surface-area heuristic of the AABB tree
  * relative to the root: (sum over inner nodes of area + sum over leaves of area x triangles) / root area. */
-void snug_bvh_measure_quality(const snug_bvh* bvh, snug_bvh_quality* out) {
+SNUG_COLD void snug_bvh_measure_quality(const snug_bvh* bvh, snug_bvh_quality* out) {
     memset(out, 0, sizeof *out);
     if (!bvh->node_count) return;
     double root_area = 0.0, sah = 0.0;

@@ -4,7 +4,6 @@
 #include "scene.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,9 +65,9 @@ snug_status snug_fail(snug_ctx* ctx, snug_status status, const char* fmt, ...) {
     ctx->last_status = status;
     va_list args;
     va_start(args, fmt);
-    int n = snprintf(ctx->last_error, sizeof ctx->last_error, "%s: ", snug_status_name(status));
-    if (n < 0 || (size_t)n >= sizeof ctx->last_error) n = 0;
-    vsnprintf(ctx->last_error + n, sizeof ctx->last_error - (size_t)n, fmt, args);
+    size_t n = snug_format(ctx->last_error, sizeof ctx->last_error, "%s: ", snug_status_name(status));
+    if (n >= sizeof ctx->last_error) n = 0;
+    snug_vformat(ctx->last_error + n, sizeof ctx->last_error - n, fmt, args);
     va_end(args);
     return status;
 }

@@ -6,6 +6,16 @@
 #include "snug.h"
 #include "handle.h"
 
+#include <stdarg.h>
+
+/* Functions off every hot path (welding, quality reports, deriving a loaded mesh's data): the
+ * compiler optimises them for size, which keeps the wasm module within its budget (issue 7). */
+#if defined(__GNUC__)
+#define SNUG_COLD __attribute__((cold))
+#else
+#define SNUG_COLD
+#endif
+
 /* Growable byte arena for traversal stacks and temporary arrays. Grown between queries (or on first use),
  * reset per query: the hot path of a query never allocates once the arena is warm. */
 typedef struct snug_scratch {
@@ -38,6 +48,15 @@ snug_status snug_fail(snug_ctx* ctx, snug_status status, const char* fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+/* snprintf for the core's messages (format.c): %s %c %d %u %x with widths and the 0 flag, z and ll, %g, %%. Writes
+ * at most size bytes with the terminator and returns the length the whole text needs. */
+size_t snug_format(char* out, size_t size, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+size_t snug_vformat(char* out, size_t size, const char* fmt, va_list args);
+
 /* Record success and return SNUG_OK. */
 snug_status snug_succeed(snug_ctx* ctx);
 

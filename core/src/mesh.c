@@ -192,7 +192,7 @@ static void derive_scale(snug_mesh_data* m) {
     m->tolerance = glm_max(m->scale, 1e-30f) * SNUG_REL_TOLERANCE;
 }
 
-snug_status snug_mesh_derive(snug_ctx* ctx, snug_mesh_data* m) {
+SNUG_COLD snug_status snug_mesh_derive(snug_ctx* ctx, snug_mesh_data* m) {
     derive_scale(m);
     return find_degenerates(ctx, m, &m->degenerate_ids, &m->degenerate_count);
 }
@@ -231,7 +231,7 @@ static snug_status validate_positions(snug_ctx* ctx, const float* positions, uin
 
 /* Merge vertices closer than `radius` with a hash grid of cell size radius; returns the new vertex count.
  * remap[v] = new index of v. Each vertex joins the first earlier representative within radius. */
-static snug_status weld(snug_ctx* ctx, float* positions, uint32_t n, float radius, uint32_t* remap, uint32_t* n_out) {
+SNUG_COLD static snug_status weld(snug_ctx* ctx, float* positions, uint32_t n, float radius, uint32_t* remap, uint32_t* n_out) {
     uint32_t cap = 16;
     while (cap < 2u * n) cap <<= 1;
     uint32_t* heads = snug_alloc(ctx, (size_t)cap * sizeof *heads);
@@ -501,7 +501,7 @@ snug_status snug_mesh_set_positions(snug_ctx* ctx, snug_mesh mesh, const float* 
     return snug_succeed(ctx);
 }
 
-snug_status snug_mesh_get_quality(snug_ctx* ctx, snug_mesh mesh, snug_bvh_quality* out) {
+SNUG_COLD snug_status snug_mesh_get_quality(snug_ctx* ctx, snug_mesh mesh, snug_bvh_quality* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_get_quality needs an output");
     snug_mesh_data* m = snug_mesh_lookup(ctx, mesh);

@@ -73,9 +73,8 @@ $(BUILD)/include/cglm:
 	ln -sfn /usr/include/cglm $@
 
 # Code off every measured path (alternative splitters and builders, blobs, Hausdorff bounds, error messages) is built
-# for size: the
-# module has a size budget (issue 7) and these files gain nothing from -O3. (scene.c and ctx.c are called by the
-# scene step: under -Os the room step looked up to ~20 % slower.)
+# for size: the module has a size budget (issue 7) and these files gain nothing from -O3. (scene.c and ctx.c are
+# called by the scene step: under -Os the room step looked up to ~20 % slower.)
 WASM_SMALL := blob bvh_bottomup format hausdorff split_bb split_greedy split_kcenter split_kmeans split_zachmann
 $(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
 

@@ -53,6 +53,7 @@ typedef void (*snug_task_fn)(uint32_t begin, uint32_t end, uint32_t worker, void
  * exactly once, on up to worker_count threads with distinct worker indices while the task runs; it returns a
  * handle that finish_task waits on, or NULL when it ran everything before returning. Results do not depend on
  * the worker count: the same input gives the same bytes with or without hooks. */
+#define SNUG_MAX_WORKERS 64 /* worker_count is clamped to this */
 typedef struct snug_ctx_def {
     void* (*alloc)(size_t size, void* user);
     void (*free)(void* ptr, void* user);

@@ -253,37 +253,35 @@ static void tri_records(const float* positions, const uint32_t* tris, uint32_t f
     }
 }
 
-/* tri_records over the context's workers: chunks of a multiple of four triangles (so every triangle takes the
- * same path, lanes or tail, and the records are the same bits), their bounds joined after. */
-#define TRI_CHUNKS_MAX 64u
+/* tri_records over the context's workers, in ranges of any length (lanes and tail give the same bits), each
+ * worker joining the bounds of its ranges. */
 typedef struct tri_pass {
     const float* positions;
     const uint32_t* tris;
-    uint32_t n, chunk;
     float tolerance;
     snug_prim* prims;
     uint8_t* degenerate;
-    snug_aabb boxes[TRI_CHUNKS_MAX];
+    snug_aabb bounds[SNUG_MAX_WORKERS];
 } tri_pass;
 
 static void tri_records_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     tri_pass* p = context;
-    (void)worker;
-    for (uint32_t c = begin; c < end; c++) {
-        uint32_t lo = c * p->chunk, hi = p->n - lo < p->chunk ? p->n : lo + p->chunk;
-        tri_records(p->positions, p->tris, lo, hi, p->tolerance, p->prims, p->degenerate, &p->boxes[c]);
-    }
+    snug_aabb box;
+    tri_records(p->positions, p->tris, begin, end, p->tolerance, p->prims, p->degenerate, &box);
+    glm_vec3_minv(p->bounds[worker].min, box.min, p->bounds[worker].min);
+    glm_vec3_maxv(p->bounds[worker].max, box.max, p->bounds[worker].max);
 }
 
-static void tri_records_parallel(snug_ctx* ctx, tri_pass* p, snug_aabb* root) {
-    uint32_t chunk = (p->n + TRI_CHUNKS_MAX - 1) / TRI_CHUNKS_MAX;
-    p->chunk = chunk < 16384u ? 16384u : (chunk + 3) & ~3u;
-    uint32_t chunks = (p->n + p->chunk - 1) / p->chunk;
-    snug_parallel_for(ctx, chunks, 1, tri_records_task, p);
-    *root = p->boxes[0];
-    for (uint32_t c = 1; c < chunks; c++) {
-        glm_vec3_minv(root->min, p->boxes[c].min, root->min);
-        glm_vec3_maxv(root->max, p->boxes[c].max, root->max);
+static void tri_records_parallel(snug_ctx* ctx, tri_pass* p, uint32_t n, snug_aabb* root) {
+    for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) {
+        glm_vec3_fill(p->bounds[w].min, INFINITY);
+        glm_vec3_fill(p->bounds[w].max, -INFINITY);
+    }
+    snug_parallel_for(ctx, n, 16384, tri_records_task, p);
+    *root = p->bounds[0];
+    for (uint32_t w = 1; w < snug_ctx_workers(ctx); w++) {
+        glm_vec3_minv(root->min, p->bounds[w].min, root->min);
+        glm_vec3_maxv(root->max, p->bounds[w].max, root->max);
     }
 }
 
@@ -315,8 +313,8 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "hierarchy of %u triangles", tri_count);
     }
     /* per-triangle bounds once; everything after works on these records */
-    tri_pass records = {positions, tris, tri_count, 0, tolerance, b.prims, degenerate};
-    tri_records_parallel(ctx, &records, &b.root);
+    tri_pass records = {positions, tris, tolerance, b.prims, degenerate};
+    tri_records_parallel(ctx, &records, tri_count, &b.root);
     if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
     else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
     else if (def->bv_type == SNUG_BV_OBB && def->splitter == SNUG_SPLIT_GOTTSCHALK && def->branching == 2 &&

@@ -603,13 +603,12 @@ static uint32_t top_split(const qgrid* g, qcluster* cl, uint32_t count, qcluster
     return i > 0 && i < count ? i : count / 2;
 }
 
-/* Cell codes of records (cluster_codes) in chunks over the workers, with their quantizing when asked. */
+/* Records and, when asked, cluster cell codes of triangles over the workers. */
 typedef struct qcode_pass {
     const snug_build* b;
     const qgrid* g;
     qprim* records;
     uint32_t* code; /* NULL: records only */
-    uint32_t n, chunk;
     uint32_t spread[3][1u << CLUSTER_BITS]; /* the code's bits of each cell coordinate, looked up (the spread
                                               * costs ~30 instructions per triangle) */
 } qcode_pass;
@@ -617,26 +616,23 @@ typedef struct qcode_pass {
 static void qcode_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     qcode_pass* p = context;
     (void)worker;
-    for (uint32_t c = begin; c < end; c++) {
-        uint32_t lo = c * p->chunk, hi = p->n - lo < p->chunk ? p->n : lo + p->chunk;
-        quantize(p->b, lo, hi, p->g, p->records);
-        for (uint32_t t = lo; p->code && t < hi; t++) {
-            const int16_t* v = p->records[t].v;
-            /* centroid key + 65535 is 0..131070: its top CLUSTER_BITS bits are the cell */
-            uint32_t code = 0;
-            for (int a = 0; a < 3; a++) code |= p->spread[a][(uint32_t)(q_key(v, a) + 65535) >> (17 - CLUSTER_BITS)];
-            p->code[t] = code;
-        }
+    quantize(p->b, begin, end, p->g, p->records);
+    for (uint32_t t = begin; p->code && t < end; t++) {
+        const int16_t* v = p->records[t].v;
+        /* centroid key + 65535 is 0..131070: its top CLUSTER_BITS bits are the cell */
+        uint32_t code = 0;
+        for (int a = 0; a < 3; a++) code |= p->spread[a][(uint32_t)(q_key(v, a) + 65535) >> (17 - CLUSTER_BITS)];
+        p->code[t] = code;
     }
 }
 
 /* Every triangle's record on grid g in `records` and, if code is not NULL, its cluster cell code. */
 static void quantize_all(snug_ctx* ctx, const snug_build* b, uint32_t n, const qgrid* g, qprim* records,
                          uint32_t* code) {
-    qcode_pass p = {b, g, records, code, n, 32768u};
+    qcode_pass p = {b, g, records, code};
     for (uint32_t c = 0; c < 1u << CLUSTER_BITS; c++)
         p.spread[0][c] = snug_morton3(c, 0, 0), p.spread[1][c] = snug_morton3(0, c, 0), p.spread[2][c] = snug_morton3(0, 0, c);
-    snug_parallel_for(ctx, (n + p.chunk - 1) / p.chunk, 1, qcode_task, &p);
+    snug_parallel_for(ctx, n, 32768, qcode_task, &p);
 }
 
 /* The counting sort by cell and the clusters' boxes, in parts over the workers: each part of the input counts its
@@ -746,7 +742,7 @@ typedef struct qtop_pass {
  * depth limit), new nodes from `next` on; returns the next free node. Nodes of at most `defer` triangles are not
  * split but listed in p->deferred (0: none). The tree depends only on each node's clusters, not on the order of
  * the splits or the nodes' indices, so it is the same whatever is deferred. */
-static uint32_t split_tops(qtop_pass* p, top_task root, uint32_t next, top_task* stack, uint32_t defer) {
+__attribute__((noinline)) static uint32_t split_tops(qtop_pass* p, top_task root, uint32_t next, top_task* stack, uint32_t defer) {
     int sp = 0;
     stack[sp++] = root;
     while (sp > 0) {

@@ -110,6 +110,7 @@ snug_ctx* snug_ctx_create(const snug_ctx_def* def) {
     if (!ctx) return NULL;
     memset(ctx, 0, sizeof *ctx);
     if (d.worker_count < 1 || !d.enqueue_task || !d.finish_task) d.worker_count = 1;
+    if (d.worker_count > SNUG_MAX_WORKERS) d.worker_count = SNUG_MAX_WORKERS;
     ctx->def = d;
     /* The salt comes from the context's address so that handles of another context rarely validate here. */
     uint16_t salt = (uint16_t)(((uintptr_t)ctx >> 4) * 2654435761u >> 7);

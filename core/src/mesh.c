@@ -277,51 +277,32 @@ SNUG_COLD static snug_status weld(snug_ctx* ctx, float* positions, uint32_t n, f
     return SNUG_OK;
 }
 
-/* The per-triangle copies of a create, in chunks over the context's workers. */
-#define TRI_PASS_CHUNKS 64u
-typedef struct tri_pass {
+/* The per-triangle copies of a create over the context's workers. */
+typedef struct tri_copy {
     const uint32_t* src;
     uint32_t* dst;
     const uint32_t* perm;
-    uint32_t n, vertex_count, chunk;
-    bool bad[TRI_PASS_CHUNKS];
-} tri_pass;
+    uint32_t vertex_count;
+    bool bad[SNUG_MAX_WORKERS]; /* a worker copied an index out of range */
+} tri_copy;
 
-/* dst = src (3 n indices), noting chunks with an index out of range */
+/* dst = src for triangles [begin, end) */
 static void copy_indices_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
-    tri_pass* p = context;
-    (void)worker;
-    for (uint32_t c = begin; c < end; c++) {
-        uint32_t lo = c * p->chunk, hi = p->n - lo < p->chunk ? p->n : lo + p->chunk, bad = 0;
-        for (size_t i = 3 * (size_t)lo; i < 3 * (size_t)hi; i++) {
-            uint32_t v = p->src[i];
-            p->dst[i] = v;
-            bad |= v >= p->vertex_count;
-        }
-        p->bad[c] = bad != 0;
+    tri_copy* p = context;
+    uint32_t bad = 0;
+    for (size_t i = 3 * (size_t)begin; i < 3 * (size_t)end; i++) {
+        uint32_t v = p->src[i];
+        p->dst[i] = v;
+        bad |= v >= p->vertex_count;
     }
+    p->bad[worker] |= bad != 0;
 }
 
 /* triangle s of dst = triangle perm[s] of src */
 static void gather_tris_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
-    tri_pass* p = context;
+    tri_copy* p = context;
     (void)worker;
-    for (uint32_t c = begin; c < end; c++) {
-        uint32_t lo = c * p->chunk, hi = p->n - lo < p->chunk ? p->n : lo + p->chunk;
-        for (uint32_t s = lo; s < hi; s++) memcpy(p->dst + 3 * (size_t)s, p->src + 3 * (size_t)p->perm[s], 3 * sizeof(uint32_t));
-    }
-}
-
-/* Runs task over p->n triangles; true when a chunk set its bad flag. */
-static bool tri_pass_run(snug_ctx* ctx, tri_pass* p, snug_task_fn task) {
-    uint32_t chunk = (p->n + TRI_PASS_CHUNKS - 1) / TRI_PASS_CHUNKS;
-    p->chunk = chunk < 65536u ? 65536u : chunk;
-    uint32_t chunks = (p->n + p->chunk - 1) / p->chunk;
-    memset(p->bad, 0, sizeof p->bad);
-    snug_parallel_for(ctx, chunks, 1, task, p);
-    bool bad = false;
-    for (uint32_t c = 0; c < chunks; c++) bad |= p->bad[c];
-    return bad;
+    for (uint32_t s = begin; s < end; s++) memcpy(p->dst + 3 * (size_t)s, p->src + 3 * (size_t)p->perm[s], 3 * sizeof(uint32_t));
 }
 
 snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh* out) {
@@ -359,8 +340,10 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
     m->tri_count = nt;
     /* indices checked while they are copied (one pass); a bad one frees everything again */
     if (def->indices) {
-        tri_pass copy = {def->indices, input_tris, NULL, nt, def->vertex_count};
-        bool bad = tri_pass_run(ctx, &copy, copy_indices_task);
+        tri_copy copy = {def->indices, input_tris, NULL, def->vertex_count, {false}};
+        snug_parallel_for(ctx, nt, 65536, copy_indices_task, &copy);
+        bool bad = false;
+        for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) bad |= copy.bad[w];
         for (uint32_t i = 0; bad && i < 3u * nt; i++)
             if (def->indices[i] >= def->vertex_count) {
                 st = snug_fail(ctx, SNUG_ERR_INDEX_RANGE, "triangle %u uses vertex %u of %u", i / 3, def->indices[i],
@@ -390,8 +373,8 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
     if (def->weld) derive_scale(m);
     st = snug_bvh_build(ctx, &def->bvh, m->positions, input_tris, nt, &m->bvh, perm, m->tolerance, degenerate);
     if (st != SNUG_OK) goto fail;
-    tri_pass gather = {input_tris, m->tris, perm, nt, 0};
-    tri_pass_run(ctx, &gather, gather_tris_task);
+    tri_copy gather = {input_tris, m->tris, perm, 0, {false}};
+    snug_parallel_for(ctx, nt, 65536, gather_tris_task, &gather);
     m->tri_ids = perm;
     perm = NULL;
     snug_free(ctx, input_tris);

@@ -16,12 +16,7 @@
 /* The serialized mesh (malloc'd) built in ctx, or NULL with *st set. */
 static unsigned char* build_blob(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* bvh, size_t* size,
                                  snug_status* st) {
-    snug_mesh_def def = snug_default_mesh_def();
-    def.positions = m->positions;
-    def.vertex_count = m->vertex_count;
-    def.indices = m->indices;
-    def.triangle_count = m->triangle_count;
-    def.bvh = *bvh;
+    snug_mesh_def def = test_mesh_def(m, bvh);
     snug_mesh h = 0;
     uint32_t saved = snug_sah_cluster_min;
     snug_sah_cluster_min = 0;
@@ -156,11 +151,7 @@ static void test_bad_index_in_any_chunk(void) {
         uint32_t at = k == 0 ? 0 : k == 1 ? 3 * m.triangle_count - 1 : (uint32_t)(rng_next(&r) % (3 * m.triangle_count));
         uint32_t saved = m.indices[at];
         m.indices[at] = m.vertex_count + (uint32_t)k;
-        snug_mesh_def def = snug_default_mesh_def();
-        def.positions = m.positions;
-        def.vertex_count = m.vertex_count;
-        def.indices = m.indices;
-        def.triangle_count = m.triangle_count;
+        snug_mesh_def def = test_mesh_def(&m, NULL);
         snug_mesh h = 0;
         snug_status st = snug_mesh_create(ctx, &def, &h);
         char want[64];

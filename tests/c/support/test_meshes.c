@@ -35,13 +35,18 @@ int test_mesh_load(const char* name, test_mesh* out) {
     return ok;
 }
 
-snug_mesh test_mesh_make(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* bvh) {
+snug_mesh_def test_mesh_def(const test_mesh* m, const snug_bvh_def* bvh) {
     snug_mesh_def def = snug_default_mesh_def();
     def.positions = m->positions;
     def.vertex_count = m->vertex_count;
     def.indices = m->indices;
     def.triangle_count = m->triangle_count;
     if (bvh) def.bvh = *bvh;
+    return def;
+}
+
+snug_mesh test_mesh_make(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* bvh) {
+    snug_mesh_def def = test_mesh_def(m, bvh);
     snug_mesh h = 0;
     snug_status st = snug_mesh_create(ctx, &def, &h);
     if (st != SNUG_OK) harness_fail(__FILE__, __LINE__, "mesh create: %s", snug_ctx_last_error(ctx));

@@ -18,6 +18,8 @@ typedef struct test_mesh {
 int test_mesh_load(const char* name, test_mesh* out);
 void test_mesh_free(test_mesh* m);
 
+/* The default mesh def over m's arrays, with *bvh when given. */
+snug_mesh_def test_mesh_def(const test_mesh* m, const snug_bvh_def* bvh);
 /* Create a snug mesh from m with the default def, or with *bvh when given; CHECKs that creation succeeds. */
 snug_mesh test_mesh_make(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* bvh);
 

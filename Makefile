@@ -96,7 +96,40 @@ $(BUILD)/wasm/snug.mjs: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
 	  -sENVIRONMENT=web,worker -sFILESYSTEM=0 -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm/exports.json \
 	  -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAPF32,HEAPU32,UTF8ToString
 
-wasm: $(BUILD)/wasm/snug.mjs
+# ---------------------------------------------------------------- wasm, threaded (snug-mt)
+# The same core compiled again with -pthread (atomics and shared memory change the code, so no object is shared with
+# the plain module, which keeps its size budget), plus the pthread pool behind the core's task hooks. The JS API loads
+# it only for Snug.create({ threads: n }). The pool of pre-started workers is a JS expression read when the module
+# starts: pthread_create on the web needs a worker that is already loaded (the calling thread does not return to the
+# event loop before the pool's threads are used), and snug.js sets Module.snugWorkers to threads - 1. Asking for a
+# thread beyond them fails (EAGAIN, strict 2) instead of starting a worker that a join on the main thread would wait for
+# forever.
+WASM_MT_POOL := -sPTHREAD_POOL_SIZE=Module.snugWorkers -sPTHREAD_POOL_SIZE_STRICT=2
+$(patsubst %,$(BUILD)/wasm-mt/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
+
+$(BUILD)/wasm-mt/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm
+	@mkdir -p $(@D)
+	$(EMCC) $(CFLAGS_W) $(WASM_FILE_OPT) -pthread -c $< -o $@
+
+$(BUILD)/wasm-mt/obj/task_pool.o: wasm/task_pool.c wasm/task_pool.h $(CORE_HDR) | $(BUILD)/include/cglm
+	@mkdir -p $(@D)
+	$(EMCC) $(CFLAGS_W) -Iwasm -pthread -c $< -o $@
+
+$(BUILD)/wasm-mt/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/wasm-mt/obj/%.o,$(CORE_SRC)) $(BUILD)/wasm-mt/obj/task_pool.o
+	@rm -f $@
+	$(EMAR) rcs $@ $^
+
+$(BUILD)/wasm-mt/exports.json: core/include/snug.h wasm/task_pool.h tests/tools/exports.mjs
+	@mkdir -p $(@D)
+	node tests/tools/exports.mjs core/include/snug.h wasm/task_pool.h > $@
+
+$(BUILD)/wasm/snug-mt.mjs: $(BUILD)/wasm-mt/libsnug.a $(BUILD)/wasm-mt/exports.json
+	@mkdir -p $(@D)
+	$(EMCC) $(WASM_LINK) -pthread $(WASM_MT_POOL) $(BUILD)/wasm-mt/libsnug.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 \
+	  -sEXPORT_NAME=createSnugMtModule -sENVIRONMENT=web,worker -sFILESYSTEM=0 \
+	  -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm-mt/exports.json -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAPF32,HEAPU32,UTF8ToString
+
+wasm: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs
 
 # ---------------------------------------------------------------- C tests, three ways
 $(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/native/libsnug.a
@@ -174,7 +207,7 @@ $(BUILD)/js/layout.json: wasm/layout_probe.c core/include/snug.h
 
 WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
 
-$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs
+$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs
 	npx vite build --config web/vite.config.js --logLevel warn
 
 web: $(BUILD)/web/index.html
@@ -185,7 +218,7 @@ run: deps
 	@echo "snug: serving the page at http://localhost:5173/ (Ctrl-C stops)"
 	npx vite --config web/vite.config.js --port 5173 --strictPort
 
-test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/js/layout.json
+test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/js/layout.json
 	sh tests/js/run.sh
 
 test-browser: web

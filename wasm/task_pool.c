@@ -131,3 +131,9 @@ void snug_task_pool_hook(snug_task_pool* pool, snug_ctx_def* def) {
     def->finish_task = pool_finish;
     def->user_task_context = pool;
 }
+
+snug_ctx* snug_task_pool_ctx_create(snug_task_pool* pool) {
+    snug_ctx_def def = snug_default_ctx_def();
+    snug_task_pool_hook(pool, &def);
+    return snug_ctx_create(&def);
+}

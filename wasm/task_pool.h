@@ -14,5 +14,8 @@ snug_task_pool* snug_task_pool_create(uint32_t threads);
 void snug_task_pool_destroy(snug_task_pool* pool);
 /* Point def's task hooks and worker_count at the pool. */
 void snug_task_pool_hook(snug_task_pool* pool, snug_ctx_def* def);
+/* A context with the default allocator whose task hooks are the pool's (one call for the JS API, which cannot build
+ * a snug_ctx_def with function pointers). Destroy the context before the pool. NULL when out of memory. */
+snug_ctx* snug_task_pool_ctx_create(snug_task_pool* pool);
 
 #endif

@@ -1,8 +1,11 @@
-// Print the EXPORTED_FUNCTIONS list for emcc: every snug_* function declared in the public header.
+// Print the EXPORTED_FUNCTIONS list for emcc: every snug_* function declared in the given headers (the public header;
+// the threaded module adds wasm/task_pool.h).
 import { readFileSync } from 'node:fs';
 
-const header = readFileSync(process.argv[2], 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
 const names = new Set();
-for (const m of header.matchAll(/\b(snug_[a-z0-9_]+)\s*\(/g)) names.add(m[1]);
+for (const file of process.argv.slice(2)) {
+  const header = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '');
+  for (const m of header.matchAll(/\b(snug_[a-z0-9_]+)\s*\(/g)) names.add(m[1]);
+}
 const exported = [...names].sort().map((n) => `_${n}`).concat(['_malloc', '_free']);
 process.stdout.write(JSON.stringify(exported) + '\n');

@@ -186,10 +186,18 @@ export type Motion = Pose | null | { start: Pose; end: Pose };
 export interface CreateOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: (path: string, prefix: string) => string;
-  /** The Emscripten factory (default: build/wasm/snug.mjs). */
+  /** The Emscripten factory (default: build/wasm/snug.mjs, or build/wasm/snug-mt.mjs with threads >= 2). */
   factory?: (args: object) => Promise<object>;
-  /** An already instantiated module: the new context shares its memory. */
+  /** An already instantiated module: the new context shares its memory. With threads >= 2 it must be a threaded
+   * module with threads - 1 free pre-started workers. */
   module?: object;
+  /** Total threads, the caller's included (default 1: the plain module). 2..64 load the threaded module and run the
+   * context's parallel work (the hierarchy build) on threads - 1 pthreads; the results are the same bytes. Needs
+   * SharedArrayBuffer: in a browser the page must be cross-origin isolated, else create() rejects with a SnugError.
+   * In node the pthreads run on worker_threads; dispose() ends them. */
+  threads?: number;
+  /** Where the threaded module's .mjs is (bundled pages: its .wasm and .worker.js come from locateFile). */
+  threadedModuleUrl?: string | URL;
 }
 
 export interface WorkerBuildOptions {
@@ -202,9 +210,11 @@ export interface WorkerBuildOptions {
 
 export class Snug {
   static create(options?: CreateOptions): Promise<Snug>;
-  constructor(module: object);
+  constructor(module: object, options?: { threads?: number; ownsModule?: boolean });
   readonly module: any;
   readonly disposed: boolean;
+  /** Threads this context's parallel work runs on (1, or CreateOptions.threads). */
+  readonly threads: number;
   /** Bytes of wasm linear memory (grows, never shrinks). */
   readonly heapBytes: number;
   /** Shared results, overwritten by the next call of the same kind. */

@@ -58,6 +58,7 @@ function isNode() {
 
 async function instantiate(options) {
   if (options.module) return options.module;
+  if (options.threads > 1) return instantiateThreaded(options);
   const factory = options.factory || createSnugModule;
   const args = {};
   if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
@@ -71,11 +72,49 @@ async function instantiate(options) {
   return factory(args);
 }
 
+// The threaded module (build/wasm/snug-mt.*) is loaded only when asked for, by URL: bundlers must not pull it into
+// the page's chunk, since its pthread workers import the module file itself (Module.mainScriptUrlOrBlob).
+const MT_MODULE_FILE = '../build/wasm/snug-mt.mjs';
+const MT_WASM_FILE = '../build/wasm/snug-mt.wasm';
+const NODE_WORKER_FILE = './node-web-worker.js';
+
+async function instantiateThreaded(options) {
+  // Shared wasm memory needs SharedArrayBuffer, which browsers give only to cross-origin isolated pages (COOP +
+  // COEP headers). Asking for threads there is a deployment error: it throws rather than quietly running one thread.
+  if (typeof SharedArrayBuffer === 'undefined' || globalThis.crossOriginIsolated === false) {
+    throw new SnugError(ERR_INVALID, `invalid argument: threads: ${options.threads} needs SharedArrayBuffer, and ` +
+      'this page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and ' +
+      'Cross-Origin-Embedder-Policy: require-corp), or use threads: 1');
+  }
+  const url = String(options.threadedModuleUrl || new URL(/* @vite-ignore */ MT_MODULE_FILE, import.meta.url));
+  const args = { snugWorkers: options.threads - 1, mainScriptUrlOrBlob: url, printErr: quietBlockingWarning };
+  if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
+  if (options.locateFile) args.locateFile = options.locateFile;
+  if (isNode()) {
+    await (await import(/* @vite-ignore */ NODE_WORKER_FILE)).installNodeWorker();
+    if (!args.wasmBinary && !args.locateFile) {
+      const fsName = 'node:fs';
+      const { readFileSync } = await import(/* @vite-ignore */ fsName);
+      args.wasmBinary = readFileSync(new URL(/* @vite-ignore */ MT_WASM_FILE, import.meta.url));
+    }
+  }
+  const factory = options.factory || (await import(/* @vite-ignore */ url)).default;
+  return factory(args);
+}
+
+// The glue warns once when the main thread blocks on a lock or a join. Here it waits only for the pool's own
+// workers, which never wait for it (the core's tasks neither allocate nor call into JS), and it claims work itself
+// while it waits; the rest of the module's messages go to the console as usual.
+function quietBlockingWarning(text) {
+  if (!/^Blocking on the main thread is very dangerous/.test(text)) console.warn(text);
+}
+
 let workerJobs = 0;
 
 async function startWorker() {
   // The literal form is what bundlers (Vite) recognise and emit as a worker chunk.
-  if (typeof Worker === 'function') return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+  // In node, worker_threads even when a Worker exists (the threaded module's shim installs one for its pthreads).
+  if (typeof Worker === 'function' && !isNode()) return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
   const wt = 'node:worker_threads', file = WORKER_FILE;
   const { Worker: NodeWorker } = await import(/* @vite-ignore */ wt);
   return new NodeWorker(new URL(/* @vite-ignore */ file, import.meta.url));
@@ -95,6 +134,13 @@ function listen(worker, onMessage, onError) {
   worker.on('message', onMessage);
   worker.on('error', err);
   return () => { worker.off('message', onMessage); worker.off('error', err); };
+}
+
+const MAX_THREADS = 64; // wasm/task_pool.c's limit
+
+// Terminate every worker of a threaded module (after its pool is destroyed: none runs snug code then).
+function stopWorkers(module) {
+  if (module.PThread) module.PThread.terminateAllThreads();
 }
 
 /** A pose as the C core takes it: Float32Array [qx, qy, qz, qw, px, py, pz]. */
@@ -216,21 +262,51 @@ function enumIndex(names, value, what) {
 export class Snug {
   /**
    * Load the module (or reuse options.module) and create a context.
-   * options: { wasmBinary?, locateFile?, factory?, module? }.
+   * options: { wasmBinary?, locateFile?, factory?, module?, threads?, threadedModuleUrl? }.
+   * threads (default 1): total threads, the caller's included; 2 or more load the threaded module (snug-mt) and run
+   * the context's parallel work on a pool of threads - 1 pthreads.
    */
   static async create(options = {}) {
-    const module = await instantiate(options);
-    return new Snug(module);
+    const threads = options.threads ?? 1;
+    if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+      throw new SnugError(ERR_INVALID, `invalid argument: threads must be an integer from 1 to ${MAX_THREADS}, got ${threads}`);
+    }
+    const module = await instantiate({ ...options, threads });
+    try {
+      return new Snug(module, { threads, ownsModule: !options.module });
+    } catch (e) {
+      if (threads > 1 && !options.module) stopWorkers(module);
+      throw e;
+    }
   }
 
-  constructor(module) {
+  constructor(module, { threads = 1, ownsModule = false } = {}) {
     this.module = module;
     this._m = module;
-    this._ctx = module._snug_ctx_create(0);
-    if (!this._ctx) throw new SnugError(ERR_OOM, 'out of memory: could not create a snug context');
+    this._pool = 0;
+    this._ownsModule = ownsModule;
+    if (threads > 1) {
+      if (typeof module._snug_task_pool_create !== 'function') {
+        throw new SnugError(ERR_INVALID, `invalid argument: threads: ${threads} needs the threaded module (snug-mt)`);
+      }
+      this._pool = module._snug_task_pool_create(threads);
+      if (!this._pool) {
+        throw new SnugError(ERR_OOM, `could not start ${threads - 1} pthreads: the module has no free pre-started ` +
+          'worker (one threaded module serves one threaded context) or is out of memory');
+      }
+      this._ctx = module._snug_task_pool_ctx_create(this._pool);
+    } else {
+      this._ctx = module._snug_ctx_create(0);
+    }
+    if (!this._ctx) {
+      this._destroyPool();
+      throw new SnugError(ERR_OOM, 'out of memory: could not create a snug context');
+    }
+    this._threads = threads;
     this._scratch = module._malloc(S.total);
     if (!this._scratch) {
       module._snug_ctx_destroy(this._ctx);
+      this._destroyPool();
       throw new SnugError(ERR_OOM, 'out of memory: could not allocate the API scratch block');
     }
     this._stage = 0;          // growable staging buffer for bulk data
@@ -248,6 +324,14 @@ export class Snug {
   }
 
   get disposed() { return this._ctx === 0; }
+  /** Threads this context's parallel work runs on (1, or the threads option). */
+  get threads() { return this._threads; }
+
+  // Joins the pool's pthreads; their workers stay loaded in the module until stopWorkers.
+  _destroyPool() {
+    if (this._pool) this._m._snug_task_pool_destroy(this._pool);
+    this._pool = 0;
+  }
 
   // Leak warnings for objects of this context that own core memory (scenes use it too).
   _track(obj, what) { if (leakRegistry) leakRegistry.register(obj, what, obj); }
@@ -256,13 +340,18 @@ export class Snug {
   /** Re-acquire heap views when memory grew (growth detaches the old ArrayBuffer). */
   _views() {
     const m = this._m;
-    if (this._buf === m.HEAPU8.buffer) return;
-    this._buf = m.HEAPU8.buffer;
-    this._u8 = m.HEAPU8;
-    this._f32 = m.HEAPF32;
-    this._u32 = m.HEAPU32;
+    if (this._buf === this._heapBuffer()) return;
+    this._buf = this._heapBuffer();
+    this._u8 = new Uint8Array(this._buf);
+    this._f32 = new Float32Array(this._buf);
+    this._u32 = new Uint32Array(this._buf);
     this._f64 = new Float64Array(this._buf);
   }
+
+  // The memory's current buffer. Shared memory (threaded module) is read from the Memory itself: the glue's HEAP
+  // views follow growth only on the thread that grew it, and a shared buffer is never detached, so a stale view
+  // would silently stay short.
+  _heapBuffer() { return this._m.wasmMemory ? this._m.wasmMemory.buffer : this._m.HEAPU8.buffer; }
 
   _live() {
     if (this._ctx === 0) throw new SnugError(ERR_STALE, 'stale handle: this Snug context was disposed');
@@ -270,7 +359,7 @@ export class Snug {
 
   // Every C call may have grown memory (scratch arenas, meshes), so views are refreshed before results are read.
   _check(status) {
-    if (this._buf !== this._m.HEAPU8.buffer) this._views();
+    if (this._buf !== this._heapBuffer()) this._views();
     if (status === 0) return;
     const m = this._m;
     throw new SnugError(status, m.UTF8ToString(m._snug_ctx_last_error(this._ctx)));
@@ -327,7 +416,7 @@ export class Snug {
   }
 
   /** Bytes of wasm linear memory (grows, never shrinks). */
-  get heapBytes() { return this._m.HEAPU8.length; }
+  get heapBytes() { return this._heapBuffer().byteLength; }
 
   setTraversal(traversal) {
     this._live();
@@ -781,7 +870,7 @@ export class Snug {
     const ha = moving?.snug === this && moving.handle !== 0 ? moving.handle : this._mesh(moving);
     const hb = other?.snug === this && other.handle !== 0 ? other.handle : this._mesh(other);
     const fn = this._fn('snug_query_sweep');
-    if (this._buf !== this._m.HEAPU8.buffer) this._views();
+    if (this._buf !== this._heapBuffer()) this._views();
     const s = this._scratch;
     this._pose(s + S.poseA, movingPose);
     this._pose(s + S.poseB, otherPose);
@@ -891,6 +980,9 @@ export class Snug {
     m._snug_ctx_destroy(this._ctx);
     m._free(this._scratch);
     if (this._stage) m._free(this._stage);
+    this._destroyPool();
+    // A module loaded for this context goes with it: its workers would otherwise keep node (or the tab's memory) alive.
+    if (this._threads > 1 && this._ownsModule) stopWorkers(m);
     this._ctx = 0;
     this._scratch = 0;
     this._stage = 0;

@@ -14,6 +14,14 @@ import { SnugSync, DragMover, matrixFromPose, geometryArrays } from './snug-thre
 import { ContactHelper, TriangleHelper, HierarchyHelper, hierarchyFromBlob } from './helpers.js';
 import { bunny, dragon11k, teapot } from 'virtual:snug-meshes';
 
+// Two threads when the page is cross-origin isolated (the server sends COOP/COEP, see vite.config.js): hierarchy
+// builds then use the threaded module, which vite.config.js serves and ships unbundled in snug-mt/. Without
+// isolation there is no SharedArrayBuffer, so one thread on the plain module.
+function createSnug() {
+  if (!globalThis.crossOriginIsolated) return Snug.create({ locateFile: () => wasmUrl });
+  return Snug.create({ threads: 2, threadedModuleUrl: new URL('snug-mt/snug-mt.mjs', window.location.href).href });
+}
+
 const BLOCKED = new Color(0xe63946);
 
 function meshGeometry({ positions, indices }, { height, rotateY = 0 }) {
@@ -91,7 +99,7 @@ export async function start(container = document.body) {
   sun.shadow.bias = -0.0005;
   scene.add(sun);
 
-  const snug = await Snug.create({ locateFile: () => wasmUrl });
+  const snug = await createSnug();
   // Bodies mirror the three.js hierarchy when the module has scenes (the teapot is a child of the table).
   const sync = new SnugSync(snug, { scene: typeof snug.module._snug_scene_create === 'function' });
   const room = new Group();

@@ -2,6 +2,7 @@
 // meshes are read from their npm packages at build time and bundled, so the page fetches nothing from outside.
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { loadMesh } from '../tests/meshes/load.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
@@ -26,13 +27,41 @@ function bundledMeshes(names) {
   };
 }
 
+// Cross-origin isolation (SharedArrayBuffer, so the threaded module) for the dev server and the preview server.
+const ISOLATION = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
+
+// The threaded module (make wasm: build/wasm/snug-mt.mjs, .wasm, .worker.js) is served and shipped as is, in its
+// own folder snug-mt/: its pthread workers are classic scripts that import the module file by URL, so neither file
+// may be bundled or transformed (the dev server's import rewriting puts an import statement into the classic
+// worker). snug.js loads it from the URL the page passes (threadedModuleUrl); the .wasm and the worker script are
+// found next to it.
+const MT_FILES = { 'snug-mt.mjs': 'text/javascript', 'snug-mt.worker.js': 'text/javascript', 'snug-mt.wasm': 'application/wasm' };
+function threadedModule() {
+  const file = (name) => readFileSync(`${repo}/build/wasm/${name}`);
+  return {
+    name: 'snug-threaded-module',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        const name = /^\/snug-mt\/([^?]+)/.exec(req.url || '')?.[1];
+        if (!name || !MT_FILES[name]) return next();
+        res.setHeader('Content-Type', MT_FILES[name]);
+        for (const [k, v] of Object.entries(ISOLATION)) res.setHeader(k, v);
+        res.end(file(name));
+      });
+    },
+    generateBundle() {
+      for (const name of Object.keys(MT_FILES)) this.emitFile({ type: 'asset', fileName: `snug-mt/${name}`, source: file(name) });
+    },
+  };
+}
+
 export default defineConfig({
   root,
   base: './',
   publicDir: false,
-  plugins: [bundledMeshes(['bunny', 'dragon11k', 'teapot'])],
-  server: { fs: { allow: [repo] }, host: 'localhost' },
-  preview: { host: 'localhost' },
+  plugins: [bundledMeshes(['bunny', 'dragon11k', 'teapot']), threadedModule()],
+  server: { fs: { allow: [repo] }, host: 'localhost', headers: ISOLATION },
+  preview: { host: 'localhost', headers: ISOLATION },
   build: { outDir: `${repo}/build/web`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },
   worker: { format: 'es' },
 });

@@ -40,6 +40,31 @@ test('the page loads the default scene without errors', async () => {
   assert.deepEqual(errors, []);
 });
 
+test('the page is cross-origin isolated and runs snug on the threaded module with 2 threads', async () => {
+  const { page, errors } = ctx;
+  const state = await page.evaluate(() => ({
+    isolated: window.crossOriginIsolated,
+    threads: window.snugApp.snug.threads,
+    pool: typeof window.snugApp.snug.module._snug_task_pool_create,
+    shared: window.snugApp.snug.module.wasmMemory.buffer instanceof SharedArrayBuffer,
+  }));
+  assert.deepEqual(state, { isolated: true, threads: 2, pool: 'function', shared: true });
+  // The dragon built again on the page's threaded context gives the bytes the worker's plain module gave.
+  const cmp = await page.evaluate(() => {
+    const { snug, items } = window.snugApp;
+    const g = items.dragon.object.geometry;
+    const local = snug.createMesh({ positions: g.getAttribute('position').array, indices: g.index.array });
+    const a = local.serialize(), b = items.dragon.mesh.serialize();
+    local.dispose();
+    let differ = a.length === b.length ? 0 : -1;
+    for (let i = 0; differ === 0 && i < a.length; i++) if (a[i] !== b[i]) differ = i + 1;
+    return { bytes: a.length, differ, fromWorker: items.dragon.fromWorker };
+  });
+  if (cmp.fromWorker) assert.equal(cmp.differ, 0, `blobs differ (${JSON.stringify(cmp)})`);
+  assert.ok(cmp.bytes > 10000);
+  assert.deepEqual(errors, []);
+});
+
 const canMove = async (page) => page.evaluate(() => {
   const m = window.snugApp.snug.module;
   return typeof m._snug_query_sweep === 'function' || typeof m._snug_query_overlap === 'function';

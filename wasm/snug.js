@@ -285,6 +285,7 @@ export class Snug {
     this._m = module;
     this._pool = 0;
     this._ownsModule = ownsModule;
+    this._sharedMemory = module.wasmMemory || null; // exported by the threaded module's glue only
     if (threads > 1) {
       if (typeof module._snug_task_pool_create !== 'function') {
         throw new SnugError(ERR_INVALID, `invalid argument: threads: ${threads} needs the threaded module (snug-mt)`);
@@ -351,7 +352,7 @@ export class Snug {
   // The memory's current buffer. Shared memory (threaded module) is read from the Memory itself: the glue's HEAP
   // views follow growth only on the thread that grew it, and a shared buffer is never detached, so a stale view
   // would silently stay short.
-  _heapBuffer() { return this._m.wasmMemory ? this._m.wasmMemory.buffer : this._m.HEAPU8.buffer; }
+  _heapBuffer() { return this._sharedMemory ? this._sharedMemory.buffer : this._m.HEAPU8.buffer; }
 
   _live() {
     if (this._ctx === 0) throw new SnugError(ERR_STALE, 'stale handle: this Snug context was disposed');

@@ -196,7 +196,8 @@ export interface CreateOptions {
    * SharedArrayBuffer: in a browser the page must be cross-origin isolated, else create() rejects with a SnugError.
    * In node the pthreads run on worker_threads; dispose() ends them. */
   threads?: number;
-  /** Where the threaded module's .mjs is (bundled pages: its .wasm and .worker.js come from locateFile). */
+  /** URL of the threaded module's .mjs (default: ../build/wasm/snug-mt.mjs from snug.js); its .wasm and .worker.js
+   * are found next to it, or through locateFile. A bundled page must ship the three files unbundled. */
   threadedModuleUrl?: string | URL;
 }
 

@@ -173,6 +173,16 @@ static void free_build(snug_ctx* ctx, snug_build* b) {
     snug_free(ctx, b->blocks);
 }
 
+void snug_build_move_nodes(snug_build* b, uint32_t from, uint32_t count, uint32_t to) {
+    if (from == to) return;
+    memmove(b->nodes + to, b->nodes + from, (size_t)count * sizeof *b->nodes);
+    memmove(b->range_first + to, b->range_first + from, (size_t)count * sizeof *b->range_first);
+    memmove(b->range_count + to, b->range_count + from, (size_t)count * sizeof *b->range_count);
+    if (b->obbs) memmove(b->obbs + to, b->obbs + from, (size_t)count * sizeof *b->obbs);
+    for (uint32_t i = to; i < to + count; i++)
+        if (SNUG_NODE_CHILDREN(b->nodes[i].info)) b->nodes[i].first -= from - to;
+}
+
 /* Box record of each triangle and, if asked, its snug_tri_degenerate flag: four triangles at a time in lanes
  * (the scalar pass was compute-bound in wasm: its corner gathers alone take a sixth of its time), with the same
  * operations in the same order as the scalar forms, so the same bits (min/max as the ternaries they are). */

@@ -32,6 +32,11 @@ static inline bool snug_build_plain_aabb(const snug_bvh_def* def) {
     return def->bv_type == SNUG_BV_AABB && def->measure != SNUG_MEASURE_HAUSDORFF;
 }
 
+/* Nodes [from, from + count), a block of whole subtrees built above their final place, down to `to` with their
+ * slot ranges and OBBs (when the builder made them); the links inside the block shift with it (the caller fixes
+ * the links into it). */
+void snug_build_move_nodes(snug_build* b, uint32_t from, uint32_t count, uint32_t to);
+
 /* Binned SAH, binary (bvh_build_sah.c): sets nodes with exact AABBs, ranges, depth and slot-order prims (or,
  * for plain AABB trees, which read no prims afterwards, the slot order in in.ids and slots_in_ids; their inner
  * boxes are left to snug_bvh_finish: inner_boxes_pending). */
@@ -42,6 +47,10 @@ extern uint32_t snug_sah_cluster_min;
 /* OBB tree with the Gottschalk splitter, binary, no refinement (bvh_build_obb.c): the same tree as the generic
  * driver with that splitter, and every node's OBB (b->obbs) made on the way. */
 snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
+/* Meshes of at least this many triangles are split by that builder into subtrees of at most 1/8 of them, which go
+ * to the task hooks below the first levels (those stay on the calling thread): the same tree, laid out with the
+ * first levels' nodes first. A variable only so that tests can compare with the one-sequence layout. */
+extern uint32_t snug_obb_subtrees_min;
 /* Pieces of the Gottschalk split (split_gottschalk.c) for that builder (the sibling axes and moments are in
  * obb_fit.h): a node's axes from its moments pass (also what the tests compare the records against), and the
  * binary split along given axes that also sets the node's OBB (count >= 2), or with sizes NULL only that OBB (a

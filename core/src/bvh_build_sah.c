@@ -807,21 +807,15 @@ static void build_chunks(uint32_t begin, uint32_t end, uint32_t worker, void* co
     }
 }
 
-/* Chunk c's nodes as built start `shift` nodes above their final place: the links into them (their groups' roots'
- * and, when `nodes` moves them now, their own inner nodes') shift too. Plain AABB trees leave the move to
- * snug_bvh_finish's copy of every node (b->block_src); other trees move them here with their slot ranges. */
-static void shift_chunk(snug_build* b, const qgroup* groups, const qchunk* ch, uint32_t shift, bool nodes) {
+/* Chunk c's nodes as built start `shift` nodes above their final place: the links into them (their groups' roots')
+ * shift too. Plain AABB trees leave the move to snug_bvh_finish's copy of every node (b->block_src); other trees
+ * move them here. */
+static void shift_chunk(snug_build* b, const qgroup* groups, const qchunk* ch, uint32_t shift, bool move) {
     for (uint32_t k = ch->group_begin; k < ch->group_end; k++) {
         snug_node* root = &b->nodes[groups[k].node];
         if (SNUG_NODE_CHILDREN(root->info)) root->first -= shift;
     }
-    if (!nodes || shift == 0) return;
-    uint32_t count = ch->end - ch->base, at = ch->base - shift;
-    memmove(b->nodes + at, b->nodes + ch->base, (size_t)count * sizeof *b->nodes);
-    memmove(b->range_first + at, b->range_first + ch->base, (size_t)count * sizeof *b->range_first);
-    memmove(b->range_count + at, b->range_count + ch->base, (size_t)count * sizeof *b->range_count);
-    for (uint32_t i = at; i < at + count; i++)
-        if (SNUG_NODE_CHILDREN(b->nodes[i].info)) b->nodes[i].first -= shift;
+    if (move) snug_build_move_nodes(b, ch->base, ch->end - ch->base, ch->base - shift);
 }
 
 /* The whole tree: top levels over clusters, then the groups' subtrees through the context's task hooks. Layout:

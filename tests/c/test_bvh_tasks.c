@@ -1,12 +1,14 @@
 /* Hierarchy builds through the context's task hooks (snug_ctx_def.enqueue_task / finish_task): the serialized mesh
  * is the same bytes with no hooks, with any worker count and schedule (a seeded shuffling scheduler on one thread),
- * and with the real pthread pool where the build has threads; out of memory with workers fails cleanly. The
- * builder's clustered path, where the parallel work is, is forced onto small meshes through snug_sah_cluster_min. */
+ * and with the real pthread pool where the build has threads; out of memory with workers fails cleanly. The SAH
+ * builder's clustered path, where its parallel work is, is forced onto small meshes through snug_sah_cluster_min;
+ * the OBB builder hands out subtrees from 32k triangles. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "bvh_build.h"
 #include "harness.h"
+#include "mesh.h"
 #include "snug.h"
 #include "task_pool.h"
 #include "test_alloc.h"
@@ -66,19 +68,22 @@ static void test_any_schedule_builds_the_same_bytes(void) {
         snug_task_pool_hook(pool, &def);
         pooled = snug_ctx_create(&def);
     }
-    /* the 203k dragon spans several chunks of every per-triangle pass */
-    static const char* names[] = {"bunny", "dragon11k", "teapot", "dragon48k", "dragon203k"};
-    int cases = 12 * harness_scale();
+    /* the 203k dragon spans several ranges of every per-triangle pass; cases 5-7 are OBB trees of the dedicated
+     * Gottschalk builder, whose subtrees go to the workers from 32k triangles */
+    static const char* names[] = {"bunny", "dragon11k", "teapot", "dragon48k", "dragon203k", "dragon48k",
+                                  "dragon203k"};
+    int cases = 14 * harness_scale();
     for (int c = 0; c < cases; c++) {
         test_mesh m;
-        const char* name = c < 5 ? names[c] : NULL;
+        const char* name = c < 7 ? names[c] : NULL;
         if (name && !test_mesh_load(name, &m)) continue;
-        if (!name) test_mesh_soup(&r, 1 + (uint32_t)(rng_next(&r) % 8000), 1.0f, 0.05f, &m);
+        if (!name) test_mesh_soup(&r, c == 7 ? 40000 : 1 + (uint32_t)(rng_next(&r) % 8000), 1.0f, 0.05f, &m);
         snug_bvh_def def = random_def(&r, c);
+        if (c >= 5 && c <= 7) def = snug_default_bvh_def(), def.bv_type = SNUG_BV_OBB, def.splitter = SNUG_SPLIT_GOTTSCHALK;
         char what[160];
-        snprintf(what, sizeof what, "case %d (%s, %u triangles, bv %d measure %d leaf %d depth %d bins %d)", c,
-                 name ? name : "soup", m.triangle_count, def.bv_type, def.measure, def.leaf_size, def.max_depth,
-                 def.sah_bins);
+        snprintf(what, sizeof what, "case %d (%s, %u triangles, bv %d splitter %d measure %d leaf %d depth %d bins %d)",
+                 c, name ? name : "soup", m.triangle_count, def.bv_type, def.splitter, def.measure, def.leaf_size,
+                 def.max_depth, def.sah_bins);
         size_t size = 0;
         snug_status st;
         unsigned char* want = build_blob(plain, &m, &def, &size, &st);
@@ -104,6 +109,47 @@ static void test_any_schedule_builds_the_same_bytes(void) {
     snug_ctx_destroy(pooled);
     snug_task_pool_destroy(pool);
     snug_ctx_destroy(plain);
+}
+
+/* Node a of tree x and node b of tree y have the same subtree: boxes, OBBs, children and leaf slots. */
+static bool same_subtree(const snug_bvh* x, uint32_t a, const snug_bvh* y, uint32_t b) {
+    const snug_node *na = &x->nodes[a], *nb = &y->nodes[b];
+    uint32_t kids = SNUG_NODE_CHILDREN(na->info);
+    if (na->info != nb->info || memcmp(na->min, nb->min, sizeof na->min) || memcmp(na->max, nb->max, sizeof na->max) ||
+        memcmp(&x->obbs[a], &y->obbs[b], sizeof x->obbs[a]))
+        return false;
+    if (!kids) return na->first == nb->first;
+    for (uint32_t k = 0; k < kids; k++)
+        if (!same_subtree(x, na->first + k, y, nb->first + k)) return false;
+    return true;
+}
+
+/* The OBB builder's subtrees for the workers change only the layout: the tree built as one sequence has the same
+ * nodes (boxes, OBBs, leaves) and slot order, depth and node count. */
+static void test_obb_subtrees_only_change_the_layout(void) {
+    static const char* names[] = {"dragon48k", "dragon203k"};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    for (int i = 0; i < 2; i++) {
+        test_mesh m;
+        if (!test_mesh_load(names[i], &m)) continue;
+        snug_bvh_def def = snug_default_bvh_def();
+        def.bv_type = SNUG_BV_OBB;
+        def.splitter = SNUG_SPLIT_GOTTSCHALK;
+        uint32_t saved = snug_obb_subtrees_min;
+        snug_obb_subtrees_min = UINT32_MAX;
+        snug_mesh one = test_mesh_make(ctx, &m, &def);
+        snug_obb_subtrees_min = saved;
+        snug_mesh split = test_mesh_make(ctx, &m, &def);
+        const snug_mesh_data *a = snug_mesh_lookup(ctx, one), *b = snug_mesh_lookup(ctx, split);
+        CHECK_MSG(a && b && a->bvh.node_count == b->bvh.node_count && a->bvh.depth == b->bvh.depth &&
+                      memcmp(a->tris, b->tris, 3 * sizeof(uint32_t) * m.triangle_count) == 0 &&
+                      same_subtree(&a->bvh, 0, &b->bvh, 0),
+                  "%s: the subtree build differs from the one-sequence build", names[i]);
+        snug_mesh_destroy(ctx, one);
+        snug_mesh_destroy(ctx, split);
+        test_mesh_free(&m);
+    }
+    snug_ctx_destroy(ctx);
 }
 
 /* Every allocation of a build with workers fails in turn: the call reports it, the context frees everything. */
@@ -168,6 +214,7 @@ static void test_bad_index_in_any_chunk(void) {
 
 int main(void) {
     RUN(test_any_schedule_builds_the_same_bytes);
+    RUN(test_obb_subtrees_only_change_the_layout);
     RUN(test_out_of_memory_with_workers);
     RUN(test_bad_index_in_any_chunk);
     return harness_finish();

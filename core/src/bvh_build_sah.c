@@ -742,7 +742,7 @@ typedef struct qtop_pass {
  * depth limit), new nodes from `next` on; returns the next free node. Nodes of at most `defer` triangles are not
  * split but listed in p->deferred (0: none). The tree depends only on each node's clusters, not on the order of
  * the splits or the nodes' indices, so it is the same whatever is deferred. */
-__attribute__((noinline)) static uint32_t split_tops(qtop_pass* p, top_task root, uint32_t next, top_task* stack, uint32_t defer) {
+static uint32_t split_tops(qtop_pass* p, top_task root, uint32_t next, top_task* stack, uint32_t defer) {
     int sp = 0;
     stack[sp++] = root;
     while (sp > 0) {

@@ -1,6 +1,6 @@
 // Hierarchy builds through the JS API: the threaded module at 2 threads next to the plain module at 1 thread, in one
-// process on the same arrays. Each call is createMesh + dispose, as the
-// C program's build rows time snug_mesh_create + destroy; the JS path also copies the arrays into wasm memory
+// process on the same arrays. Each call is createMesh + dispose, as the C program's build rows time
+// snug_mesh_create + destroy; the JS path also copies the arrays into wasm memory
 // (15 MB at 871k), which is why the 1-thread row here is printed too and not only the C program's.
 // Answer check: the 2-thread tree must serialize to the 1-thread bytes, else the row's status is "wrong".
 // Run by tests/bench/run.mjs (task "snug wasm threads build"); prints ROW lines.

@@ -643,11 +643,18 @@ typedef struct qsort_pass {
     const qprim* src;
     qprim* dst;
     uint32_t n, parts;
-    uint32_t* at;        /* parts x cells: counts, then first slots */
-    qcluster* clusters;
+    uint32_t* at;           /* parts x cells: counts, then first slots */
+    qcluster* clusters;     /* then as many places in the slot order (qcluster_copy) */
+    uint32_t cluster_count;
 } qsort_pass;
 
 #define CLUSTER_CELLS (1u << (3 * CLUSTER_BITS))
+
+/* the records of one part of the input: [*lo, *hi) */
+static void qsort_part(const qsort_pass* p, uint32_t part, uint32_t* lo, uint32_t* hi) {
+    *lo = (uint32_t)((uint64_t)p->n * part / p->parts);
+    *hi = (uint32_t)((uint64_t)p->n * (part + 1) / p->parts);
+}
 
 static void qsort_count(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     qsort_pass* p = context;
@@ -655,7 +662,8 @@ static void qsort_count(uint32_t begin, uint32_t end, uint32_t worker, void* con
     for (uint32_t part = begin; part < end; part++) {
         uint32_t* at = p->at + (size_t)part * CLUSTER_CELLS;
         memset(at, 0, CLUSTER_CELLS * sizeof *at);
-        uint32_t lo = (uint32_t)((uint64_t)p->n * part / p->parts), hi = (uint32_t)((uint64_t)p->n * (part + 1) / p->parts);
+        uint32_t lo, hi;
+        qsort_part(p, part, &lo, &hi);
         for (uint32_t t = lo; t < hi; t++) at[p->code[t]]++;
     }
 }
@@ -665,7 +673,8 @@ static void qsort_scatter(uint32_t begin, uint32_t end, uint32_t worker, void* c
     (void)worker;
     for (uint32_t part = begin; part < end; part++) {
         uint32_t* at = p->at + (size_t)part * CLUSTER_CELLS;
-        uint32_t lo = (uint32_t)((uint64_t)p->n * part / p->parts), hi = (uint32_t)((uint64_t)p->n * (part + 1) / p->parts);
+        uint32_t lo, hi;
+        qsort_part(p, part, &lo, &hi);
         for (uint32_t t = lo; t < hi; t++) Q_STORE(p->dst[at[p->code[t]]++].v, Q_LOAD(p->src[t].v));
     }
 }
@@ -680,7 +689,7 @@ static void qcluster_boxes(uint32_t begin, uint32_t end, uint32_t worker, void* 
 static void qcluster_copy(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     qsort_pass* p = context;
     (void)worker;
-    uint32_t m = p->n;
+    uint32_t m = p->cluster_count;
     for (uint32_t c = begin; c < end; c++)
         memcpy(p->dst + p->clusters[m + c].first, p->src + p->clusters[c].first, (size_t)p->clusters[c].count * sizeof(qprim));
 }
@@ -854,7 +863,7 @@ static bool build_clustered(snug_ctx* ctx, qbuild* workers, uint32_t n, uint32_t
             cl[m + k].first = at;
             at += cl[k].count;
         }
-        qsort_pass copy = {.src = q->buf[1], .dst = q->buf[0], .n = m, .clusters = cl};
+        qsort_pass copy = {.src = q->buf[1], .dst = q->buf[0], .clusters = cl, .cluster_count = m};
         snug_parallel_for(ctx, m, 256, qcluster_copy, &copy);
         for (uint32_t k = 0; k < m; k++) cl[k].first = cl[m + k].first;
         /* the top tree's nodes depth-first, its leaves become the groups */

@@ -140,14 +140,17 @@ typedef struct obb_subtrees {
 
 static void build_subtrees(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     obb_subtrees* p = context;
-    obb_worker* w = &p->workers[worker];
+    /* a copy on this worker's stack: the workers' structs share cache lines, and the node cursor is written for
+     * every node */
+    obb_worker w = p->workers[worker];
     for (uint32_t k = begin; k < end; k++) {
         obb_subtree* t = &p->list[k];
         if (p->in_order && k > 0) t->base = p->list[k - 1].end;
-        w->node_count = t->base;
-        build_node(w, t->node, t->begin, t->count, t->depth, t->axes, &t->mo, t->flip);
-        t->end = w->node_count;
+        w.node_count = t->base;
+        build_node(&w, t->node, t->begin, t->count, t->depth, t->axes, &t->mo, t->flip);
+        t->end = w.node_count;
     }
+    p->workers[worker].depth = w.depth;
 }
 
 uint32_t snug_obb_subtrees_min = 32768u;

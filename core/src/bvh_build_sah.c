@@ -804,16 +804,21 @@ typedef struct qgroups {
 
 static void build_chunks(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     qgroups* p = context;
-    qbuild* q = &p->workers[worker];
+    /* copies on this worker's stack: the workers' structs share cache lines, and the builder writes its node
+     * cursor for every node; the grid, read for every node, sits among the first worker's locals */
+    qbuild q = p->workers[worker];
+    qgrid g = *q.g;
+    q.g = &g;
     for (uint32_t c = begin; c < end; c++) {
         qchunk* ch = &p->chunks[c];
-        q->node_count = ch->base;
+        q.node_count = ch->base;
         for (uint32_t k = ch->group_begin; k < ch->group_end; k++) {
             const qgroup* gr = &p->groups[k];
-            build_range(q, gr->node, gr->begin, gr->count, gr->depth);
+            build_range(&q, gr->node, gr->begin, gr->count, gr->depth);
         }
-        ch->end = q->node_count;
+        ch->end = q.node_count;
     }
+    p->workers[worker].depth = q.depth;
 }
 
 /* Chunk c's nodes as built start `shift` nodes above their final place: the links into them (their groups' roots')

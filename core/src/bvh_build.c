@@ -165,7 +165,6 @@ static void free_build(snug_ctx* ctx, snug_build* b) {
     snug_free(ctx, b->prims);
     snug_free(ctx, b->in.tmp);
     snug_free(ctx, b->best);
-    snug_free(ctx, b->in.ids);
     snug_free(ctx, b->in.dist);
     snug_free(ctx, b->range_first);
     snug_free(ctx, b->range_count);
@@ -310,13 +309,13 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
     size_t n = tri_count, max_nodes = 2 * n;
     b.prims = snug_alloc(ctx, n * sizeof *b.prims);
     b.in.tmp = snug_alloc(ctx, n * sizeof *b.in.tmp);
-    b.in.ids = snug_alloc(ctx, n * sizeof *b.in.ids);
+    b.in.ids = perm; /* the builders' id scratch; the plain AABB path leaves the slot order in it */
     b.in.dist = snug_alloc(ctx, n * sizeof *b.in.dist);
     b.nodes = snug_alloc(ctx, max_nodes * sizeof *b.nodes); /* every node used is written */
     b.range_first = snug_alloc(ctx, max_nodes * sizeof *b.range_first);
     b.range_count = snug_alloc(ctx, max_nodes * sizeof *b.range_count);
     if (def->branching == 0) b.best = snug_alloc(ctx, n * sizeof *b.best);
-    if (!b.prims || !b.in.tmp || !b.in.ids || !b.in.dist || !b.nodes || !b.range_first || !b.range_count ||
+    if (!b.prims || !b.in.tmp || !b.in.dist || !b.nodes || !b.range_first || !b.range_count ||
         (def->branching == 0 && !b.best)) {
         free_build(ctx, &b);
         snug_free(ctx, b.nodes);
@@ -331,8 +330,8 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
              !def->obb_refine && def->measure != SNUG_MEASURE_HAUSDORFF) st = snug_bvh_build_obb_binary(ctx, &b, tri_count);
     else st = build_top_down(&b, tri_count);
     if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);
-    if (st == SNUG_OK)
-        for (uint32_t s = 0; s < tri_count; s++) perm[s] = b.slots_in_ids ? b.in.ids[s] : b.prims[s].id;
+    if (st == SNUG_OK && !b.slots_in_ids)
+        for (uint32_t s = 0; s < tri_count; s++) perm[s] = b.prims[s].id;
     free_build(ctx, &b);
     if (st != SNUG_OK) {
         snug_free(ctx, b.nodes);

@@ -185,11 +185,16 @@ static snug_status find_degenerates(snug_ctx* ctx, snug_mesh_data* m, uint32_t**
     return st;
 }
 
-static void derive_scale(snug_mesh_data* m) {
-    bounds_of(m->positions, m->vertex_count, m->aabb_min, m->aabb_max);
+/* scale and tolerance from the bounds */
+static void set_scale(snug_mesh_data* m) {
     m->scale = glm_vec3_distance(m->aabb_min, m->aabb_max);
     /* A single point (scale 0) still gets a positive tolerance. */
     m->tolerance = glm_max(m->scale, 1e-30f) * SNUG_REL_TOLERANCE;
+}
+
+static void derive_scale(snug_mesh_data* m) {
+    bounds_of(m->positions, m->vertex_count, m->aabb_min, m->aabb_max);
+    set_scale(m);
 }
 
 SNUG_COLD snug_status snug_mesh_derive(snug_ctx* ctx, snug_mesh_data* m) {
@@ -213,19 +218,54 @@ snug_status snug_mesh_register(snug_ctx* ctx, snug_mesh_data* mesh, snug_mesh* o
     return snug_succeed(ctx);
 }
 
-static snug_status validate_positions(snug_ctx* ctx, const float* positions, uint32_t count) {
-    /* one pass without branches (it vectorises): an all-ones exponent is inf or NaN; the culprit is looked up
-     * only on failure */
+/* The copy of a create's or set_positions' vertices over the context's workers, checked and bounded on the way. */
+typedef struct vertex_copy {
+    const float* src;
+    float* dst;
+    snug_aabb bounds[SNUG_MAX_WORKERS];
+    bool bad[SNUG_MAX_WORKERS]; /* a worker copied a non-finite coordinate */
+} vertex_copy;
+
+static void copy_positions_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
+    vertex_copy* p = context;
+    const float* src = p->src + 3 * (size_t)begin;
+    float* dst = p->dst + 3 * (size_t)begin;
+    size_t count = 3 * (size_t)(end - begin);
+    memcpy(dst, src, count * sizeof *dst);
+    /* without branches: an all-ones exponent is inf or NaN */
     uint32_t bad = 0;
-    for (uint32_t i = 0; i < 3u * count; i++) {
+    for (size_t i = 0; i < count; i++) {
         uint32_t bits;
-        memcpy(&bits, &positions[i], sizeof bits);
+        memcpy(&bits, &src[i], sizeof bits);
         bad |= (bits & 0x7f800000u) == 0x7f800000u;
     }
+    p->bad[worker] |= bad != 0;
+    vec3 lo, hi;
+    bounds_of(src, end - begin, lo, hi);
+    glm_vec3_minv(p->bounds[worker].min, lo, p->bounds[worker].min);
+    glm_vec3_maxv(p->bounds[worker].max, hi, p->bounds[worker].max);
+}
+
+/* dst = src (count vertices) and their bounds, or SNUG_ERR_NOT_FINITE naming the first bad vertex. */
+static snug_status copy_positions(snug_ctx* ctx, const float* src, uint32_t count, float* dst, vec3 lo, vec3 hi) {
+    vertex_copy copy = {.src = src, .dst = dst};
+    for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) {
+        glm_vec3_broadcast(INFINITY, copy.bounds[w].min);
+        glm_vec3_broadcast(-INFINITY, copy.bounds[w].max);
+    }
+    snug_parallel_for(ctx, count, 16384, copy_positions_task, &copy);
+    bool bad = false;
+    glm_vec3_broadcast(INFINITY, lo);
+    glm_vec3_broadcast(-INFINITY, hi);
+    for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) {
+        bad |= copy.bad[w];
+        glm_vec3_minv(lo, copy.bounds[w].min, lo);
+        glm_vec3_maxv(hi, copy.bounds[w].max, hi);
+    }
     for (uint32_t i = 0; bad && i < 3u * count; i++)
-        if (!isfinite(positions[i]))
+        if (!isfinite(src[i]))
             return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "vertex %u has a non-finite coordinate (%g)", i / 3,
-                             (double)positions[i]);
+                             (double)src[i]);
     return SNUG_OK;
 }
 
@@ -318,9 +358,8 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
                          def->vertex_count, def->triangle_count);
     if (def->weld && !(def->weld_tolerance >= 0.0f && def->weld_tolerance < 1.0f))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "weld tolerance %g is not in [0, 1)", (double)def->weld_tolerance);
-    snug_status st = validate_positions(ctx, def->positions, def->vertex_count);
+    snug_status st = snug_bvh_def_check(ctx, &def->bvh);
     if (st != SNUG_OK) return st;
-    if ((st = snug_bvh_def_check(ctx, &def->bvh)) != SNUG_OK) return st;
 
     snug_mesh_data* m = snug_calloc(ctx, 1, sizeof *m);
     uint32_t nt = def->triangle_count;
@@ -335,7 +374,9 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
         st = snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "mesh of %u vertices, %u triangles", def->vertex_count, nt);
         goto fail;
     }
-    memcpy(m->positions, def->positions, (size_t)def->vertex_count * 3 * sizeof(float));
+    if ((st = copy_positions(ctx, def->positions, def->vertex_count, m->positions, m->aabb_min, m->aabb_max)) != SNUG_OK)
+        goto fail;
+    set_scale(m);
     m->vertex_count = def->vertex_count;
     m->tri_count = nt;
     /* indices checked while they are copied (one pass); a bad one frees everything again */
@@ -353,8 +394,6 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
     } else {
         for (uint32_t i = 0; i < 3u * nt; i++) input_tris[i] = i;
     }
-    derive_scale(m);
-
     if (def->weld) {
         uint32_t* remap = snug_alloc(ctx, (size_t)m->vertex_count * sizeof *remap);
         if (!remap) {
@@ -450,15 +489,17 @@ snug_status snug_mesh_set_positions(snug_ctx* ctx, snug_mesh mesh, const float* 
     if (!positions || vertex_count != m->vertex_count)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_positions needs %u vertices, got %u", m->vertex_count,
                          vertex_count);
-    snug_status st = validate_positions(ctx, positions, vertex_count);
-    if (st != SNUG_OK) return st;
     /* Stage everything that can fail before touching the mesh. */
     float* fresh = snug_alloc(ctx, (size_t)vertex_count * 3 * sizeof(float));
     if (!fresh) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "positions copy");
-    memcpy(fresh, positions, (size_t)vertex_count * 3 * sizeof(float));
     snug_mesh_data staged = *m;
     staged.positions = fresh;
-    derive_scale(&staged);
+    snug_status st = copy_positions(ctx, positions, vertex_count, fresh, staged.aabb_min, staged.aabb_max);
+    if (st != SNUG_OK) {
+        snug_free(ctx, fresh);
+        return st;
+    }
+    set_scale(&staged);
     uint32_t* ids;
     uint32_t count;
     if ((st = find_degenerates(ctx, &staged, &ids, &count)) != SNUG_OK) {

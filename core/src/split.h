@@ -10,6 +10,8 @@
 
 #include "bvh.h"
 
+#include <math.h>
+
 #define SNUG_MAX_BRANCHING 6
 
 /* 32 bytes, so partitioning moves whole records and binning reads them sequentially. `label` is splitter
@@ -79,7 +81,15 @@ int snug_split_voronoi(snug_split_in* in, snug_prim* prims, uint32_t count, cons
                        uint32_t* sizes, snug_aabb* boxes);
 /* Geometric measure of an AABB (the surrogate the growth and branch-and-bound splitters optimise; Hausdorff
  * falls back to surface there because it is not monotone under insertion, seed 000 §3.7.1). */
-double snug_split_aabb_measure(const snug_aabb* box, snug_measure measure);
+static inline double snug_split_aabb_measure(const snug_aabb* box, snug_measure measure) {
+    double e0 = (double)box->max[0] - box->min[0], e1 = (double)box->max[1] - box->min[1],
+           e2 = (double)box->max[2] - box->min[2];
+    switch (measure) {
+    case SNUG_MEASURE_VOLUME: return e0 * e1 * e2;
+    case SNUG_MEASURE_DIAMETER: return sqrt(e0 * e0 + e1 * e1 + e2 * e2);
+    default: return 2.0 * (e0 * e1 + e1 * e2 + e2 * e0);
+    }
+}
 uint32_t snug_split_random(snug_split_in* in, uint32_t n);
 
 /* BV of `type` over the prims' triangles (MIXED: the type of least quality x test cost) and its node quality

@@ -124,16 +124,6 @@ int snug_split_voronoi(snug_split_in* in, snug_prim* prims, uint32_t count, cons
     return snug_split_by_label(in, prims, count, degree, sizes, boxes);
 }
 
-double snug_split_aabb_measure(const snug_aabb* box, snug_measure measure) {
-    double e0 = (double)box->max[0] - box->min[0], e1 = (double)box->max[1] - box->min[1],
-           e2 = (double)box->max[2] - box->min[2];
-    switch (measure) {
-    case SNUG_MEASURE_VOLUME: return e0 * e1 * e2;
-    case SNUG_MEASURE_DIAMETER: return sqrt(e0 * e0 + e1 * e1 + e2 * e2);
-    default: return 2.0 * (e0 * e1 + e1 * e2 + e2 * e0);
-    }
-}
-
 uint32_t snug_split_random(snug_split_in* in, uint32_t n) {
     in->rng ^= in->rng << 13;
     in->rng ^= in->rng >> 7;

@@ -20,27 +20,10 @@ void snug_bvh_free(snug_ctx* ctx, snug_bvh* bvh) {
  * compares, rotated partner adds a 3x3 transform; OBB: up to 15 axes; k-DOP: k/2 slabs with projection).
  * Used as G_collision (seed 000 §3.4.3) for MIXED trees and as the expansion cost ce of the hybrid traversal.
  * Calibrate against the benchmark's measured ns per test when those exist. */
-static const float test_cost[SNUG_BV_TYPE_COUNT] = {
+const float snug_bv_test_costs[SNUG_BV_TYPE_COUNT] = {
     [SNUG_BV_SPHERE] = 0.8f, [SNUG_BV_AABB] = 1.0f, [SNUG_BV_OBB] = 2.5f,
     [SNUG_BV_KDOP14] = 1.8f, [SNUG_BV_KDOP18] = 2.2f, [SNUG_BV_KDOP26] = 3.0f,
 };
-
-float snug_bv_test_cost(snug_bv_type type) { return (unsigned)type < SNUG_BV_TYPE_COUNT ? test_cost[type] : 1.0f; }
-
-void snug_bvh_fill_node_cost(snug_bvh* bvh, uint32_t i) {
-    const snug_node* n = &bvh->nodes[i];
-    uint32_t kids = SNUG_NODE_CHILDREN(n->info);
-    float qe = 0.0f, ce = 0.0f;
-    for (uint32_t k = n->first; k < n->first + kids; k++) {
-        /* fmaxf without the call it is in wasm (its NaN rule: a NaN q is skipped here too) */
-        float q = bvh->costs[k].q;
-        qe = q > qe ? q : qe;
-        ce += snug_bv_test_cost((snug_bv_type)SNUG_NODE_BV_TYPE(bvh->nodes[k].info));
-    }
-    /* a leaf expands into primitive tests: qe = 0 (exact faces), ce = 0 (the traversal treats it apart) */
-    bvh->costs[i].qe = qe;
-    bvh->costs[i].ce = ce;
-}
 
 void snug_bvh_fill_costs(snug_bvh* bvh) {
     for (uint32_t i = 0; i < bvh->node_count; i++) snug_bvh_fill_node_cost(bvh, i);

@@ -68,11 +68,28 @@ snug_status snug_bvh_refit(snug_ctx* ctx, snug_bvh* bvh, const float* positions,
 void snug_bvh_node_range(const snug_bvh* bvh, uint32_t node, uint32_t* first, uint32_t* count);
 /* Relative cost of one overlap test of a BV of this type (the collision factor of seed 000 §3.4.3: the mean of
  * the type's row in the pair-test cost matrix). The one place these numbers live; see bvh.c. */
-float snug_bv_test_cost(snug_bv_type type);
+extern const float snug_bv_test_costs[SNUG_BV_TYPE_COUNT];
+static inline float snug_bv_test_cost(snug_bv_type type) {
+    return (unsigned)type < SNUG_BV_TYPE_COUNT ? snug_bv_test_costs[type] : 1.0f;
+}
 /* Fill costs[].qe and costs[].ce from costs[].q and the node types (q must be set). */
 void snug_bvh_fill_costs(snug_bvh* bvh);
-/* The same for node i alone (its children's q and types must be set). */
-void snug_bvh_fill_node_cost(snug_bvh* bvh, uint32_t i);
+/* The same for node i alone (its children's q and types must be set). Inline: the finish pass of a build calls
+ * it for every node. */
+static inline void snug_bvh_fill_node_cost(snug_bvh* bvh, uint32_t i) {
+    const snug_node* n = &bvh->nodes[i];
+    uint32_t kids = SNUG_NODE_CHILDREN(n->info);
+    float qe = 0.0f, ce = 0.0f;
+    for (uint32_t k = n->first; k < n->first + kids; k++) {
+        /* fmaxf without the call it is in wasm (its NaN rule: a NaN q is skipped here too) */
+        float q = bvh->costs[k].q;
+        qe = q > qe ? q : qe;
+        ce += snug_bv_test_cost((snug_bv_type)SNUG_NODE_BV_TYPE(bvh->nodes[k].info));
+    }
+    /* a leaf expands into primitive tests: qe = 0 (exact faces), ce = 0 (the traversal treats it apart) */
+    bvh->costs[i].qe = qe;
+    bvh->costs[i].ce = ce;
+}
 /* Per-node BV of the node's own type, as a pointer usable with snug_bv_overlap. AABB nodes are copied into
  * *aabb (the node layout interleaves min/max with other fields). */
 const void* snug_bvh_node_bv(const snug_bvh* bvh, uint32_t node, snug_bv_type* type, snug_aabb* aabb);

@@ -61,18 +61,24 @@ static inline void q_store(void* p, i16x8 x) { memcpy(p, &x, 16); }
 #endif
 
 /* A quantized record from its clamped float min and max lanes: truncate, bias, narrow to 16 bits, id in lanes 3
- * and 7 (only the SIMD builds quantize in lanes). */
+ * and 7 (only the SIMD builds quantize in lanes). key[0..2] receive the record's centroid keys + 65535 (q_key +
+ * 65535 = truncated min + truncated max, 0..131070). */
 #if defined(__wasm_simd128__)
-static inline i16x8 q_pack(f4 lo, f4 hi, uint32_t id) {
-    v128_t q = wasm_i16x8_narrow_i32x4(wasm_i32x4_sub(wasm_i32x4_trunc_sat_f32x4(lo), wasm_i32x4_splat(32768)),
-                                       wasm_i32x4_sub(wasm_i32x4_splat(32767), wasm_i32x4_trunc_sat_f32x4(hi)));
+static inline i16x8 q_pack(f4 lo, f4 hi, uint32_t id, int32_t key[4]) {
+    v128_t tl = wasm_i32x4_trunc_sat_f32x4(lo), th = wasm_i32x4_trunc_sat_f32x4(hi), k = wasm_i32x4_add(tl, th);
+    /* lane by lane: a store of k and loads back cost more in wasm */
+    key[0] = wasm_i32x4_extract_lane(k, 0);
+    key[1] = wasm_i32x4_extract_lane(k, 1);
+    key[2] = wasm_i32x4_extract_lane(k, 2);
+    v128_t q = wasm_i16x8_narrow_i32x4(wasm_i32x4_sub(tl, wasm_i32x4_splat(32768)), wasm_i32x4_sub(wasm_i32x4_splat(32767), th));
     q = wasm_i16x8_replace_lane(q, 3, (int16_t)(uint16_t)(id & 0xffffu));
     return wasm_i16x8_replace_lane(q, 7, (int16_t)(uint16_t)(id >> 16));
 }
 #elif defined(__SSE2__)
-static inline i16x8 q_pack(f4 lo, f4 hi, uint32_t id) {
-    __m128i q = _mm_packs_epi32(_mm_sub_epi32(_mm_cvttps_epi32(lo), _mm_set1_epi32(32768)),
-                                _mm_sub_epi32(_mm_set1_epi32(32767), _mm_cvttps_epi32(hi)));
+static inline i16x8 q_pack(f4 lo, f4 hi, uint32_t id, int32_t key[4]) {
+    __m128i tl = _mm_cvttps_epi32(lo), th = _mm_cvttps_epi32(hi);
+    _mm_storeu_si128((__m128i*)key, _mm_add_epi32(tl, th));
+    __m128i q = _mm_packs_epi32(_mm_sub_epi32(tl, _mm_set1_epi32(32768)), _mm_sub_epi32(_mm_set1_epi32(32767), th));
     q = _mm_insert_epi16(q, (int)(id & 0xffffu), 3);
     return _mm_insert_epi16(q, (int)(id >> 16), 7);
 }
@@ -302,10 +308,7 @@ static void make_leaf(snug_build* b, uint32_t node, uint32_t begin, const qprim*
     n->info = SNUG_NODE_INFO(0, 0, count);
 }
 
-/* Quantized records of every triangle (from the float boxes in b->prims, input order) on the grid of the root
- * box. Truncation after clamping to [0, 65535]; the max rounds up by one quantum instead of ceil (a call
- * without SSE4.1), which only widens the box a little. The lanes do the scalar form's operations in its order
- * (the clamp's test is on the unclamped value, as there), so the records are the same bits. */
+/* The grid of the quantized records: 65535 quanta over the root box per axis (qcode_task). */
 static void quantize_grid(const snug_build* b, qgrid* g) {
     const float *rlo = b->root.min, *rhi = b->root.max;
     for (int a = 0; a < 3; a++) {
@@ -314,38 +317,6 @@ static void quantize_grid(const snug_build* b, qgrid* g) {
         g->inv[a] = ext > 0.0f ? 65535.0f / ext : 0.0f;
         g->unit[a] = ext / 65535.0f;
     }
-}
-
-/* Records of triangles [first, tri_count). */
-static void quantize(const snug_build* b, uint32_t first, uint32_t tri_count, const qgrid* g, qprim* out) {
-#if defined(__wasm_simd128__) || defined(__SSE2__)
-    const f4 origin = F4_LOAD(((const float[4]){g->origin[0], g->origin[1], g->origin[2], 0.0f}));
-    const f4 inv = F4_LOAD(((const float[4]){g->inv[0], g->inv[1], g->inv[2], 0.0f}));
-    const f4 one = F4_SET1(1.0f), top = F4_SET1(65535.0f), zero = F4_SET1(0.0f);
-    for (uint32_t t = first; t < tri_count; t++) {
-        const float* p = b->prims[t].min; /* min and id, then max and label: 16 bytes each */
-        f4 l = F4_MUL(F4_SUB(F4_LOAD(p), origin), inv);
-        f4 h = F4_ADD(F4_MUL(F4_SUB(F4_LOAD(p + 4), origin), inv), one);
-        /* l > 0 ? (l < 65535 ? l : 65535) : 0 */
-        l = F4_AND(F4_MIN(l, top), F4_LT(zero, l));
-        h = F4_AND(F4_MIN(h, top), F4_LT(zero, h));
-        Q_STORE(out[t].v, q_pack(l, h, t));
-    }
-#else
-    for (uint32_t t = first; t < tri_count; t++) {
-        const snug_prim* p = &b->prims[t];
-        int16_t* q = out[t].v;
-        for (int a = 0; a < 3; a++) {
-            float l = (p->min[a] - g->origin[a]) * g->inv[a], h = (p->max[a] - g->origin[a]) * g->inv[a] + 1.0f;
-            l = l > 0.0f ? (l < 65535.0f ? l : 65535.0f) : 0.0f;
-            h = h > 0.0f ? (h < 65535.0f ? h : 65535.0f) : 0.0f;
-            q[a] = (int16_t)((int32_t)l - 32768);
-            q[4 + a] = (int16_t)(32767 - (int32_t)h);
-        }
-        q[3] = (int16_t)(uint16_t)(t & 0xffffu);
-        q[7] = (int16_t)(uint16_t)(t >> 16);
-    }
-#endif
 }
 
 /* Nodes of at most SWEEP_MAX records (and more than a leaf) take the full sweep: sort by centroid key on the
@@ -613,17 +584,55 @@ typedef struct qcode_pass {
                                               * costs ~30 instructions per triangle) */
 } qcode_pass;
 
+/* cell code of centroid keys + 65535 (0..131070): their top CLUSTER_BITS bits are the cell */
+static inline uint32_t q_code(const qcode_pass* p, const int32_t key[3]) {
+    const int shift = 17 - CLUSTER_BITS;
+    return p->spread[0][(uint32_t)key[0] >> shift] | p->spread[1][(uint32_t)key[1] >> shift] |
+           p->spread[2][(uint32_t)key[2] >> shift];
+}
+
+/* Records (and codes) of triangles [begin, end) from their float boxes in b->prims (input order) on the grid of
+ * the root box. Truncation after clamping to [0, 65535]; the max rounds up by one quantum instead of ceil (a
+ * call without SSE4.1), which only widens the box a little. The lanes do the scalar form's operations in its
+ * order (the clamp's test is on the unclamped value, as there), so the records are the same bits. */
 static void qcode_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
-    qcode_pass* p = context;
+    const qcode_pass* p = context;
+    const qgrid* g = p->g;
+    qprim* out = p->records;
     (void)worker;
-    quantize(p->b, begin, end, p->g, p->records);
-    for (uint32_t t = begin; p->code && t < end; t++) {
-        const int16_t* v = p->records[t].v;
-        /* centroid key + 65535 is 0..131070: its top CLUSTER_BITS bits are the cell */
-        uint32_t code = 0;
-        for (int a = 0; a < 3; a++) code |= p->spread[a][(uint32_t)(q_key(v, a) + 65535) >> (17 - CLUSTER_BITS)];
-        p->code[t] = code;
+#if defined(__wasm_simd128__) || defined(__SSE2__)
+    const f4 origin = F4_LOAD(((const float[4]){g->origin[0], g->origin[1], g->origin[2], 0.0f}));
+    const f4 inv = F4_LOAD(((const float[4]){g->inv[0], g->inv[1], g->inv[2], 0.0f}));
+    const f4 one = F4_SET1(1.0f), top = F4_SET1(65535.0f), zero = F4_SET1(0.0f);
+    for (uint32_t t = begin; t < end; t++) {
+        const float* f = p->b->prims[t].min; /* min and id, then max and label: 16 bytes each */
+        f4 l = F4_MUL(F4_SUB(F4_LOAD(f), origin), inv);
+        f4 h = F4_ADD(F4_MUL(F4_SUB(F4_LOAD(f + 4), origin), inv), one);
+        /* l > 0 ? (l < 65535 ? l : 65535) : 0 */
+        l = F4_AND(F4_MIN(l, top), F4_LT(zero, l));
+        h = F4_AND(F4_MIN(h, top), F4_LT(zero, h));
+        int32_t key[4];
+        Q_STORE(out[t].v, q_pack(l, h, t, key));
+        if (p->code) p->code[t] = q_code(p, key);
     }
+#else
+    for (uint32_t t = begin; t < end; t++) {
+        const snug_prim* f = &p->b->prims[t];
+        int16_t* q = out[t].v;
+        int32_t key[3];
+        for (int a = 0; a < 3; a++) {
+            float l = (f->min[a] - g->origin[a]) * g->inv[a], h = (f->max[a] - g->origin[a]) * g->inv[a] + 1.0f;
+            l = l > 0.0f ? (l < 65535.0f ? l : 65535.0f) : 0.0f;
+            h = h > 0.0f ? (h < 65535.0f ? h : 65535.0f) : 0.0f;
+            q[a] = (int16_t)((int32_t)l - 32768);
+            q[4 + a] = (int16_t)(32767 - (int32_t)h);
+            key[a] = (int32_t)l + (int32_t)h;
+        }
+        q[3] = (int16_t)(uint16_t)(t & 0xffffu);
+        q[7] = (int16_t)(uint16_t)(t >> 16);
+        if (p->code) p->code[t] = q_code(p, key);
+    }
+#endif
 }
 
 /* Every triangle's record on grid g in `records` and, if code is not NULL, its cluster cell code. */

@@ -66,8 +66,8 @@ static void* pool_enqueue(snug_task_fn task, uint32_t item_count, uint32_t min_r
     snug_task_pool* p = user;
     pthread_mutex_lock(&p->busy);
     uint32_t workers = p->thread_count + 1;
-    /* about sixteen ranges per worker keeps the tail (the last range claimed) short; a claim is one atomic add */
-    uint32_t range = (item_count + 16 * workers - 1) / (16 * workers);
+    /* about 64 ranges per worker keeps the tail (the last range claimed) short; a claim is one atomic add */
+    uint32_t range = (item_count + 64 * workers - 1) / (64 * workers);
     pthread_mutex_lock(&p->lock);
     p->task = task;
     p->context = context;

@@ -856,7 +856,8 @@ static bool build_clustered(snug_ctx* ctx, qbuild* workers, uint32_t n, uint32_t
     top_task* stack = snug_alloc(ctx, snug_ctx_workers(ctx) * ((size_t)def->max_depth + 2) * sizeof *stack);
     qdeferred* deferred = snug_alloc(ctx, (size_t)m * sizeof *deferred); /* a subtree has a cluster at least */
     qgroup* groups = snug_alloc(ctx, (size_t)m * sizeof *groups);
-    uint32_t chunk_max = snug_ctx_workers(ctx) > 1 ? 16 * snug_ctx_workers(ctx) : 1;
+    /* chunks of about n / (64 W) triangles: the last one claimed is the tail the other workers wait through */
+    uint32_t chunk_max = snug_ctx_workers(ctx) > 1 ? 64 * snug_ctx_workers(ctx) : 1;
     qchunk* chunks = snug_alloc(ctx, (size_t)chunk_max * sizeof *chunks);
     b->blocks = snug_alloc(ctx, (3 * (size_t)chunk_max + 1) * sizeof *b->blocks); /* blocks, block_src, leaves */
     bool ok = tops && stack && deferred && groups && chunks && b->blocks;

@@ -442,6 +442,47 @@ static void test_edge_cases(void) {
 
 /* Variable branching must actually vary: with alpha = 1 the first degree is taken (binary), with a tiny alpha
  * nothing reaches the target and larger degrees appear; small nodes that split poorly become leaves. */
+/* The SAH builder's grid is the triangles' bounds, not the vertices': a vertex no triangle uses, outside them or
+ * inside, leaves the tree as it is, on the plain and on the clustered path. */
+static void test_unused_vertices_leave_the_tree(void) {
+    uint32_t saved = snug_sah_cluster_min;
+    rng r = {harness_seed() ^ 0x0b5eull};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    test_mesh bunny, soup;
+    if (!test_mesh_load("bunny", &bunny)) return;
+    test_mesh_soup(&r, 20000, 1.0f, 0.05f, &soup);
+    const test_mesh* meshes[2] = {&bunny, &soup};
+    for (int k = 0; k < 2; k++) {
+        const test_mesh* m = meshes[k];
+        snug_sah_cluster_min = k == 1 ? 0 : saved;
+        snug_mesh base = test_mesh_make(ctx, m, NULL);
+        const snug_mesh_data* a = snug_mesh_lookup(ctx, base);
+        for (int outside = 0; outside < 2; outside++) {
+            /* one more vertex, used by no triangle: far off, or at the first triangle's first corner */
+            test_mesh more = *m;
+            more.vertex_count = m->vertex_count + 1;
+            more.positions = malloc(3 * sizeof(float) * more.vertex_count);
+            memcpy(more.positions, m->positions, 3 * sizeof(float) * m->vertex_count);
+            const float* corner = m->positions + 3 * m->indices[0];
+            for (int c = 0; c < 3; c++) more.positions[3 * m->vertex_count + c] = outside ? 1e3f : corner[c];
+            snug_mesh h = test_mesh_make(ctx, &more, NULL);
+            const snug_mesh_data* b = snug_mesh_lookup(ctx, h);
+            CHECK_MSG(a && b && a->bvh.node_count == b->bvh.node_count &&
+                          memcmp(a->bvh.nodes, b->bvh.nodes, a->bvh.node_count * sizeof *a->bvh.nodes) == 0 &&
+                          memcmp(a->tri_ids, b->tri_ids, m->triangle_count * sizeof *a->tri_ids) == 0,
+                      "%s with an unused vertex %s: another tree", k ? "clustered soup" : "bunny",
+                      outside ? "outside" : "inside");
+            snug_mesh_destroy(ctx, h);
+            free(more.positions);
+        }
+        snug_mesh_destroy(ctx, base);
+    }
+    snug_sah_cluster_min = saved;
+    test_mesh_free(&bunny);
+    test_mesh_free(&soup);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_variable_branching_uses_alpha(void) {
     test_mesh m;
     if (!test_mesh_load("teapot", &m)) return;
@@ -755,6 +796,7 @@ int main(void) {
     RUN(test_dragon11k_aabb_and_obb);
     RUN(test_lean_sah_large_and_awkward);
     RUN(test_clustered_sah_build);
+    RUN(test_unused_vertices_leave_the_tree);
     RUN(test_variable_branching_uses_alpha);
     RUN(test_refit_after_motion);
     RUN(test_hausdorff_bounds);

@@ -161,19 +161,12 @@ static void sort_u64(uint64_t* v, uint32_t n) {
 /* The ascending list of creation ids flagged in flag[0..n). */
 static snug_status degenerate_list(snug_ctx* ctx, const uint8_t* flag, uint32_t n, uint32_t** ids_out,
                                    uint32_t* count_out) {
-    /* flags are 0 or 1: eight at a time, summed by one multiply (a byte-wise loop was ~1 ms of an 871k create
-     * in wasm) */
-    uint32_t count = 0, i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, flag + i, sizeof w);
-        count += (uint32_t)((w * 0x0101010101010101ull) >> 56);
-    }
-    for (; i < n; i++) count += flag[i];
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; i++) count += flag[i];
     uint32_t* ids = snug_alloc(ctx, (size_t)count * sizeof *ids + 1);
     if (!ids) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "degenerate triangle list");
     uint32_t k = 0;
-    for (i = 0; i < n && k < count; i++)
+    for (uint32_t i = 0; i < n && k < count; i++)
         if (flag[i]) ids[k++] = i;
     *ids_out = ids;
     *count_out = count;

@@ -43,9 +43,9 @@ typedef struct snug_bvh {
 snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* def);
 
 /* Build over triangles (3 vertex indices each) into `out`. perm (tri_count entries, the builders' id scratch
- * until then) receives the leaf order: perm[slot] = input triangle index; the caller reorders its triangles by it. degenerate (optional) receives per input triangle
- * snug_tri_degenerate(corners, tolerance), from the pass that reads the corners for the boxes anyway. On failure
- * nothing is left allocated. */
+ * until then) receives the leaf order: perm[slot] = input triangle index; the caller reorders its triangles by
+ * it. degenerate (optional) receives per input triangle snug_tri_degenerate(corners, tolerance), from the pass
+ * that reads the corners for the boxes anyway. On failure nothing is left allocated. */
 snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,
                            uint32_t tri_count, snug_bvh* out, uint32_t* perm, float tolerance, uint8_t* degenerate);
 void snug_bvh_free(snug_ctx* ctx, snug_bvh* bvh);

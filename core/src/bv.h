@@ -7,6 +7,7 @@
 #ifndef SNUG_BV_H
 #define SNUG_BV_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include "pose.h"
@@ -23,6 +24,32 @@ typedef struct snug_aabb {
     vec3 min;
     vec3 max;
 } snug_aabb;
+
+/* Bounds of a pass over the context's workers: each worker joins its ranges' bounds into its own slot (no shared
+ * writes), the caller joins the slots afterwards. */
+typedef struct snug_worker_bounds {
+    snug_aabb slot[SNUG_MAX_WORKERS];
+} snug_worker_bounds;
+
+static inline void snug_worker_bounds_clear(snug_worker_bounds* b) {
+    for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) {
+        glm_vec3_broadcast(INFINITY, b->slot[w].min);
+        glm_vec3_broadcast(-INFINITY, b->slot[w].max);
+    }
+}
+
+static inline void snug_worker_bounds_add(snug_worker_bounds* b, uint32_t worker, const snug_aabb* box) {
+    glm_vec3_minv(b->slot[worker].min, (float*)box->min, b->slot[worker].min);
+    glm_vec3_maxv(b->slot[worker].max, (float*)box->max, b->slot[worker].max);
+}
+
+static inline void snug_worker_bounds_total(const snug_worker_bounds* b, snug_aabb* out) {
+    *out = b->slot[0];
+    for (uint32_t w = 1; w < SNUG_MAX_WORKERS; w++) {
+        glm_vec3_minv(out->min, (float*)b->slot[w].min, out->min);
+        glm_vec3_maxv(out->max, (float*)b->slot[w].max, out->max);
+    }
+}
 
 /* axes[i] is the i-th unit axis (column of the rotation from box to body frame), e[i] its half extent. The box is
  * {x : |axes[i] . (x - c)| <= e[i]}, evaluated with the stored floats: that is the sense in which fits contain their

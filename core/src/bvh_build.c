@@ -270,28 +270,20 @@ typedef struct tri_pass {
     float tolerance;
     snug_prim* prims;
     uint8_t* degenerate;
-    snug_aabb bounds[SNUG_MAX_WORKERS];
+    snug_worker_bounds bounds;
 } tri_pass;
 
 static void tri_records_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     tri_pass* p = context;
     snug_aabb box;
     tri_records(p->positions, p->tris, begin, end, p->tolerance, p->prims, p->degenerate, &box);
-    glm_vec3_minv(p->bounds[worker].min, box.min, p->bounds[worker].min);
-    glm_vec3_maxv(p->bounds[worker].max, box.max, p->bounds[worker].max);
+    snug_worker_bounds_add(&p->bounds, worker, &box);
 }
 
 static void tri_records_parallel(snug_ctx* ctx, tri_pass* p, uint32_t n, snug_aabb* root) {
-    for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) {
-        glm_vec3_fill(p->bounds[w].min, INFINITY);
-        glm_vec3_fill(p->bounds[w].max, -INFINITY);
-    }
+    snug_worker_bounds_clear(&p->bounds);
     snug_parallel_for(ctx, n, 16384, tri_records_task, p);
-    *root = p->bounds[0];
-    for (uint32_t w = 1; w < snug_ctx_workers(ctx); w++) {
-        glm_vec3_minv(root->min, p->bounds[w].min, root->min);
-        glm_vec3_maxv(root->max, p->bounds[w].max, root->max);
-    }
+    snug_worker_bounds_total(&p->bounds, root);
 }
 
 snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,

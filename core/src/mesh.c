@@ -222,7 +222,7 @@ snug_status snug_mesh_register(snug_ctx* ctx, snug_mesh_data* mesh, snug_mesh* o
 typedef struct vertex_copy {
     const float* src;
     float* dst;
-    snug_aabb bounds[SNUG_MAX_WORKERS];
+    snug_worker_bounds bounds;
     bool bad[SNUG_MAX_WORKERS]; /* a worker copied a non-finite coordinate */
 } vertex_copy;
 
@@ -240,28 +240,22 @@ static void copy_positions_task(uint32_t begin, uint32_t end, uint32_t worker, v
         bad |= (bits & 0x7f800000u) == 0x7f800000u;
     }
     p->bad[worker] |= bad != 0;
-    vec3 lo, hi;
-    bounds_of(src, end - begin, lo, hi);
-    glm_vec3_minv(p->bounds[worker].min, lo, p->bounds[worker].min);
-    glm_vec3_maxv(p->bounds[worker].max, hi, p->bounds[worker].max);
+    snug_aabb box;
+    bounds_of(src, end - begin, box.min, box.max);
+    snug_worker_bounds_add(&p->bounds, worker, &box);
 }
 
 /* dst = src (count vertices) and their bounds, or SNUG_ERR_NOT_FINITE naming the first bad vertex. */
 static snug_status copy_positions(snug_ctx* ctx, const float* src, uint32_t count, float* dst, vec3 lo, vec3 hi) {
     vertex_copy copy = {.src = src, .dst = dst};
-    for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) {
-        glm_vec3_broadcast(INFINITY, copy.bounds[w].min);
-        glm_vec3_broadcast(-INFINITY, copy.bounds[w].max);
-    }
+    snug_worker_bounds_clear(&copy.bounds);
     snug_parallel_for(ctx, count, 16384, copy_positions_task, &copy);
+    snug_aabb total;
+    snug_worker_bounds_total(&copy.bounds, &total);
+    glm_vec3_copy(total.min, lo);
+    glm_vec3_copy(total.max, hi);
     bool bad = false;
-    glm_vec3_broadcast(INFINITY, lo);
-    glm_vec3_broadcast(-INFINITY, hi);
-    for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) {
-        bad |= copy.bad[w];
-        glm_vec3_minv(lo, copy.bounds[w].min, lo);
-        glm_vec3_maxv(hi, copy.bounds[w].max, hi);
-    }
+    for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) bad |= copy.bad[w];
     for (uint32_t i = 0; bad && i < 3u * count; i++)
         if (!isfinite(src[i]))
             return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "vertex %u has a non-finite coordinate (%g)", i / 3,

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bv.h"
-#include "bvh.h"
+#include "geom/bv.h"
+#include "bvh/bvh.h"
 #include "snug.h"
 #include "test_meshes.h"
 #include "timing.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 #define RAY_COUNT 10000
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broadphase.h"
-#include "ctx.h"
+#include "scene/broadphase.h"
+#include "base/ctx.h"
 #include "harness.h"
 #include "snug.h"
 #include "test_meshes.h"

@@ -8,11 +8,11 @@
 #include <time.h>
 
 #include "harness.h"
-#include "motion.h"
-#include "pose.h"
+#include "ccd/motion.h"
+#include "base/pose.h"
 #include "snug.h"
 #include "test_meshes.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 static double now_ms(void) {
     struct timespec t;

@@ -3,7 +3,7 @@
  * size, the reported points must lie on the reported triangles and realise the distance; every BV type, with and
  * without Hausdorff bounds, and every traversal strategy. */
 #include "query_support.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 /* Brute-force distance in A's frame (B through the query's relative transform). */
 static double brute_distance(const test_mesh* a, const test_mesh* b, const snug_xform* rel) {

@@ -3,7 +3,7 @@
  * may reject pairs by their boxes only, so the answers must agree exactly; every BV type the builder offers
  * and every traversal strategy is exercised. */
 #include "query_support.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 typedef struct brute {
     uint32_t n;

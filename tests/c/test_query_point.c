@@ -2,7 +2,7 @@
  * the reported triangle, max_distance honoured), and inside/outside against the generalized winding number
  * (sum of solid angles, double precision) for points not within 1e-3 of the model size from the surface. */
 #include "query_support.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 static double brute_closest(const test_mesh* m, const float p[3]) {
     float best = INFINITY, q[3];

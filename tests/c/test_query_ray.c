@@ -3,7 +3,7 @@
  * Closest, any, all (sorted, counts past capacity) and batched forms, on small and big meshes of every BV type. */
 #include "query_support.h"
 #include "test_alloc.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 typedef struct ref_hit {
     uint32_t count;  /* all hits in [0, tmax] */

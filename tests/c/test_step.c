@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "harness.h"
-#include "motion.h"
-#include "pose.h"
+#include "ccd/motion.h"
+#include "base/pose.h"
 #include "snug.h"
-#include "tri.h"
+#include "geom/tri.h"
 #include "test_alloc.h"
 #include "test_meshes.h"
 

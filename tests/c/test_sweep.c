@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "harness.h"
-#include "pose.h"
+#include "base/pose.h"
 #include "snug.h"
 #include "test_brute.h"
 #include "test_meshes.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 /* A flat n x n grid of triangles in z = 0 covering [-s, s]^2 (with vertices where a sliding box's edges pass). */
 static snug_mesh make_grid(snug_ctx* ctx, int n, float s) {

@@ -6,12 +6,12 @@
 #include <string.h>
 
 #include "harness.h"
-#include "motion.h"
-#include "pose.h"
+#include "ccd/motion.h"
+#include "base/pose.h"
 #include "snug.h"
 #include "test_brute.h"
 #include "test_meshes.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 static float brute_distance(const test_mesh* a, const snug_pose* pa, const test_mesh* b, const snug_pose* pb) {
     float* wa = malloc(sizeof(float) * 9 * a->triangle_count);

@@ -206,7 +206,7 @@ export async function start(container = document.body) {
   }
 
   // Picking: the core's scene raycast when the module has it (bodies carry their Object3D), else three.js.
-  const useCoreRays = !!sync.scene && typeof snug.module._snug_query_raycast === 'function';
+  const useCoreRays = !!sync.scene && typeof snug.module._snug_mesh_raycast === 'function';
   function pick() {
     const t0 = performance.now();
     let object = null;

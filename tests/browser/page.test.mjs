@@ -67,12 +67,12 @@ test('the page is cross-origin isolated and runs snug on the threaded module wit
 
 const canMove = async (page) => page.evaluate(() => {
   const m = window.snugApp.snug.module;
-  return typeof m._snug_query_sweep === 'function' || typeof m._snug_query_overlap === 'function';
+  return typeof m._snug_mesh_sweep === 'function' || typeof m._snug_mesh_overlap === 'function';
 });
 
 test('dragging the stool into the sculpture stops at contact and turns the sculpture red', async (t) => {
   const { page, errors } = ctx;
-  if (!(await canMove(page))) return t.skip('the module has neither snug_query_sweep nor snug_query_overlap yet');
+  if (!(await canMove(page))) return t.skip('the module has neither snug_mesh_sweep nor snug_mesh_overlap yet');
   const start = await page.evaluate(() => window.snugApp.position('stool'));
   const obstacle = await page.evaluate(() => window.snugApp.position('sculpture'));
   // Grab the stool's top (y = 0.48) and pull it along +x far past the sculpture.
@@ -97,7 +97,7 @@ test('dragging the stool into the sculpture stops at contact and turns the sculp
 
 test('dragging the dragon diagonally into the left wall slides along it', async (t) => {
   const { page, errors } = ctx;
-  if (!(await canMove(page))) return t.skip('the module has neither snug_query_sweep nor snug_query_overlap yet');
+  if (!(await canMove(page))) return t.skip('the module has neither snug_mesh_sweep nor snug_mesh_overlap yet');
   const start = await page.evaluate(() => window.snugApp.position('dragon'));
   await drag(page, [start[0], 0.3, start[2]], [start[0] - 3, 0.3, start[2] + 1.5], 20);
   const state = await page.evaluate(() => ({

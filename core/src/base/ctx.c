@@ -121,7 +121,7 @@ snug_ctx* snug_ctx_create(const snug_ctx_def* def) {
     uint16_t salt = (uint16_t)(((uintptr_t)ctx >> 4) * 2654435761u >> 7);
     snug_pool_init(&ctx->meshes, SNUG_KIND_MESH, salt);
     snug_pool_init(&ctx->scenes, SNUG_KIND_SCENE, salt);
-    ctx->traversal = SNUG_TRAVERSE_SIMULTANEOUS;
+    ctx->traversal = SNUG_TRAVERSAL_SIMULTANEOUS;
     return ctx;
 }
 

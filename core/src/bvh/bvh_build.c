@@ -5,7 +5,7 @@
  * Layout: children are allocated together when their parent is split, so they are contiguous and always
  * follow the parent; a LIFO task stack makes the order depth-first with the first child's subtree next to
  * its parent (good locality for the usual first-child-first descent). Measured against a breadth-first
- * relayout of the same trees with 200k closest-hit rays (snug_query_raycast_batch, native): depth-first was
+ * relayout of the same trees with 200k closest-hit rays (snug_mesh_raycast_batch, native): depth-first was
  * 1.4x faster on the 48k dragon and 1.04x on the 871k one. Leaves hold contiguous slot ranges and every
  * subtree covers a contiguous slot range. */
 #include "bvh/bvh_build.h"

@@ -89,7 +89,7 @@ int snug_ccd_quadratic_roots01(double a, double b, double c, double roots[2]);
 
 /* ------------------------------------------------------------------------------------------- mesh level */
 
-/* Shared by snug_query_toi, the sweeps and DAASD: validated meshes, the contact tolerance in world units. */
+/* Shared by snug_mesh_toi, the sweeps and DAASD: validated meshes, the contact tolerance in world units. */
 typedef struct snug_toi_input {
     snug_mesh_data* a;
     snug_mesh_data* b;

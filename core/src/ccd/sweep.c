@@ -35,7 +35,7 @@ static snug_status sweep_run(snug_ctx* ctx, snug_mesh moving, const snug_motion*
     return snug_toi_run(ctx, &in, result);
 }
 
-snug_status snug_query_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
+snug_status snug_mesh_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
                              snug_mesh other, const snug_pose* other_pose, snug_toi_result* result) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!pose || !translation || !other_pose || !result)
@@ -49,7 +49,7 @@ snug_status snug_query_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* p
     return sweep_run(ctx, moving, &m, other, other_pose, NULL, result);
 }
 
-snug_status snug_query_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float pivot[3],
+snug_status snug_mesh_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float pivot[3],
                                       const float axis[3], float angle, snug_mesh other, const snug_pose* other_pose,
                                       snug_toi_result* result) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;

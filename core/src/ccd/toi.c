@@ -753,7 +753,7 @@ snug_status snug_toi_prepare(snug_ctx* ctx, snug_mesh a, const snug_motion* moti
     return SNUG_OK;
 }
 
-snug_status snug_query_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
+snug_status snug_mesh_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
                            const snug_motion* motion_b, const snug_toi_def* def, snug_toi_result* result) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!result) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "result is NULL");

@@ -244,7 +244,7 @@ static void job_stats(snug_ctx* ctx, const dist_job* j) {
     ctx->stats.nodes_visited += j->visited;
 }
 
-snug_status snug_query_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+snug_status snug_mesh_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                 const snug_pose* pose_b, snug_distance_result* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "out is NULL");
@@ -283,7 +283,7 @@ snug_status snug_query_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pos
     return snug_succeed(ctx);
 }
 
-snug_status snug_query_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                               const snug_pose* pose_b, float max_distance, bool* within) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!within) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "within is NULL");

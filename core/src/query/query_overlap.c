@@ -100,7 +100,7 @@ snug_status snug_overlap_witness(snug_ctx* ctx, const snug_mesh_data* ma, const 
     return st;
 }
 
-snug_status snug_query_overlap(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+snug_status snug_mesh_overlap(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                const snug_pose* pose_b, bool* hit, snug_tri_pair* pair) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!hit) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "hit is NULL");
@@ -120,7 +120,7 @@ snug_status snug_query_overlap(snug_ctx* ctx, snug_mesh a, const snug_pose* pose
     return snug_succeed(ctx);
 }
 
-snug_status snug_query_overlap_all(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+snug_status snug_mesh_overlap_all(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                    const snug_pose* pose_b, snug_tri_pair* pairs, uint32_t capacity, uint32_t* total) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!total) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "total is NULL");

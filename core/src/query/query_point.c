@@ -34,7 +34,7 @@ static snug_status begin_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* p
     return SNUG_OK;
 }
 
-snug_status snug_query_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
+snug_status snug_mesh_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
                                      float max_distance, snug_point_result* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* m;
@@ -131,7 +131,7 @@ static void parity_visit(void* user, uint32_t slot, float t, float u, float v) {
     if (t <= j->t_eps || u <= j->uv_eps || v <= j->uv_eps || w <= j->uv_eps) j->ambiguous = true;
 }
 
-snug_status snug_query_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
+snug_status snug_mesh_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
                               bool* inside) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* m;

@@ -312,7 +312,7 @@ static snug_status begin_ray(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pos
     return SNUG_OK;
 }
 
-snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+snug_status snug_mesh_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
                                snug_ray_hit* hit) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* m;
@@ -327,7 +327,7 @@ snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* p
     return snug_succeed(ctx);
 }
 
-snug_status snug_query_raycast_any(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+snug_status snug_mesh_raycast_any(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
                                    bool* hit) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* m;
@@ -369,7 +369,7 @@ static int hit_cmp(const void* x, const void* y) {
     return a->tri < b->tri ? -1 : a->tri > b->tri;
 }
 
-snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+snug_status snug_mesh_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
                                    snug_ray_hit* hits, uint32_t capacity, uint32_t* total) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!hits && capacity > 0) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "hits is NULL with capacity %u", capacity);
@@ -387,7 +387,7 @@ snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pos
     return snug_succeed(ctx);
 }
 
-snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float* origins,
+snug_status snug_mesh_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float* origins,
                                      const float* dirs, const float* tmax, uint32_t count, snug_ray_hit* hits) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (count > 0 && (!origins || !dirs || !hits))

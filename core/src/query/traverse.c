@@ -33,11 +33,11 @@ snug_expand snug_traverse_choose(const snug_bvh* a, uint32_t na, const snug_bvh*
     bool leaf_a = SNUG_NODE_CHILDREN(a->nodes[na].info) == 0, leaf_b = SNUG_NODE_CHILDREN(b->nodes[nb].info) == 0;
     if (leaf_a) return SNUG_EXPAND_B;
     if (leaf_b) return SNUG_EXPAND_A;
-    if (strategy == SNUG_TRAVERSE_SIMULTANEOUS) return SNUG_EXPAND_BOTH;
+    if (strategy == SNUG_TRAVERSAL_SIMULTANEOUS) return SNUG_EXPAND_BOTH;
     float q1, q1e, c1e, q2, q2e, c2e;
     node_cost(a, na, &q1, &q1e, &c1e);
     node_cost(b, nb, &q2, &q2e, &c2e);
-    if (strategy == SNUG_TRAVERSE_ONE_SIDED) return q1 >= q2 ? SNUG_EXPAND_A : SNUG_EXPAND_B;
+    if (strategy == SNUG_TRAVERSAL_ONE_SIDED) return q1 >= q2 ? SNUG_EXPAND_A : SNUG_EXPAND_B;
     /* hybrid, seed 000 Fig. 4.14 with the tie-break fix: ties prefer both, then A (never drop the pair) */
     float one = c1e * (q1e + q2), two = c2e * (q2e + q1), both = c1e * c2e * (q1e + q2e);
     if (both <= one && both <= two) return SNUG_EXPAND_BOTH;

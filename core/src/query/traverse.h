@@ -2,8 +2,8 @@
  * hybrid with explicit tie-breaks), the BV test of a node pair through the relative transform (A's BV grown by
  * a margin so that touching within tolerance is never pruned), and the depth-first overlap driver that the
  * mesh-mesh queries share. The stack lives in the context's scratch arena. */
-#ifndef SNUG_TRAVERSE_H
-#define SNUG_TRAVERSE_H
+#ifndef SNUG_TRAVERSAL_H
+#define SNUG_TRAVERSAL_H
 
 #include "bvh/mesh.h"
 

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-snug_status snug_scene_query_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pair* pairs, uint32_t capacity,
+snug_status snug_scene_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pair* pairs, uint32_t capacity,
                                    uint32_t* total) {
     SNUG_SCENE_ENTRY(ctx, scene, s);
-    if (!total || (capacity && !pairs)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "query_pairs needs outputs");
+    if (!total || (capacity && !pairs)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "scene_pairs needs outputs");
     snug_status st = snug_scene_sync(ctx, s);
     if (st) return st;
     uint32_t n = 0;
@@ -27,11 +27,11 @@ snug_status snug_scene_query_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pa
 
 static bool finite3(const float* v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
-snug_status snug_scene_query_box(snug_ctx* ctx, snug_scene scene, const float min[3], const float max[3],
+snug_status snug_scene_overlap_box(snug_ctx* ctx, snug_scene scene, const float min[3], const float max[3],
                                  snug_body* bodies, uint32_t capacity, uint32_t* total) {
     SNUG_SCENE_ENTRY(ctx, scene, s);
     if (!min || !max || !total || (capacity && !bodies))
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "query_box needs a box and outputs");
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "scene_overlap_box needs a box and outputs");
     if (!finite3(min) || !finite3(max)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "box has NaN or Inf");
     snug_status st = snug_scene_sync(ctx, s);
     if (st) return st;

@@ -64,7 +64,7 @@ static snug_status cast_one(snug_ctx* ctx, snug_scene_data* s, const snug_ray* r
         snug_ray_hit h;
         /* a body's closest hit beyond the best so far cannot win: its traversal stops there */
         cut.tmax = hit->t < ray->tmax ? hit->t : ray->tmax;
-        snug_status st = snug_query_raycast(ctx, b->mesh, &b->world, &cut, &h);
+        snug_status st = snug_mesh_raycast(ctx, b->mesh, &b->world, &cut, &h);
         if (st) return st;
         if (h.tri != SNUG_NO_HIT && h.t < hit->t) {
             hit->body = b->handle;

@@ -7,7 +7,7 @@
  * uses the AABB every node carries, grown by the shared traversal margin. At the cutoff an unfinished pair is
  * reported conservatively (hit at t = 0) or by its indicator, the remaining BV pair with the smallest sum of
  * directed Hausdorff bounds, whose sum bounds the distance (seed 000 §8.2.1; the AABB diagonal stands in for a
- * missing Hausdorff bound). Mixed and dynamic modes run snug_query_toi per pair; there a pair test is the unit
+ * missing Hausdorff bound). Mixed and dynamic modes run snug_mesh_toi per pair; there a pair test is the unit
  * of work. */
 #include <float.h>
 #include <math.h>
@@ -196,7 +196,7 @@ static void expand(walker* w, work_item it) {
         if (leaf_pair(w, p, it.na, it.nb)) p->state = PAIR_HIT;
         return;
     }
-    snug_expand e = snug_traverse_choose(ta, it.na, tb, it.nb, SNUG_TRAVERSE_SIMULTANEOUS);
+    snug_expand e = snug_traverse_choose(ta, it.na, tb, it.nb, SNUG_TRAVERSAL_SIMULTANEOUS);
     if (ka == 0) e = SNUG_EXPAND_B;
     if (kb == 0) e = SNUG_EXPAND_A;
     uint32_t a0 = it.na, a1 = it.na + 1, b0 = it.nb, b1 = it.nb + 1;
@@ -473,7 +473,7 @@ static snug_status run_toi(snug_ctx* ctx, snug_scene_data* s, step_pair* pairs, 
             float reach = travel(ba, sa) + (p->gb == SNUG_NONE ? 0.0f : travel(bb, sb));
             reach += 4.0f * fmaxf(p->ma->tolerance, p->mb->tolerance);
             bool near = true;
-            snug_status r = snug_query_within(ctx, ba->mesh, &sa->start, bb->mesh, start_b, reach, &near);
+            snug_status r = snug_mesh_within(ctx, ba->mesh, &sa->start, bb->mesh, start_b, reach, &near);
             if (r) return r;
             add_query_stats(st, snug_ctx_last_stats(ctx));
             if (!near) {
@@ -484,7 +484,7 @@ static snug_status run_toi(snug_ctx* ctx, snug_scene_data* s, step_pair* pairs, 
         }
         snug_motion m_a = snug_motion_between(&sa->start, &sa->target);
         snug_motion m_b = p->gb == SNUG_NONE ? snug_motion_static(start_b) : snug_motion_between(&sb->start, &sb->target);
-        snug_status r = snug_query_toi(ctx, ba->mesh, &m_a, bb->mesh, &m_b, &td, &p->r);
+        snug_status r = snug_mesh_toi(ctx, ba->mesh, &m_a, bb->mesh, &m_b, &td, &p->r);
         if (r) return r;
         add_query_stats(st, snug_ctx_last_stats(ctx));
         st->stats.finished_pairs++;

@@ -9,7 +9,7 @@
  * 1.4x faster on the 48k dragon and 1.04x on the 871k one. Leaves hold contiguous slot ranges and every
  * subtree covers a contiguous slot range. */
 #include "bvh/bvh_build.h"
-#include "base/simd4.h"
+#include "base/simd.h"
 
 #include <math.h>
 #include <string.h>

@@ -6,7 +6,7 @@
  * two children of a split get their axes together (snug_split_gottschalk_kids: one pair eigen solve). */
 #include "bvh/bvh_build.h"
 #include "geom/obb_fit.h"
-#include "base/simd4.h"
+#include "base/simd.h"
 
 #include <string.h>
 

@@ -1,7 +1,13 @@
 /* snug: collision detection and constrained placement.
  *
  * The whole public C API. Conventions (Box2D v3 / cglm style):
- *  - functions are snug_<module>_<verb>; settings structs snug_xxx_def come from snug_default_xxx_def();
+ *  - functions are snug_<object>_<verb> (snug_mesh_raycast, snug_body_set_pose, snug_scene_pairs);
+ *  - settings structs snug_xxx_def come from snug_default_xxx_def(), which marks them: a create call or query
+ *    rejects a def not made that way (start from the default, then set fields);
+ *  - enums: values SNUG_<TYPE>_<NAME> in the order of increasing work where there is one (STATIC, MIXED, DYNAMIC),
+ *    then SNUG_<TYPE>_COUNT; a type named for what it selects (bv_type, toi_mode, root_finder, feature_kind,
+ *    step_mode) drops that word from its values (SNUG_TOI_STATIC, SNUG_ROOT_LINEAR);
+ *  - counts and capacities are uint32_t; int is kept where -1 means "none" (feature indices); times t are float;
  *  - every fallible call returns a snug_status; snug_ctx_last_error() gives a readable message;
  *  - objects are opaque integer handles with a generation: a stale or foreign handle is an error, never a crash;
  *  - a failed call leaves everything as it was;
@@ -103,14 +109,14 @@ typedef enum snug_bv_type {
 } snug_bv_type;
 
 typedef enum snug_splitter {
-    SNUG_SPLIT_MEDIAN = 0,     /* longest centroid axis, object median */
-    SNUG_SPLIT_SAH,            /* binned surface-area heuristic */
-    SNUG_SPLIT_GOTTSCHALK,     /* modified Gottschalk: plane through the mean, across the BV's longest axis */
-    SNUG_SPLIT_ZACHMANN,       /* modified Zachmann: best-balanced axis-aligned cut */
-    SNUG_SPLIT_KCENTER,        /* modified Hochbaum-Shmoys greedy k-center */
-    SNUG_SPLIT_KMEANS,         /* k-means-like heuristic without intermediate optimisation */
-    SNUG_SPLIT_GREEDY,         /* greedy growth with intermediate optimisation */
-    SNUG_SPLIT_BRANCH_BOUND,   /* optimal branch-and-bound; only for nodes up to bb_max_faces */
+    SNUG_SPLITTER_MEDIAN = 0,     /* longest centroid axis, object median */
+    SNUG_SPLITTER_SAH,            /* binned surface-area heuristic */
+    SNUG_SPLITTER_GOTTSCHALK,     /* modified Gottschalk: plane through the mean, across the BV's longest axis */
+    SNUG_SPLITTER_ZACHMANN,       /* modified Zachmann: best-balanced axis-aligned cut */
+    SNUG_SPLITTER_KCENTER,        /* modified Hochbaum-Shmoys greedy k-center */
+    SNUG_SPLITTER_KMEANS,         /* k-means-like heuristic without intermediate optimisation */
+    SNUG_SPLITTER_GREEDY,         /* greedy growth with intermediate optimisation */
+    SNUG_SPLITTER_BRANCH_BOUND,   /* optimal branch-and-bound; only for nodes up to bb_max_faces */
     SNUG_SPLITTER_COUNT
 } snug_splitter;
 
@@ -125,15 +131,15 @@ typedef enum snug_measure {
 typedef struct snug_bvh_def {
     snug_bv_type bv_type;      /* node BV type, or SNUG_BV_MIXED */
     snug_splitter splitter;
-    int branching;             /* 2..6 fixed; 0 = variable branching up to max_branching */
-    int max_branching;         /* v_max for variable branching (2..6) */
+    uint32_t branching;        /* 2..6 fixed; 0 = variable branching up to max_branching */
+    uint32_t max_branching;    /* v_max for variable branching (2..6) */
     float alpha;               /* variable branching: accept a split once quality(children) <= alpha * quality(node) */
-    int small_node;            /* s_min: a node with fewer faces that splits poorly becomes a leaf */
-    int leaf_size;             /* at most this many triangles per leaf (1..255) */
-    int max_depth;             /* 1..64 */
+    uint32_t small_node;       /* s_min: a node with fewer faces that splits poorly becomes a leaf (0..256) */
+    uint32_t leaf_size;        /* at most this many triangles per leaf (1..255) */
+    uint32_t max_depth;        /* 1..64 */
     snug_measure measure;      /* the quality measure splitters optimise */
-    int sah_bins;              /* binned SAH bin count (4..64) */
-    int bb_max_faces;          /* branch-and-bound only below this face count; larger nodes use greedy */
+    uint32_t sah_bins;         /* binned SAH bin count (4..64) */
+    uint32_t bb_max_faces;     /* branch-and-bound only below this face count (2..24); larger nodes use greedy */
     bool bottom_up;            /* build bottom-up by pairwise merging instead of top-down */
     bool obb_refine;           /* refine covariance OBBs by minimising their surface */
     bool hausdorff;            /* compute per-node directed Hausdorff bounds (for distance queries) */
@@ -308,7 +314,7 @@ snug_motion snug_motion_static(const snug_pose* pose);
 snug_motion snug_motion_between(const snug_pose* start, const snug_pose* end);
 /* Pose of the motion at time t (clamped to [0, 1]; NaN gives the start), e.g. to place a mesh at a result's safe_t.
  * The motion is not validated here: pass one that snug_mesh_toi accepts. */
-snug_pose snug_motion_pose_at(const snug_motion* motion, double t);
+snug_pose snug_motion_pose_at(const snug_motion* motion, float t);
 
 typedef enum snug_toi_mode {
     SNUG_TOI_STATIC = 0,      /* end pose only; an overlap is reported at t = 0 (do not move), with a triangle pair */
@@ -334,7 +340,7 @@ typedef struct snug_toi_def {
     snug_toi_mode mode;
     snug_root_finder root_finder;
     float sampling_step;      /* in units of t, (0, 1]; the sampling finders miss sign changes shorter than this */
-    int max_iterations;       /* regula falsi cap (1..100) */
+    uint32_t max_iterations;  /* regula falsi cap (1..100) */
     float tolerance;          /* contact distance relative to the larger mesh's scale; 0 means SNUG_REL_TOLERANCE */
     uint32_t daasd_slabs;     /* SNUG_TOI_DAASD: slab count K (0: chosen from the candidate count) */
 } snug_toi_def;
@@ -347,7 +353,8 @@ typedef enum snug_feature_kind {
     SNUG_FEATURE_VERTEX_FACE,     /* vertex `feature_a` (corner 0..2) of tri_a touches face tri_b */
     SNUG_FEATURE_FACE_VERTEX,     /* face tri_a is touched by vertex `feature_b` (corner 0..2) of tri_b */
     SNUG_FEATURE_EDGE_EDGE,       /* edge feature_a of tri_a (corners k, k+1 mod 3) touches edge feature_b of tri_b */
-    SNUG_FEATURE_FACE_FACE        /* static or start overlap: the triangles tri_a and tri_b intersect */
+    SNUG_FEATURE_FACE_FACE,       /* static or start overlap: the triangles tri_a and tri_b intersect */
+    SNUG_FEATURE_KIND_COUNT
 } snug_feature_kind;
 
 typedef struct snug_toi_result {

@@ -299,7 +299,7 @@ static void sweep_build(qbuild* q, uint32_t node, uint32_t begin, qprim* prims, 
     b->range_first[node] = begin;
     b->range_count[node] = count;
     if (depth > q->depth) q->depth = depth;
-    if (count <= (uint32_t)b->in.def->leaf_size || (int)depth >= b->in.def->max_depth) {
+    if (count <= b->in.def->leaf_size || depth >= b->in.def->max_depth) {
         make_leaf(b, node, begin, prims, count);
         return;
     }
@@ -362,7 +362,7 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
     qprim** buf = q->buf;
     const qgrid* g = q->g;
     qbins* dummy = &bins[def->max_depth + 3]; /* a leaf child's records are binned into one bin nobody reads */
-    bool binned = count > unbinned && (int)depth < def->max_depth;
+    bool binned = count > unbinned && depth < def->max_depth;
     if (binned) {
         qprim rbox = qbox_of(buf[0] + begin, count);
         qbins_init(&bins[0], g, nb, count, &rbox);
@@ -374,7 +374,7 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
         int at = top - 1;
         qtask t = stack[at];
         qprim* prims = buf[t.in_b] + t.begin;
-        if (t.count <= unbinned || (int)t.depth >= def->max_depth) {
+        if (t.count <= unbinned || t.depth >= def->max_depth) {
             qprim box = qbox_of(prims, t.count);
             sweep_build(q, t.node, t.begin, prims, t.count, t.depth, &box, -1);
             top--;
@@ -387,7 +387,7 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
         qprim box[2];
         uint32_t counts[2], left;
         int split = t.binned ? qbins_choose(g, &bins[at], box, counts) : 0;
-        bool last = (int)t.depth + 1 >= def->max_depth;
+        bool last = t.depth + 1 >= def->max_depth;
         if (split && t.count < SAMPLE_MIN) {
             /* exact bins: the sides' counts and boxes are known, so the children's grids too */
             for (int k = 0; k < 2; k++) {
@@ -658,7 +658,7 @@ typedef struct qtop_pass {
     qcluster* cl;     /* clusters, then as many of partition scratch */
     uint32_t m;
     qtop* tops;
-    int max_depth;
+    uint32_t max_depth;
     top_task* stacks; /* max_depth + 2 per worker */
     qdeferred* deferred;
     uint32_t deferred_count;
@@ -674,7 +674,7 @@ static uint32_t split_tops(qtop_pass* p, top_task root, uint32_t next, top_task*
     while (sp > 0) {
         top_task t = stack[--sp];
         qtop* nd = &p->tops[t.top];
-        if (nd->count == 1 || nd->tris <= GROUP_MAX || (int)t.depth >= p->max_depth) continue;
+        if (nd->count == 1 || nd->tris <= GROUP_MAX || t.depth >= p->max_depth) continue;
         if (nd->tris <= defer) {
             p->deferred[p->deferred_count++].task = t;
             continue;
@@ -868,7 +868,7 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
         snug_free(ctx, code);
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "builder stack");
     }
-    const uint32_t leaf_size = (uint32_t)def->leaf_size;
+    const uint32_t leaf_size = def->leaf_size;
     qgrid g;
     /* the float scratch records (32 bytes per triangle) hold both 16-byte record buffers */
     qprim* buf0 = (qprim*)b->in.tmp;

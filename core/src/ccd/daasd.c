@@ -256,7 +256,7 @@ snug_status snug_toi_daasd(snug_ctx* ctx, const snug_toi_input* in, snug_toi_res
         r.t = (float)best.t;
         /* frame of the fixed mesh at t (its chord pose) back to world */
         const snug_motion* fm = best.role == 0 ? in->motion_b : in->motion_a;
-        snug_pose fp = snug_motion_pose_at(fm, best.t);
+        snug_pose fp = snug_motion_pose_at_d(fm, best.t);
         snug_xform fw;
         snug_xform_from_pose(&fp, &fw);
         vec3 xl = {(float)best.x[0], (float)best.x[1], (float)best.x[2]}, nl = {(float)best.n[0], (float)best.n[1], (float)best.n[2]}, xw, nw;

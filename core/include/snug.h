@@ -69,12 +69,14 @@ typedef struct snug_ctx_def {
                           void* user_task_context);
     void (*finish_task)(void* task, void* user_task_context);
     void* user_task_context;
+    uint32_t internal_value;   /* set by snug_default_ctx_def(): marks a def made by it (do not set) */
 } snug_ctx_def;
 
 typedef struct snug_ctx snug_ctx;
 
 snug_ctx_def snug_default_ctx_def(void);
-/* Returns NULL only when the allocator fails. */
+/* def NULL: the defaults. Returns NULL when the allocator fails or def was not made by snug_default_ctx_def (there
+ * is no context yet to carry a message). */
 snug_ctx* snug_ctx_create(const snug_ctx_def* def);
 /* Frees the context and everything it owns (meshes, scenes, scratch). */
 void snug_ctx_destroy(snug_ctx* ctx);
@@ -143,6 +145,7 @@ typedef struct snug_bvh_def {
     bool bottom_up;            /* build bottom-up by pairwise merging instead of top-down */
     bool obb_refine;           /* refine covariance OBBs by minimising their surface */
     bool hausdorff;            /* compute per-node directed Hausdorff bounds (for distance queries) */
+    uint32_t internal_value;   /* set by snug_default_bvh_def(): marks a def made by it (do not set) */
 } snug_bvh_def;
 
 snug_bvh_def snug_default_bvh_def(void);
@@ -161,6 +164,7 @@ typedef struct snug_mesh_def {
     bool weld;                     /* merge vertices closer than weld_tolerance * mesh diagonal */
     float weld_tolerance;
     snug_bvh_def bvh;
+    uint32_t internal_value;   /* set by snug_default_mesh_def(): marks a def made by it (do not set) */
 } snug_mesh_def;
 
 snug_mesh_def snug_default_mesh_def(void);
@@ -343,6 +347,7 @@ typedef struct snug_toi_def {
     uint32_t max_iterations;  /* regula falsi cap (1..100) */
     float tolerance;          /* contact distance relative to the larger mesh's scale; 0 means SNUG_REL_TOLERANCE */
     uint32_t daasd_slabs;     /* SNUG_TOI_DAASD: slab count K (0: chosen from the candidate count) */
+    uint32_t internal_value;   /* set by snug_default_toi_def(): marks a def made by it (do not set) */
 } snug_toi_def;
 
 /* Dynamic mode, sampling + regula falsi, step 1/16, 32 iterations, tolerance 0 (= SNUG_REL_TOLERANCE). */
@@ -419,6 +424,7 @@ typedef struct snug_body_def {
     uint32_t layer;               /* filter: a pair is tested when (a.layer & b.mask) && (b.layer & a.mask) */
     uint32_t mask;
     uint64_t user_data;
+    uint32_t internal_value;   /* set by snug_default_body_def(): marks a def made by it (do not set) */
 } snug_body_def;
 
 /* Identity pose, no parent, dynamic, enabled, layer 1, mask all. */
@@ -542,6 +548,7 @@ typedef struct snug_step_def {
     void* clock_user;
     snug_body_pair* pairs;        /* optional: every colliding body pair (approximate ones included) */
     uint32_t pair_capacity;
+    uint32_t internal_value;   /* set by snug_default_step_def(): marks a def made by it (do not set) */
 } snug_step_def;
 
 /* Static mode, conservative cutoff, unlimited budget, no clock, no pair list. */

@@ -697,7 +697,10 @@ static void test_out_of_memory_in_every_builder_path(void) {
     test_mesh m;
     test_mesh_torus(1.0f, 0.3f, 8, 12, &m);
     failing_alloc f = {-1};
-    snug_ctx_def cdef = {fail_alloc, fail_free, &f};
+    snug_ctx_def cdef = snug_default_ctx_def();
+    cdef.alloc = fail_alloc;
+    cdef.free = fail_free;
+    cdef.user = &f;
     snug_ctx* ctx = snug_ctx_create(&cdef);
     uint32_t saved = snug_sah_cluster_min;
     for (int variant = 0; variant < 4; variant++) {

@@ -273,6 +273,7 @@ snug_status snug_mesh_deserialize(snug_ctx* ctx, const void* blob, size_t size, 
     if (L.total != total) return CORRUPT("section sizes do not add up to the blob size");
     snug_bvh_def def;
     memset(&def, 0, sizeof def); /* padding too, so loaded and built settings compare equal */
+    def.internal_value = SNUG_DEF_MARK;
     {
         uint32_t w[DEF_WORDS];
         memcpy(w, b + HEADER_SIZE, sizeof w);

@@ -28,10 +28,13 @@ snug_bvh_def snug_default_bvh_def(void) {
     def.measure = SNUG_MEASURE_SURFACE;
     def.sah_bins = 16;
     def.bb_max_faces = 12;
+    def.internal_value = SNUG_DEF_MARK;
     return def;
 }
 
 snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* d) {
+    snug_status st = snug_def_check_mark(ctx, d->internal_value, "bvh_def");
+    if (st) return st;
     if ((unsigned)d->bv_type > SNUG_BV_MIXED)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bv_type %d is not a snug_bv_type", (int)d->bv_type);
     if ((unsigned)d->splitter >= SNUG_SPLITTER_COUNT)

@@ -718,12 +718,14 @@ snug_toi_def snug_default_toi_def(void) {
     d.max_iterations = 32;
     d.tolerance = 0.0f;
     d.daasd_slabs = 0;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
 snug_status snug_toi_prepare(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
                              const snug_motion* motion_b, const snug_toi_def* def, snug_toi_input* in) {
     memset(in, 0, sizeof *in);
+    if (def && snug_def_check_mark(ctx, def->internal_value, "toi_def")) return SNUG_ERR_INVALID_ARGUMENT;
     in->def = def ? *def : snug_default_toi_def();
     const snug_toi_def* d = &in->def;
     if ((unsigned)d->mode >= SNUG_TOI_MODE_COUNT)

@@ -68,6 +68,7 @@ snug_body_def snug_default_body_def(void) {
     d.enabled = true;
     d.layer = 1u;
     d.mask = 0xffffffffu;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -114,6 +115,7 @@ snug_status snug_body_create(snug_ctx* ctx, snug_scene scene, const snug_body_de
     snug_scene_data* s = snug_scene_lookup(ctx, scene);
     if (!s) return SNUG_ERR_STALE_HANDLE;
     if (!def || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "body_create needs a def and an output");
+    if (snug_def_check_mark(ctx, def->internal_value, "body_def")) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* mesh = snug_mesh_lookup(ctx, def->mesh);
     if (!mesh) return SNUG_ERR_STALE_HANDLE;
     if (!snug_pose_is_finite(&def->pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "body pose has NaN or Inf");

@@ -47,6 +47,7 @@ snug_step_def snug_default_step_def(void) {
     d.mode = SNUG_STEP_STATIC;
     d.cutoff = SNUG_APPROX_CONSERVATIVE;
     d.budget_us = INFINITY;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -526,6 +527,7 @@ snug_status snug_step_detect(snug_ctx* ctx, snug_scene scene, const snug_step_de
     snug_step_state* st = &s->step;
     if (!def || !count || (capacity && !results))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "step_detect needs a def, results and a count");
+    if (snug_def_check_mark(ctx, def->internal_value, "step_def")) return SNUG_ERR_INVALID_ARGUMENT;
     if ((unsigned)def->mode >= SNUG_STEP_MODE_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mode %d is not a snug_step_mode", (int)def->mode);
     if (def->cutoff != SNUG_APPROX_CONSERVATIVE && def->cutoff != SNUG_APPROX_INDICATOR)

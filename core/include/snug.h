@@ -191,6 +191,9 @@ typedef struct snug_mesh_info {
 
 snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh* out);
 snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh);
+/* Is mesh a live mesh of this context? (false for 0 and for destroyed, forged or foreign handles; no error is
+ * recorded) */
+bool snug_mesh_is_valid(const snug_ctx* ctx, snug_mesh mesh);
 snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* out);
 /* Triangle ids (as given at creation) of degenerate triangles; *total is always set. */
 snug_status snug_mesh_get_degenerate(snug_ctx* ctx, snug_mesh mesh, uint32_t* ids, uint32_t capacity, uint32_t* total);
@@ -414,6 +417,8 @@ typedef uint32_t snug_body;    /* handle; 0 is never valid and stands for "no bo
 snug_status snug_scene_create(snug_ctx* ctx, snug_scene* out);
 /* Destroys the scene with all its bodies; the meshes stay. */
 snug_status snug_scene_destroy(snug_ctx* ctx, snug_scene scene);
+/* Is scene a live scene of this context? (no error is recorded) */
+bool snug_scene_is_valid(const snug_ctx* ctx, snug_scene scene);
 
 typedef struct snug_body_def {
     snug_mesh mesh;               /* the prototype */
@@ -432,6 +437,8 @@ snug_body_def snug_default_body_def(void);
 snug_status snug_body_create(snug_ctx* ctx, snug_scene scene, const snug_body_def* def, snug_body* out);
 /* Children of the destroyed body become root bodies with unchanged world poses; ignore-pairs with it are dropped. */
 snug_status snug_body_destroy(snug_ctx* ctx, snug_scene scene, snug_body body);
+/* Is body a live body of this live scene? (no error is recorded) */
+bool snug_body_is_valid(const snug_ctx* ctx, snug_scene scene, snug_body body);
 
 /* World pose (moves the subtree along; the local pose becomes inverse(parent world) * pose). */
 snug_status snug_body_set_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose);
@@ -546,12 +553,13 @@ typedef struct snug_step_def {
                                      pairs (static) or before each pair test (mixed, dynamic). */
     double (*clock_us)(void* user); /* time source in microseconds; NULL = no budget (the core has no clock) */
     void* clock_user;
-    snug_body_pair* pairs;        /* optional: every colliding body pair (approximate ones included) */
-    uint32_t pair_capacity;
+    bool collect_pairs;           /* test every candidate pair to its end and keep the colliding ones for
+                                     snug_step_get_pairs; without it a group's tests stop once its earliest contact
+                                     is known */
     uint32_t internal_value;   /* set by snug_default_step_def(): marks a def made by it (do not set) */
 } snug_step_def;
 
-/* Static mode, conservative cutoff, unlimited budget, no clock, no pair list. */
+/* Static mode, conservative cutoff, unlimited budget, no clock, pairs not collected. */
 snug_step_def snug_default_step_def(void);
 /* Forget the registered motions. */
 snug_status snug_step_begin(snug_ctx* ctx, snug_scene scene);
@@ -562,6 +570,10 @@ snug_status snug_step_detect(snug_ctx* ctx, snug_scene scene, const snug_step_de
                              uint32_t capacity, uint32_t* count, uint32_t* pair_total);
 /* Move a registered group to its motion at t in [0,1] (0: stay, 1: the full motion); commit parents first. */
 snug_status snug_step_commit(snug_ctx* ctx, snug_scene scene, snug_body group, float t);
+/* The colliding body pairs of the last detect (approximate hits included), which ran with collect_pairs and after
+ * which no motion was registered. Writes min(capacity, total) pairs; *total is always the full count. */
+snug_status snug_step_get_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pair* pairs, uint32_t capacity,
+                                uint32_t* total);
 snug_status snug_step_get_stats(snug_ctx* ctx, snug_scene scene, snug_step_stats* out);
 
 /* (section end: scenes) */

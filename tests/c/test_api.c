@@ -90,7 +90,39 @@ static void test_defs_not_made_by_their_default_are_rejected(void) {
     snug_ctx_destroy(ctx);
 }
 
+static void test_is_valid_follows_the_lifetimes(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_mesh mesh = test_box_make(ctx, 0.5f, 0.5f, 0.5f), other = test_box_make(ctx, 1.0f, 1.0f, 1.0f);
+    CHECK(snug_mesh_is_valid(ctx, mesh) && snug_mesh_is_valid(ctx, other));
+    CHECK(!snug_mesh_is_valid(ctx, 0) && !snug_mesh_is_valid(NULL, mesh));
+    snug_scene scene = 0, second = 0;
+    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK && snug_scene_create(ctx, &second) == SNUG_OK);
+    CHECK(snug_scene_is_valid(ctx, scene) && !snug_scene_is_valid(ctx, 0));
+    CHECK(!snug_mesh_is_valid(ctx, scene) && !snug_scene_is_valid(ctx, mesh)); /* a handle of another kind */
+    snug_body_def bd = snug_default_body_def();
+    bd.mesh = mesh;
+    snug_body a = 0, b = 0, c = 0;
+    CHECK(snug_body_create(ctx, scene, &bd, &a) == SNUG_OK && snug_body_create(ctx, scene, &bd, &b) == SNUG_OK);
+    CHECK(snug_body_create(ctx, second, &bd, &c) == SNUG_OK);
+    CHECK(snug_body_is_valid(ctx, scene, a) && snug_body_is_valid(ctx, scene, b) && snug_body_is_valid(ctx, second, c));
+    CHECK(!snug_body_is_valid(ctx, scene, 0) && !snug_body_is_valid(ctx, 0, a));
+    CHECK(!snug_body_is_valid(ctx, scene, mesh));
+    CHECK(snug_body_destroy(ctx, scene, a) == SNUG_OK);
+    CHECK(!snug_body_is_valid(ctx, scene, a) && snug_body_is_valid(ctx, scene, b));
+    CHECK(snug_mesh_destroy(ctx, mesh) == SNUG_OK);
+    CHECK(!snug_mesh_is_valid(ctx, mesh) && snug_mesh_is_valid(ctx, other));
+    CHECK(snug_body_is_valid(ctx, scene, b)); /* a body outlives its mesh (its steps and queries fail) */
+    CHECK(snug_scene_destroy(ctx, scene) == SNUG_OK);
+    CHECK(!snug_scene_is_valid(ctx, scene) && !snug_body_is_valid(ctx, scene, b));
+    CHECK(snug_scene_is_valid(ctx, second) && snug_body_is_valid(ctx, second, c));
+    /* asking records nothing: the last error is that of the last call */
+    CHECK(snug_mesh_destroy(ctx, mesh) == SNUG_ERR_STALE_HANDLE);
+    CHECK(!snug_mesh_is_valid(ctx, mesh) && snug_ctx_last_status(ctx) == SNUG_ERR_STALE_HANDLE);
+    snug_ctx_destroy(ctx);
+}
+
 int main(void) {
     RUN(test_defs_not_made_by_their_default_are_rejected);
+    RUN(test_is_valid_follows_the_lifetimes);
     return harness_finish();
 }

@@ -429,6 +429,8 @@ fail:
     return st;
 }
 
+bool snug_mesh_is_valid(const snug_ctx* ctx, snug_mesh mesh) { return ctx && snug_pool_get(&ctx->meshes, mesh); }
+
 snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* m = snug_pool_remove(&ctx->meshes, mesh);

@@ -17,6 +17,15 @@ snug_body_data* snug_body_lookup(snug_ctx* ctx, snug_scene_data* scene, snug_bod
     return b;
 }
 
+bool snug_scene_is_valid(const snug_ctx* ctx, snug_scene scene) {
+    return ctx && snug_pool_get(&ctx->scenes, scene) != NULL;
+}
+
+bool snug_body_is_valid(const snug_ctx* ctx, snug_scene scene, snug_body body) {
+    const snug_scene_data* s = ctx ? snug_pool_get(&ctx->scenes, scene) : NULL;
+    return s && snug_pool_get(&s->bodies, body) != NULL;
+}
+
 void snug_scene_data_free(snug_ctx* ctx, snug_scene_data* scene) {
     uint32_t cursor = 0;
     snug_body_data* b;
@@ -30,6 +39,7 @@ void snug_scene_data_free(snug_ctx* ctx, snug_scene_data* scene) {
     snug_free(ctx, scene->step.bodies);
     snug_free(ctx, scene->step.work.data);
     snug_free(ctx, scene->step.pairs.data);
+    snug_free(ctx, scene->step.hits.data);
     snug_free(ctx, scene);
 }
 

@@ -95,7 +95,7 @@ $(BUILD)/wasm/exports.json: core/include/snug.h
 $(BUILD)/wasm/snug.mjs: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
 	$(EMCC) $(WASM_LINK) $(BUILD)/wasm/libsnug.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createSnugModule \
 	  -sENVIRONMENT=web,worker -sFILESYSTEM=0 -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm/exports.json \
-	  -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAPF32,HEAPU32,UTF8ToString
+	  -sEXPORTED_RUNTIME_METHODS=UTF8ToString
 
 # ---------------------------------------------------------------- wasm, threaded (snug-mt)
 # The same core compiled again with -pthread (atomics and shared memory change the code, so no object is shared with
@@ -128,9 +128,20 @@ $(BUILD)/wasm/snug-mt.mjs: $(BUILD)/wasm-mt/libsnug.a $(BUILD)/wasm-mt/exports.j
 	@mkdir -p $(@D)
 	$(EMCC) $(WASM_LINK) -pthread $(WASM_MT_POOL) $(BUILD)/wasm-mt/libsnug.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 \
 	  -sEXPORT_NAME=createSnugMtModule -sENVIRONMENT=web,worker -sFILESYSTEM=0 \
-	  -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm-mt/exports.json -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAPF32,HEAPU32,UTF8ToString
+	  -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm-mt/exports.json -sEXPORTED_RUNTIME_METHODS=UTF8ToString
 
-wasm: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs
+# The JS API's view of the C side (struct offsets, enum tables, statuses, constants), printed by a probe that
+# wasm/layout_probe.mjs writes from the headers and emcc compiles for wasm32: nothing about the C layout is
+# written by hand in wasm/*.js.
+LAYOUT_HDR := core/include/snug.h wasm/task_pool.h
+$(BUILD)/wasm/snug-layout.js: wasm/layout_probe.mjs $(LAYOUT_HDR)
+	@mkdir -p $(BUILD)/wasm/layout
+	node wasm/layout_probe.mjs $(LAYOUT_HDR) > $(BUILD)/wasm/layout/probe.c
+	$(EMCC) -std=c11 $(WARN) -Werror -Icore/include -Iwasm $(BUILD)/wasm/layout/probe.c -sENVIRONMENT=node \
+	  -sWASM_ASYNC_COMPILATION=0 -o $(BUILD)/wasm/layout/probe.cjs
+	node $(BUILD)/wasm/layout/probe.cjs > $@.tmp && mv $@.tmp $@
+
+wasm: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 
 # ---------------------------------------------------------------- C tests, three ways
 $(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/native/libsnug.a
@@ -180,7 +191,7 @@ $(BUILD)/examples/overlap: examples/overlap.c $(BUILD)/native/libsnug.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) $< $(BUILD)/native/libsnug.a -lm -o $@
 
-examples: $(BUILD)/examples/overlap $(BUILD)/wasm/snug.mjs
+examples: $(BUILD)/examples/overlap $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-layout.js
 	$(BUILD)/examples/overlap
 	node examples/place.mjs
 
@@ -205,15 +216,10 @@ clean:
 	rm -rf $(BUILD)
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
-# (wasm/, web/, tests/js/, tests/browser/). The layout probe checks wasm/layout.js against the compiler.
-$(BUILD)/js/layout.json: wasm/layout_probe.c core/include/snug.h
-	@mkdir -p $(@D)
-	$(EMCC) -std=c11 $(INCLUDES) $< -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -o $(BUILD)/js/layout_probe.cjs
-	node $(BUILD)/js/layout_probe.cjs > $@
-
+# (wasm/, web/, tests/js/, tests/browser/).
 WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
 
-$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs
+$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 	npx vite build --config web/vite.config.js --logLevel warn
 
 web: $(BUILD)/web/index.html
@@ -224,7 +230,7 @@ run: deps
 	@echo "snug: serving the page at http://localhost:5173/ (Ctrl-C stops)"
 	npx vite --config web/vite.config.js --port 5173 --strictPort
 
-test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/js/layout.json
+test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 	sh tests/js/run.sh
 
 test-browser: web

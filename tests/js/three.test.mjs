@@ -7,7 +7,7 @@ import { BoxGeometry, Group, Mesh, Matrix4, Quaternion, Vector3 } from 'three';
 import { Snug, pose as pose7 } from '../../wasm/snug.js';
 import { geometryArrays, meshFromGeometry, poseFromMatrix, matrixFromPose, SnugSync, DragMover } from '../../web/snug-three.js';
 import { ContactHelper, TriangleHelper, hierarchyBoxes } from '../../web/helpers.js';
-import { wasmBinary, seed, rng, has } from './support.mjs';
+import { wasmBinary, seed, rng } from './support.mjs';
 
 globalThis.performance ??= { now: () => Date.now() };
 const snug = await Snug.create({ wasmBinary });
@@ -56,40 +56,39 @@ function room(withScene) {
   wall.position.set(4, 1, 0);
   root.add(parent, wall);
   root.updateMatrixWorld(true);
-  const sync = new SnugSync(snug, { scene: withScene && has(snug, 'snug_scene_create') });
+  const sync = new SnugSync(snug, { scene: withScene });
   return { root, parent, child, wall, sync, ep: sync.add(parent), ec: sync.add(child), ew: sync.add(wall, { isStatic: true }) };
 }
 
 test('SnugSync: child poses follow parents, bodies mirror the hierarchy', () => {
   const { parent, child, sync, ep, ec } = room(true);
+  assert.ok(ep.body && ec.body, 'a scene sync mirrors every entry as a body');
   const check = () => {
     const expected = poseFromMatrix(child.matrixWorld);
     ec.pose.forEach((v, k) => assert.ok(near(v, expected[k], 1e-5), `pose ${k}`));
-    if (ec.body) ec.body.getPose().forEach((v, k) => assert.ok(near(Math.abs(v), Math.abs(expected[k]), 1e-4), `body pose ${k}`));
+    ec.body.getPose().forEach((v, k) => assert.ok(near(Math.abs(v), Math.abs(expected[k]), 1e-4), `body pose ${k}`));
   };
   check();
-  if (ec.body) assert.equal(ec.body.parent, ep.body);
+  assert.equal(ec.body.parent, ep.body);
   const moved = poseFromMatrix(new Matrix4().compose(new Vector3(-2, 0.5, 1), new Quaternion().setFromAxisAngle(new Vector3(0, 1, 0), 1.2), new Vector3(1, 1, 1)));
   sync.setWorldPose(parent, moved);
   check();
   parent.position.x += 0.5;
   sync.pull();
   check();
-  if (ep.body) {
-    // Core -> three.js: move the parent body (as a step commit would), push, and the Object3Ds follow.
-    ep.body.setPose(pose7([0, 0, 0, 1], [0.25, 0.5, -1]));
-    sync.push();
-    const wp = parent.getWorldPosition(new Vector3());
-    assert.ok(near(wp.x, 0.25) && near(wp.y, 0.5) && near(wp.z, -1), `parent at ${wp.toArray()}`);
-    check();
-  }
+  // Core -> three.js: move the parent body (as a step commit would), push, and the Object3Ds follow.
+  ep.body.setPose(pose7([0, 0, 0, 1], [0.25, 0.5, -1]));
+  sync.push();
+  const wp = parent.getWorldPosition(new Vector3());
+  assert.ok(near(wp.x, 0.25) && near(wp.y, 0.5) && near(wp.z, -1), `parent at ${wp.toArray()}`);
+  check();
   assert.equal(sync.entries.length, 3);
   sync.remove(child);
   assert.equal(sync.entries.length, 2);
   sync.dispose();
 });
 
-test('DragMover: stops before the wall without overlap, then slides along it', { skip: !has(snug, 'snug_mesh_overlap') && 'overlap not in this build yet' }, () => {
+test('DragMover: stops before the wall without overlap, then slides along it', () => {
   const { parent, sync, ep, ew } = room(false);
   const mover = new DragMover(sync);
   mover.move(ep, new Vector3(5, 0, 0));
@@ -122,43 +121,41 @@ test('helpers: contact and triangle buffers, hierarchy boxes nest', () => {
   assert.ok(Math.max(...levels) >= 3);
 });
 
-test('hierarchyFromBlob reads the core tree: root box = mesh bounds, children inside parents, depth = info.depth',
-  { skip: !has(snug, 'snug_mesh_serialize') && 'serialization not in this build yet' }, async () => {
-    const { hierarchyFromBlob } = await import('../../web/helpers.js');
-    const { loadMesh } = await import('../meshes/load.mjs');
-    const m = snug.createMesh({ ...(await loadMesh('bunny')), bvh: { branching: 4 } });
-    const info = m.info();
-    const { boxes, levels } = hierarchyFromBlob(m.serialize());
-    assert.equal(levels.length, info.nodeCount);
-    assert.equal(Math.max(...levels) + 1, info.depth);
-    for (let a = 0; a < 3; a++) {
-      assert.ok(near(boxes[a], info.aabbMin[a]) && near(boxes[3 + a], info.aabbMax[a]), 'root box');
+test('hierarchyFromBlob reads the core tree: root box = mesh bounds, children inside parents, depth = info.depth', async () => {
+  const { hierarchyFromBlob } = await import('../../web/helpers.js');
+  const { loadMesh } = await import('../meshes/load.mjs');
+  const m = snug.createMesh({ ...(await loadMesh('bunny')), bvh: { branching: 4 } });
+  const info = m.info();
+  const { boxes, levels } = hierarchyFromBlob(m.serialize());
+  assert.equal(levels.length, info.nodeCount);
+  assert.equal(Math.max(...levels) + 1, info.depth);
+  for (let a = 0; a < 3; a++) {
+    assert.ok(near(boxes[a], info.aabbMin[a]) && near(boxes[3 + a], info.aabbMax[a]), 'root box');
+  }
+  // Each node at depth d > 0 lies inside some node at depth d - 1.
+  for (let n = 1; n < levels.length; n++) {
+    let inside = false;
+    for (let p = 0; p < levels.length && !inside; p++) {
+      if (levels[p] !== levels[n] - 1) continue;
+      inside = [0, 1, 2].every((a) => boxes[6 * p + a] <= boxes[6 * n + a] + 1e-6 && boxes[6 * n + 3 + a] <= boxes[6 * p + 3 + a] + 1e-6);
     }
-    // Each node at depth d > 0 lies inside some node at depth d - 1.
-    for (let n = 1; n < levels.length; n++) {
-      let inside = false;
-      for (let p = 0; p < levels.length && !inside; p++) {
-        if (levels[p] !== levels[n] - 1) continue;
-        inside = [0, 1, 2].every((a) => boxes[6 * p + a] <= boxes[6 * n + a] + 1e-6 && boxes[6 * n + 3 + a] <= boxes[6 * p + 3 + a] + 1e-6);
-      }
-      assert.ok(inside, `node ${n}`);
-    }
-    assert.throws(() => hierarchyFromBlob(new Uint8Array(64)), /version 1/);
-    m.dispose();
-  });
+    assert.ok(inside, `node ${n}`);
+  }
+  assert.throws(() => hierarchyFromBlob(new Uint8Array(64)), /version 1/);
+  m.dispose();
+});
 
-test('DragMover moves a parent with its registered children as one group: a protruding child blocks first',
-  { skip: !has(snug, 'snug_mesh_overlap') && 'overlap not in this build yet' }, () => {
-    const { parent, child, sync, ep, ec, ew } = room(false);
-    parent.rotation.y = 0;
-    child.position.set(0.8, 0, 0); // sticks out 0.3 past the parent's +x face
-    parent.updateMatrixWorld(true);
-    sync.pull();
-    const mover = new DragMover(sync);
-    mover.move(ep, new Vector3(5, 0, 0));
-    const cx = child.getWorldPosition(new Vector3()).x;
-    assert.ok(cx + 0.1 <= 3.9 + 1e-3 && cx + 0.1 > 3.8, `the child stops at the wall: child max x ${cx + 0.1}`);
-    assert.equal(snug.overlap(ec.mesh, ec.pose, ew.mesh, ew.pose), false);
-    assert.ok(mover.contacts.some((c) => c.source === ec), 'the contact is the child\'s');
-    sync.dispose();
-  });
+test('DragMover moves a parent with its registered children as one group: a protruding child blocks first', () => {
+  const { parent, child, sync, ep, ec, ew } = room(false);
+  parent.rotation.y = 0;
+  child.position.set(0.8, 0, 0); // sticks out 0.3 past the parent's +x face
+  parent.updateMatrixWorld(true);
+  sync.pull();
+  const mover = new DragMover(sync);
+  mover.move(ep, new Vector3(5, 0, 0));
+  const cx = child.getWorldPosition(new Vector3()).x;
+  assert.ok(cx + 0.1 <= 3.9 + 1e-3 && cx + 0.1 > 3.8, `the child stops at the wall: child max x ${cx + 0.1}`);
+  assert.equal(snug.overlap(ec.mesh, ec.pose, ew.mesh, ew.pose), false);
+  assert.ok(mover.contacts.some((c) => c.source === ec), 'the contact is the child\'s');
+  sync.dispose();
+});

@@ -1,0 +1,82 @@
+// What snug.js and scene.js share: the C layout (generated from the headers at build time, see
+// wasm/layout_probe.mjs), the error type, the enum tables in their JS spelling, the pose helper and the places of
+// the context's scratch block. Imported by both, so that neither imports the other back.
+import { LAYOUT, ENUMS, STATUS, CONSTANTS } from '../build/wasm/snug-layout.js';
+
+export { LAYOUT, STATUS, CONSTANTS };
+
+export const STATUS_NAMES = ENUMS.status;
+export const BV_TYPES = ENUMS.bv_type;
+export const SPLITTERS = ENUMS.splitter;
+export const MEASURES = ENUMS.measure;
+export const TRAVERSALS = ENUMS.traversal;
+export const TOI_MODES = ENUMS.toi_mode;
+export const ROOT_FINDERS = ENUMS.root_finder;
+export const FEATURES = ENUMS.feature_kind;
+export const STEP_MODES = ENUMS.step_mode;
+export const APPROX = ENUMS.approx;
+
+export const NO_HIT = CONSTANTS.SNUG_NO_HIT;
+export const ERR_INVALID = STATUS.SNUG_ERR_INVALID_ARGUMENT;
+export const ERR_STALE = STATUS.SNUG_ERR_STALE_HANDLE;
+export const ERR_OOM = STATUS.SNUG_ERR_OUT_OF_MEMORY;
+export const ERR_BUFFER_TOO_SMALL = STATUS.SNUG_ERR_BUFFER_TOO_SMALL;
+
+/** A failed C call: `status` is the snug_status name (e.g. "SNUG_ERR_STALE_HANDLE"), `message` the core's text. */
+export class SnugError extends Error {
+  constructor(code, message) {
+    const status = STATUS_NAMES[code] || `SNUG_STATUS_${code}`;
+    super(message || status);
+    this.name = 'SnugError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** A pose as the C core takes it: Float32Array [qx, qy, qz, qw, px, py, pz]. */
+export function pose(q = [0, 0, 0, 1], p = [0, 0, 0], out = new Float32Array(7)) {
+  out[0] = q[0]; out[1] = q[1]; out[2] = q[2]; out[3] = q[3];
+  out[4] = p[0]; out[5] = p[1]; out[6] = p[2];
+  return out;
+}
+
+/** The C value of an enum given by its JS name or its number; undefined stays undefined (keep the default). */
+export function enumIndex(names, value, what) {
+  if (value === undefined) return undefined;
+  const i = typeof value === 'number' ? value : names.indexOf(value);
+  if (!(i >= 0 && i < names.length) || (i | 0) !== i) {
+    throw new SnugError(ERR_INVALID, `invalid argument: ${what} "${value}" is not one of ${names.join(', ')}`);
+  }
+  return i;
+}
+
+/** A struct's field offsets in 4-byte words (for Float32Array / Uint32Array reads). */
+export function words(layout) {
+  const w = {};
+  for (const [k, v] of Object.entries(layout)) w[k] = v >> 2;
+  return Object.freeze(w);
+}
+
+// The context's scratch block (one allocation per context): argument structs and single results, each at an
+// 8-byte aligned place sized by the generated layout.
+function places(list) {
+  const at = {};
+  let next = 0;
+  for (const [name, bytes] of list) {
+    at[name] = next;
+    next += (bytes + 7) & ~7;
+  }
+  at.total = next;
+  return Object.freeze(at);
+}
+
+const L = LAYOUT;
+export const S = places([
+  ['poseA', L.pose.size], ['poseB', L.pose.size], ['ray', L.ray.size], ['hit', L.ray_hit.size],
+  ['bool', 4], ['u32', 4], ['size', 4], ['handle', 4], ['pair', L.tri_pair.size],
+  ['dist', L.distance_result.size], ['point', 12], ['pointResult', L.point_result.size], ['info', L.mesh_info.size],
+  ['quality', L.bvh_quality.size], ['def', L.mesh_def.size], ['motionA', L.motion.size], ['motionB', L.motion.size],
+  ['toiDef', L.toi_def.size], ['toiResult', L.toi_result.size], ['vecA', 12], ['vecB', 12],
+  ['bodyDef', L.body_def.size], ['bodyInfo', L.body_info.size], ['sceneHit', L.scene_hit.size],
+  ['stepDef', L.step_def.size], ['stepStats', L.step_stats.size],
+]);

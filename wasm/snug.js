@@ -715,12 +715,17 @@ export class Snug {
   /** Closest hit along origin + t * dir, t <= tmax: returns out (default this.hit) or null when nothing is hit. */
   raycast(mesh, meshPose, origin, dir, tmax, out = this.hit) {
     // The hot path of single queries, written out: the full checks of _mesh() run only when the cheap ones fail
-    // (disposal zeroes handles).
+    // (disposal zeroes handles), and the pose, ray and hit are read and written in place.
     const h = mesh?.snug === this && mesh.handle !== 0 ? mesh.handle : this._mesh(mesh);
     this._views();
-    const s = this._scratch;
-    this._pose(s + S.poseA, meshPose);
     let f = this._f32;
+    const s = this._scratch, q = ((s + S.poseA) >> 2) + POSE.q, t = ((s + S.poseA) >> 2) + POSE.p;
+    if (meshPose == null) {
+      f[q] = 0; f[q + 1] = 0; f[q + 2] = 0; f[q + 3] = 1; f[t] = 0; f[t + 1] = 0; f[t + 2] = 0;
+    } else {
+      f[q] = meshPose[0]; f[q + 1] = meshPose[1]; f[q + 2] = meshPose[2]; f[q + 3] = meshPose[3];
+      f[t] = meshPose[4]; f[t + 1] = meshPose[5]; f[t + 2] = meshPose[6];
+    }
     const r = (s + S.ray) >> 2, o = r + RAY.origin, d = r + RAY.dir;
     const ox = origin[0];
     if (ox !== undefined) { f[o] = ox; f[o + 1] = origin[1]; f[o + 2] = origin[2]; } else { f[o] = origin.x; f[o + 1] = origin.y; f[o + 2] = origin.z; }

@@ -14,6 +14,7 @@
 #include "test_meshes.h"
 #include "timing.h"
 #include "geom/tri.h"
+#include "research/obb_seed004.h"
 
 #define RAY_COUNT 10000
 

@@ -2,4 +2,7 @@
 import { Snug } from 'snug';
 import { dragIntoWall } from './drag.js';
 
-Snug.create().then((snug) => postMessage(dragIntoWall(snug)));
+Snug.create().then((snug) => {
+  postMessage(dragIntoWall(snug));
+  snug.dispose();
+});

@@ -175,14 +175,19 @@ test-c: test-native test-asan test-tsan test-wasm
 test-layers:
 	node tests/tools/layers.mjs
 
-# The examples are built and run by the test command, so they keep working.
+# The examples are built and run by the test command, so they keep working; each exits non-zero when one of its
+# claims stops holding. The JavaScript ones import 'snug' as an installed package would (node resolves the
+# repository's own name through package.json "exports" to dist/).
 $(BUILD)/examples/overlap: examples/overlap.c $(BUILD)/native/libsnug.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) $< $(BUILD)/native/libsnug.a -lm -o $@
 
-examples: $(BUILD)/examples/overlap $(BUILD)/wasm/snug.mjs
+examples: $(BUILD)/examples/overlap package
 	$(BUILD)/examples/overlap
 	node examples/place.mjs
+	node examples/core.mjs
+	node examples/engine-bay.mjs
+	node examples/peg-in-hole.mjs
 
 # The README's test command: install what is missing, then run every suite.
 test: deps

@@ -28,7 +28,7 @@ function assertBlocked(drag, where) {
 
 before(() => {
   // npm pack runs the prepack script (make package); --json lists what the tarball holds.
-  const out = run('npm', ['pack', '--json', '--pack-destination', work], repo);
+  const out = run('npm', ['pack', '--offline', '--json', '--pack-destination', work], repo);
   packed = JSON.parse(out.slice(out.search(/^\[/m)))[0]; // after the prepack script's output
   mkdirSync(app);
   cpSync(fileURLToPath(new URL('app/', import.meta.url)), app, { recursive: true });

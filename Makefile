@@ -208,7 +208,7 @@ deps:
 	sh tests/tools/deps.sh
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) dist
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
 # (wasm/, web/, tests/js/, tests/browser/). The layout probe checks wasm/layout.js against the compiler.

@@ -61,12 +61,13 @@ test('the tarball holds the JS API, the three.js layer, the worker, types and bo
   for (const t of targets) assert.ok(existsSync(join(app, 'node_modules/snug', t)), `export target ${t} is not in the package`);
 });
 
-test('node: import { Snug } from "snug" finds the wasm next to the module; threads and worker too', () => {
+test('node: import { Snug } from "snug" finds the wasm next to the module; threads and workers too', () => {
   const result = JSON.parse(run('node', ['node.mjs'], app));
   assertBlocked(result.main, 'node');
   assertBlocked(result.threaded, 'node, threaded');
   assert.equal(result.threaded.threads, 2);
   assert.equal(result.builtInWorker, 2);
+  assert.deepEqual(result.builtInOwnWorker, [2, 1], 'a worker started from snug/worker serves two builds');
 });
 
 test('Vite builds the app and Chromium runs it: the drag is blocked everywhere', async () => {

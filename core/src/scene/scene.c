@@ -27,6 +27,7 @@ bool snug_body_is_valid(const snug_ctx* ctx, snug_scene scene, snug_body body) {
 }
 
 void snug_scene_data_free(snug_ctx* ctx, snug_scene_data* scene) {
+    snug_attachment_release(ctx, &scene->place);
     uint32_t cursor = 0;
     snug_body_data* b;
     while ((b = snug_pool_next(&scene->bodies, &cursor))) snug_free(ctx, b);

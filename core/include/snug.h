@@ -662,7 +662,7 @@ typedef struct snug_place_def {
                                         * binding polygon's radius (0.05: 5 %) */
     float snap_range;                  /* farthest plane distance a snap may move a body, relative to its radius */
     uint32_t max_slides;               /* contact planes the mover slides along in one call (1..8) */
-    uint32_t cookie;                   /* set by snug_default_place_def: a def not made by it is refused */
+    uint32_t internal_value;   /* set by snug_default_place_def(): marks a def made by it (do not set) */
 } snug_place_def;
 
 /* Up +y, skin 2e-3, overhang 0.05, snap range 1, 4 slides. */
@@ -716,7 +716,7 @@ typedef struct snug_move_def {
     float grab[3];                     /* SNUG_MOVE_POINTER: the grabbed point in the body's frame */
     float turn;                        /* radians about the allowed axis, added this call (both inputs) */
     float angle_step;                  /* > 0: the turn ends on a multiple of this angle about the axis */
-    uint32_t cookie;                   /* set by snug_default_move_def */
+    uint32_t internal_value;   /* set by snug_default_move_def(): marks a def made by it (do not set) */
 } snug_move_def;
 
 /* Constrained, target input at identity, no turn, free angles. */

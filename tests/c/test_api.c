@@ -86,6 +86,21 @@ static void test_defs_not_made_by_their_default_are_rejected(void) {
     sd = snug_default_step_def();
     CHECK(snug_step_detect(ctx, scene, &sd, res, 1, &count, NULL) == SNUG_OK);
 
+    snug_place_def pd;
+    memset(&pd, 0, sizeof pd);
+    pd.up[1] = 1.0f;
+    pd.max_slides = 4;
+    check_rejected(ctx, snug_scene_set_place_def(ctx, scene, &pd), "snug_default_place_def");
+    pd = snug_default_place_def();
+    CHECK(snug_scene_set_place_def(ctx, scene, &pd) == SNUG_OK);
+    snug_move_def mv;
+    memset(&mv, 0, sizeof mv);
+    mv.target = snug_pose_identity();
+    snug_move_result moved;
+    check_rejected(ctx, snug_body_move(ctx, scene, body, &mv, &moved), "snug_default_move_def");
+    mv = snug_default_move_def();
+    CHECK(snug_body_move(ctx, scene, body, &mv, &moved) == SNUG_OK);
+
     test_mesh_free(&box);
     snug_ctx_destroy(ctx);
 }

@@ -21,7 +21,7 @@ snug_move_def snug_default_move_def(void) {
     memset(&d, 0, sizeof d);
     d.target = snug_pose_identity();
     d.ray.tmax = INFINITY;
-    d.cookie = SNUG_PLACE_COOKIE;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -32,8 +32,7 @@ static bool finite_pose(const snug_pose* p) {
 }
 
 static snug_status check_def(snug_ctx* ctx, const snug_move_def* d) {
-    if (d->cookie != SNUG_PLACE_COOKIE)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def not made by snug_default_move_def");
+    if (snug_def_check_mark(ctx, d->internal_value, "move_def")) return SNUG_ERR_INVALID_ARGUMENT;
     if ((unsigned)d->mode >= SNUG_PLACE_MODE_COUNT || (unsigned)d->input >= SNUG_MOVE_INPUT_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: mode %d or input %d out of range", (int)d->mode,
                          (int)d->input);

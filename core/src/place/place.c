@@ -13,7 +13,7 @@ snug_place_def snug_default_place_def(void) {
     d.overhang = 0.05f;
     d.snap_range = 1.0f;
     d.max_slides = 4;
-    d.cookie = SNUG_PLACE_COOKIE;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -97,8 +97,7 @@ void snug_place_prune(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps) {
 snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug_place_def* def) {
     SNUG_SCENE_ENTRY(ctx, scene, s);
     if (!def) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_place_def: def is NULL");
-    if (def->cookie != SNUG_PLACE_COOKIE)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "place def not made by snug_default_place_def");
+    if (snug_def_check_mark(ctx, def->internal_value, "place_def")) return SNUG_ERR_INVALID_ARGUMENT;
     dvec3 up = dv_f(def->up);
     if (!dv_finite(up) || !isfinite(def->skin) || !isfinite(def->overhang) || !isfinite(def->snap_range))
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "place def has NaN or Inf");

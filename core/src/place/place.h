@@ -11,8 +11,6 @@
 #include "place/pmath.h"
 #include "scene/scene.h"
 
-#define SNUG_PLACE_COOKIE 0x736e7567u /* "snug": what the default def functions put in a def's cookie */
-
 /* A mesh's surfaces with what every placement call would otherwise recompute. */
 typedef struct snug_place_surface {
     snug_surface s;

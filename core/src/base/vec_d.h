@@ -6,10 +6,14 @@
 #ifndef SNUG_VEC_D_H
 #define SNUG_VEC_D_H
 
+#include <math.h>
+#include <stdbool.h>
+
 typedef struct dvec {
     double x, y, z;
 } dvec;
 
+static inline dvec dxyz(double x, double y, double z) { return (dvec){x, y, z}; }
 static inline dvec dv(const float p[3]) { return (dvec){p[0], p[1], p[2]}; }
 static inline dvec dload(const double p[3]) { return (dvec){p[0], p[1], p[2]}; }
 static inline void dstore(dvec a, double out[3]) { out[0] = a.x, out[1] = a.y, out[2] = a.z; }
@@ -18,6 +22,8 @@ static inline void dstore_f(dvec a, float out[3]) { out[0] = (float)a.x, out[1] 
 static inline dvec dsub(dvec a, dvec b) { return (dvec){a.x - b.x, a.y - b.y, a.z - b.z}; }
 static inline dvec dadd(dvec a, dvec b) { return (dvec){a.x + b.x, a.y + b.y, a.z + b.z}; }
 static inline dvec dscale(dvec a, double s) { return (dvec){a.x * s, a.y * s, a.z * s}; }
+/* a + b s */
+static inline dvec dmadd(dvec a, dvec b, double s) { return (dvec){a.x + b.x * s, a.y + b.y * s, a.z + b.z * s}; }
 static inline dvec ddiv(dvec a, double s) { return (dvec){a.x / s, a.y / s, a.z / s}; }
 static inline dvec dneg(dvec a) { return (dvec){-a.x, -a.y, -a.z}; }
 static inline double ddot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
@@ -25,6 +31,13 @@ static inline dvec dcross(dvec a, dvec b) {
     return (dvec){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
 
+static inline double dlen(dvec a) { return sqrt(ddot(a, a)); }
+/* a / |a|, or the zero vector for a zero a */
+static inline dvec dnorm(dvec a) {
+    double l = dlen(a);
+    return l > 0.0 ? dscale(a, 1.0 / l) : (dvec){0, 0, 0};
+}
+static inline bool dfinite(dvec a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 static inline double ddist2(dvec a, dvec b) {
     dvec d = dsub(a, b);
     return ddot(d, d);

@@ -35,11 +35,11 @@ bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
         return false;
     }
     dpose pb = dpose_f(&b->world), pa = dpose_f(&sup->world);
-    dvec3 nb = dv_norm(dpose_dir(pb, dv_f(B->s.normal))), na = dv_norm(dpose_dir(pa, dv_f(A->s.normal)));
-    double angle = atan2(dv_len(dv_cross(nb, na)), dv_dot(nb, na));
-    dvec3 cb = dpose_point(pb, B->centroid), ca = dpose_point(pa, A->centroid);
-    double dist = fabs(dv_dot(dv_sub(cb, ca), na));
-    double tol = 1e-5 * (A->radius + B->radius + dv_len(ca));
+    dvec nb = dnorm(dpose_dir(pb, dv(B->s.normal))), na = dnorm(dpose_dir(pa, dv(A->s.normal)));
+    double angle = atan2(dlen(dcross(nb, na)), ddot(nb, na));
+    dvec cb = dpose_point(pb, B->centroid), ca = dpose_point(pa, A->centroid);
+    double dist = fabs(ddot(dsub(cb, ca), na));
+    double tol = 1e-5 * (A->radius + B->radius + dlen(ca));
     if (angle > 1e-4 || dist > tol) {
         *kind = SNUG_VIOLATION_PLANE;
         *amount = angle > 1e-4 ? angle : dist;
@@ -47,9 +47,9 @@ bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
     }
     snug_mesh_data* bm = snug_pool_get(&ctx->meshes, b->mesh);
     double r = B->radius * (1.0 + ps->def.overhang) + tol;
-    dvec3 grow = dv(r, r, r);
+    dvec grow = dxyz(r, r, r);
     snug_support sp;
-    if (snug_support_gather(ctx, s, ps, NULL, 0, bm, bd, dv_sub(cb, grow), dv_add(cb, grow), &sp)) {
+    if (snug_support_gather(ctx, s, ps, NULL, 0, bm, bd, dsub(cb, grow), dadd(cb, grow), &sp)) {
         *kind = SNUG_VIOLATION_STALE;
         return false;
     }
@@ -95,20 +95,20 @@ static void report(violations* v, snug_violation_kind kind, snug_body body, snug
 }
 
 /* Bound in either direction: the lift that parts their binding plane (from a's side), or zero. */
-static dvec3 pair_lift(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* a, snug_body_data* b,
+static dvec pair_lift(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* a, snug_body_data* b,
                        double gap) {
-    dvec3 lift = {0, 0, 0};
+    dvec lift = {0, 0, 0};
     snug_place_body* ra = snug_place_body_at(ps, s, a->slot);
     for (uint32_t i = 0; ra && i < ra->binding_count; i++)
         if (ra->bindings[i].supporter == b->handle) {
             const snug_place_surface* B = surface_of(ctx, a, ra->bindings[i].binding);
-            if (B) lift = dv_madd(lift, dv_norm(dpose_dir(dpose_f(&a->world), dv_f(B->s.normal))), gap);
+            if (B) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&a->world), dv(B->s.normal))), gap);
         }
     snug_place_body* rb = snug_place_body_at(ps, s, b->slot);
     for (uint32_t i = 0; rb && i < rb->binding_count; i++)
         if (rb->bindings[i].supporter == a->handle) {
             const snug_place_surface* A = surface_of(ctx, a, rb->bindings[i].offer);
-            if (A) lift = dv_madd(lift, dv_norm(dpose_dir(dpose_f(&a->world), dv_f(A->s.normal))), -gap);
+            if (A) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&a->world), dv(A->s.normal))), -gap);
         }
     return lift;
 }
@@ -152,8 +152,8 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         }
         if (r && r->binding_count && on_cycle(s, ps, slot)) report(&v, SNUG_VIOLATION_CYCLE, b->handle, 0, SNUG_NO_HIT, 0);
         if (r && r->oriented) {
-            dvec3 w = dv_norm(dpose_dir(dpose_f(&b->world), dv_f(r->orient_local)));
-            double angle = atan2(dv_len(dv_cross(w, dv_f(r->orient_world))), dv_dot(w, dv_f(r->orient_world)));
+            dvec w = dnorm(dpose_dir(dpose_f(&b->world), dv(r->orient_local)));
+            double angle = atan2(dlen(dcross(w, dv(r->orient_world))), ddot(w, dv(r->orient_world)));
             if (angle > 1e-4) report(&v, SNUG_VIOLATION_ORIENTATION, b->handle, 0, SNUG_NO_HIT, angle);
         }
     }
@@ -168,9 +168,9 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         snug_mesh_data* ma = snug_mesh_lookup(ctx, a->mesh);
         snug_mesh_data* mb = snug_mesh_lookup(ctx, b->mesh);
         if (!ma || !mb) return SNUG_ERR_STALE_HANDLE;
-        dvec3 lift = pair_lift(ctx, s, ps, a, b, snug_contact_lift(ps, a, ma, b, mb));
+        dvec lift = pair_lift(ctx, s, ps, a, b, snug_contact_lift(ps, a, ma, b, mb));
         dpose pa = dpose_f(&a->world);
-        pa.p = dv_add(pa.p, lift);
+        pa.p = dadd(pa.p, lift);
         snug_pose pose_a = dpose_store(pa);
         bool hit = false;
         snug_tri_pair pair;

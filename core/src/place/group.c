@@ -24,18 +24,18 @@ static snug_status next_stamp(snug_ctx* ctx, snug_scene_data* s, snug_place_scen
 }
 
 void snug_group_refresh(snug_group* g) {
-    g->lo = dv(DBL_MAX, DBL_MAX, DBL_MAX);
-    g->hi = dv(-DBL_MAX, -DBL_MAX, -DBL_MAX);
+    g->lo = dxyz(DBL_MAX, DBL_MAX, DBL_MAX);
+    g->hi = dxyz(-DBL_MAX, -DBL_MAX, -DBL_MAX);
     for (uint32_t i = 0; i < g->count; i++) {
         snug_member* m = &g->members[i];
         m->pose = dpose_f(&m->body->world);
         float lo[3], hi[3];
         snug_body_world_box(m->body, &m->body->world, lo, hi);
-        g->lo = dv(fmin(g->lo.x, lo[0]), fmin(g->lo.y, lo[1]), fmin(g->lo.z, lo[2]));
-        g->hi = dv(fmax(g->hi.x, hi[0]), fmax(g->hi.y, hi[1]), fmax(g->hi.z, hi[2]));
+        g->lo = dxyz(fmin(g->lo.x, lo[0]), fmin(g->lo.y, lo[1]), fmin(g->lo.z, lo[2]));
+        g->hi = dxyz(fmax(g->hi.x, hi[0]), fmax(g->hi.y, hi[1]), fmax(g->hi.z, hi[2]));
     }
-    g->centre = dv_scale(dv_add(g->lo, g->hi), 0.5);
-    g->radius = 0.5 * dv_len(dv_sub(g->hi, g->lo));
+    g->centre = dscale(dadd(g->lo, g->hi), 0.5);
+    g->radius = 0.5 * dlen(dsub(g->hi, g->lo));
 }
 
 snug_status snug_group_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b,
@@ -71,7 +71,7 @@ snug_status snug_group_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scen
 }
 
 snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                  dvec3 lo, dvec3 hi, snug_body_data*** out, uint32_t* count) {
+                                  dvec lo, dvec hi, snug_body_data*** out, uint32_t* count) {
     snug_status st = snug_scene_sync(ctx, s);
     if (st) return st;
     if ((st = snug_buffer_reserve(ctx, &ps->near, (size_t)s->bp.proxy_count * sizeof(snug_body_data*) + 1, 0)))
@@ -92,23 +92,23 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
 }
 
 /* World normal of one of a member's surfaces at its gathered pose (zero when the surface is gone). */
-static dvec3 surface_normal(const snug_member* m, uint32_t surface) {
+static dvec surface_normal(const snug_member* m, uint32_t surface) {
     const snug_place_surfaces* ss = snug_mesh_surfaces(m->mesh);
-    if (!ss || surface >= ss->count) return dv(0, 0, 0);
-    return dpose_dir(m->pose, dv_f(ss->items[surface].s.normal));
+    if (!ss || surface >= ss->count) return dxyz(0, 0, 0);
+    return dpose_dir(m->pose, dv(ss->items[surface].s.normal));
 }
 
-dvec3 snug_bound_lift(snug_place_scene* ps, const snug_scene_data* s, const snug_member* m,
+dvec snug_bound_lift(snug_place_scene* ps, const snug_scene_data* s, const snug_member* m,
                       const snug_body_data* other, double gap) {
-    dvec3 lift = {0, 0, 0};
+    dvec lift = {0, 0, 0};
     snug_place_body* rm = snug_place_body_at(ps, s, m->body->slot);
     for (uint32_t j = 0; rm && j < rm->binding_count; j++)
         if (rm->bindings[j].supporter == other->handle)
-            lift = dv_madd(lift, surface_normal(m, rm->bindings[j].binding), gap);
+            lift = dmadd(lift, surface_normal(m, rm->bindings[j].binding), gap);
     /* the other body rests on the member: its binding normal is the member's offer normal */
     snug_place_body* ro = snug_place_body_at(ps, s, other->slot);
     for (uint32_t j = 0; ro && j < ro->binding_count; j++)
         if (ro->bindings[j].supporter == m->body->handle)
-            lift = dv_madd(lift, surface_normal(m, ro->bindings[j].offer), -gap);
+            lift = dmadd(lift, surface_normal(m, ro->bindings[j].offer), -gap);
     return lift;
 }

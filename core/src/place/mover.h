@@ -18,9 +18,9 @@ typedef struct snug_mover_out {
 /* How far the group gets towards translation `want` (in the degrees of freedom dof), sliding along up to
  * max_slides planes; *moved is the translation made. Nothing is moved here. */
 snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                 const snug_dof* dof, dvec3 want, double skin, dvec3* moved, snug_mover_out* out);
+                                 const snug_dof* dof, dvec want, double skin, dvec* moved, snug_mover_out* out);
 /* How far the group may turn by `angle` about the unit axis through pivot; *turned is the angle. */
 snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                            dvec3 pivot, dvec3 axis, double angle, double skin, double* turned, snug_mover_out* out);
+                            dvec pivot, dvec axis, double angle, double skin, double* turned, snug_mover_out* out);
 
 #endif

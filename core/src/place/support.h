@@ -26,7 +26,7 @@ typedef struct snug_support {
 /* The support of binding bd of a body with mesh `mesh` (member index `member` of the moving group g, or 0 and g
  * NULL to consider every other body), with the coplanar offers of bodies outside g whose boxes meet [lo, hi]. */
 snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                uint32_t member, snug_mesh_data* mesh, const snug_binding* bd, dvec3 lo, dvec3 hi,
+                                uint32_t member, snug_mesh_data* mesh, const snug_binding* bd, dvec lo, dvec hi,
                                 snug_support* sp);
 /* Does the binding polygon, with its member at this pose, lie in the union of the pieces? With slack, poses read
  * back from float count as in when they are out by rounding (is the body supported now?); without, the limit
@@ -35,6 +35,6 @@ bool snug_support_holds(const snug_support* sp, dpose member_pose, bool slack);
 /* The piece the polygon overlaps most at this pose (ties keep the recorded offer). */
 uint32_t snug_support_main_piece(const snug_support* sp, dpose member_pose);
 /* The in-plane translation nearest to t that keeps the polygon inside a single piece (zero when none can). */
-dvec3 snug_support_clamp(const snug_support* sp, dpose member_pose, dvec3 t);
+dvec snug_support_clamp(const snug_support* sp, dpose member_pose, dvec t);
 
 #endif

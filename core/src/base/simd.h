@@ -20,7 +20,6 @@
 
 #if defined(__wasm_simd128__)
 #include <wasm_simd128.h>
-#define SNUG_SIMD 1
 typedef v128_t f4;
 typedef v128_t i32x4;
 typedef v128_t i16x8;
@@ -80,7 +79,6 @@ typedef v128_t i16x8;
 
 #elif defined(__SSE2__)
 #include <emmintrin.h>
-#define SNUG_SIMD 1
 typedef __m128 f4;
 typedef __m128i i32x4;
 typedef __m128i i16x8;
@@ -136,7 +134,6 @@ static inline float f4_sum3(f4 a) {
 
 #else
 /* Plain C lanes: masks are all-ones bit patterns as in the vector units, so the bitwise operations mean the same. */
-#define SNUG_SIMD 0
 typedef struct f4 {
     float v[4];
 } f4;

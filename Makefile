@@ -76,7 +76,8 @@ $(BUILD)/include/cglm:
 # for size: the module has a size budget (issue 7) and these files gain nothing from -O3. (scene.c and ctx.c are
 # called by the scene step: under -Os the room step looked up to ~20 % slower.)
 WASM_SMALL := bvh/blob research/bvh_bottomup base/format bvh/hausdorff research/split_bb research/split_greedy \
-              research/split_kcenter research/split_kmeans research/split_zachmann
+              research/split_kcenter research/split_kmeans research/split_zachmann \
+              $(patsubst core/src/%.c,%,$(wildcard core/src/place/*.c))
 $(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
 
 $(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm

@@ -68,4 +68,14 @@ export const LAYOUT = {
     primitive_tests: 32, time_us: 40,
   },
   step_def: { size: 32, mode: 0, cutoff: 4, budget_us: 8, clock_us: 16, clock_user: 20, pairs: 24, pair_capacity: 28 },
+  surface: { size: 408, kind: 0, label: 4, normal: 8, vertex_count: 20, vertices: 24 },
+  place_def: { size: 32, up: 0, skin: 12, overhang: 16, snap_range: 20, max_slides: 24, cookie: 28 },
+  binding: { size: 16, body: 0, binding: 4, supporter: 8, offer: 12 },
+  move_def: { size: 88, mode: 0, input: 4, target: 8, ray: 36, grab: 64, turn: 76, angle_step: 80, cookie: 84 },
+  blocker: { size: 32, body: 0, by: 4, point: 8, normal: 20 },
+  move_result: {
+    size: 424, pose: 0, reasons: 28, binding_count: 32, bindings: 36, has_candidate: 100, candidate: 104,
+    candidate_pose: 120, blocker_count: 148, blockers: 152, allowed_axes: 408, turn_axis: 412,
+  },
+  violation: { size: 20, kind: 0, body: 4, other: 8, binding: 12, amount: 16 },
 };

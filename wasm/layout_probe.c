@@ -77,6 +77,28 @@ int main(void) {
     printf(",\"step_def\":{");
     F(snug_step_def, mode); F(snug_step_def, cutoff); F(snug_step_def, budget_us); F(snug_step_def, clock_us);
     F(snug_step_def, clock_user); F(snug_step_def, pairs); F(snug_step_def, pair_capacity); END(snug_step_def);
+    printf(",\"surface\":{");
+    F(snug_surface, kind); F(snug_surface, label); F(snug_surface, normal); F(snug_surface, vertex_count);
+    F(snug_surface, vertices); END(snug_surface);
+    printf(",\"place_def\":{");
+    F(snug_place_def, up); F(snug_place_def, skin); F(snug_place_def, overhang); F(snug_place_def, snap_range);
+    F(snug_place_def, max_slides); F(snug_place_def, cookie); END(snug_place_def);
+    printf(",\"binding\":{");
+    F(snug_binding, body); F(snug_binding, binding); F(snug_binding, supporter); F(snug_binding, offer); END(snug_binding);
+    printf(",\"move_def\":{");
+    F(snug_move_def, mode); F(snug_move_def, input); F(snug_move_def, target); F(snug_move_def, ray);
+    F(snug_move_def, grab); F(snug_move_def, turn); F(snug_move_def, angle_step); F(snug_move_def, cookie);
+    END(snug_move_def);
+    printf(",\"blocker\":{");
+    F(snug_blocker, body); F(snug_blocker, by); F(snug_blocker, point); F(snug_blocker, normal); END(snug_blocker);
+    printf(",\"move_result\":{");
+    F(snug_move_result, pose); F(snug_move_result, reasons); F(snug_move_result, binding_count);
+    F(snug_move_result, bindings); F(snug_move_result, has_candidate); F(snug_move_result, candidate);
+    F(snug_move_result, candidate_pose); F(snug_move_result, blocker_count); F(snug_move_result, blockers);
+    F(snug_move_result, allowed_axes); F(snug_move_result, turn_axis); END(snug_move_result);
+    printf(",\"violation\":{");
+    F(snug_violation, kind); F(snug_violation, body); F(snug_violation, other); F(snug_violation, binding);
+    F(snug_violation, amount); END(snug_violation);
     printf("}\n");
     return 0;
 }

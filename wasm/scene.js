@@ -3,6 +3,10 @@
 // Same rules as snug.js: one C call per operation, results in reused objects, stale handles throw.
 import { LAYOUT as L } from './layout.js';
 import { SnugError, FEATURES, pose as makePose } from './snug.js';
+import {
+  sceneSetLabels, sceneLabels, sceneLabelFits, sceneSetPlaceDef, scenePlaceDef, sceneCheck, bodySetOrientation,
+  bodyBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut,
+} from './place.js';
 
 const ERR_INVALID = 1;
 const ERR_STALE = 5;
@@ -99,6 +103,21 @@ export class Body {
       aabbMin: v3(I.aabb_min), aabbMax: v3(I.aabb_max),
     };
   }
+  // ------------------------------------------------------------------------------------------- placement
+
+  /** Turn only so that the local direction stays on the world one (upright: [0,1,0], [0,1,0]); null, null: free. */
+  setOrientation(local, world) { bodySetOrientation(this, local, world); }
+  /** Satisfied bindings: [{ binding, supporter: Body, offer }] (surface indices of the two meshes). */
+  bindings() { return bodyBindings(this); }
+  /** Lay binding surface `binding` onto offer `offer` of supporter (turns and moves the body; throws if it cannot). */
+  bind(binding, supporter, offer) { bodyBind(this, binding, supporter, offer); }
+  /** Break the bindings this body rests with (free mode). */
+  unbind() { bodyUnbind(this); }
+  /** One pointer event or controller frame of a drag: see wasm/place.js bodyMove. Returns a MoveResult. */
+  move(def, out) { return bodyMove(this, def, out); }
+  /** The shortest push found that frees the body from what it overlaps: { moved, translation }. */
+  pushOut() { return bodyPushOut(this); }
+
   /** Destroy the body; its children become roots with unchanged world poses. */
   dispose() {
     if (this.handle === 0) return;
@@ -318,6 +337,20 @@ export class Scene {
       primitiveTests: u64(T.primitive_tests), timeUs: s._f64[(at + T.time_us) >> 3],
     };
   }
+
+  // ------------------------------------------------------------------------------------------- placement
+
+  /** Replace the label table: names, and the order as [[lesser, greater], ...] (names or indices). */
+  setLabels(names, order = []) { sceneSetLabels(this, names, order); }
+  /** The label names, in index order. */
+  labels() { return sceneLabels(this); }
+  /** May a binding labelled `binding` rest on an offer labelled `offer`? */
+  labelFits(binding, offer) { return sceneLabelFits(this, binding, offer); }
+  /** Placement settings: { up, skin, overhang, snapRange, maxSlides } (any subset). */
+  setPlaceDef(def) { sceneSetPlaceDef(this, def); }
+  placeDef() { return scenePlaceDef(this); }
+  /** The consistency check: [] when every binding holds and nothing interpenetrates. */
+  check() { return sceneCheck(this); }
 
   /** Destroy the scene and its bodies (meshes stay). */
   dispose() {

@@ -28,6 +28,88 @@ export const TOI_MODES: readonly ToiMode[];
 export const ROOT_FINDERS: readonly RootFinder[];
 export const FEATURES: readonly Feature[];
 
+// ------------------------------------------------------------------------------------------- placement
+
+/** The default labels of every scene, index = the core's label id. */
+export const DEFAULT_LABELS: readonly string[];
+export type MoveReason = 'blocked' | 'contained' | 'constrained' | 'turn-blocked' | 'turn-locked' | 'snapped' |
+  'reseated' | 'snap-blocked' | 'started-overlapping';
+export const REASONS: readonly MoveReason[];
+export type ViolationKind = 'overlap' | 'plane' | 'containment' | 'label' | 'cycle' | 'orientation' | 'stale';
+export const VIOLATIONS: readonly ViolationKind[];
+
+/** An offer (where others may rest; normal out of the object) or a binding (what rests; normal into the object). */
+export interface Surface {
+  kind: 'offer' | 'binding';
+  /** A DEFAULT_LABELS name, or a label index of the scene. */
+  label: string | number;
+  normal: Vec3;
+  /** 3..32 vertices in the mesh's frame: convex, planar, counter-clockwise seen from the normal's tip. */
+  polygon: Vec3[];
+}
+
+export interface Binding {
+  /** Index of the binding surface in the body's mesh. */
+  binding: number;
+  supporter: Body | null;
+  /** Index of the offer surface in the supporter's mesh. */
+  offer: number;
+}
+
+export interface Blocker {
+  body: Body | null;
+  /** The member of the moving group it touched. */
+  by: Body | null;
+  point: number[];
+  /** Unit, from the blocker towards the group. */
+  normal: number[];
+}
+
+export class MoveResult {
+  pose: Float32Array;
+  reasons: MoveReason[];
+  reasonBits: number;
+  bindings: Binding[];
+  /** A seat the body could take (free mode, or a snap blocked by a collision), with its pose for a preview. */
+  candidate: (Binding & { pose: Float32Array }) | null;
+  blockers: Blocker[];
+  /** Translation degrees of freedom left (0..3). */
+  allowedAxes: number;
+  /** The axis a turn may use (zero when none). */
+  turnAxis: Float32Array;
+  has(reason: MoveReason): boolean;
+}
+
+export interface MoveDef {
+  mode?: 'constrained' | 'free';
+  /** Target world pose (controller, script); without target and ray the body stays and only turns. */
+  target?: Pose;
+  /** Pointer input: the grabbed point follows the ray on the plane of the body's binding. */
+  ray?: { origin: Vec3; dir: Vec3; tmax?: number };
+  /** The grabbed point in the body's frame (with ray). */
+  grab?: Vec3;
+  /** Radians about the allowed axis, added this call. */
+  turn?: number;
+  /** > 0: the turn ends on a multiple of this angle. */
+  angleStep?: number;
+}
+
+export interface PlaceDef {
+  up?: Vec3;
+  skin?: number;
+  overhang?: number;
+  snapRange?: number;
+  maxSlides?: number;
+}
+
+export interface Violation {
+  kind: ViolationKind;
+  body: Body | null;
+  other: Body | null;
+  binding: number | null;
+  amount: number;
+}
+
 /** A failed call: the core's status name and message. */
 export class SnugError extends Error {
   constructor(code: number, message?: string);
@@ -112,6 +194,8 @@ export class Mesh {
   degenerate(): Uint32Array;
   setPositions(positions: ArrayLike<number>): void;
   serialize(): Uint8Array;
+  setSurfaces(list: Surface[]): void;
+  surfaces(): Surface[];
   dispose(): void;
 }
 
@@ -299,6 +383,14 @@ export class Body {
   setEnabled(enabled: boolean): void;
   setFilter(layer: number, mask: number): void;
   info(): BodyInfo;
+  /** Turn only so that the local direction stays on the world one; null, null removes the constraint. */
+  setOrientation(local: Vec3 | null, world: Vec3 | null): void;
+  bindings(): Binding[];
+  bind(binding: number, supporter: Body, offer: number): void;
+  unbind(): void;
+  /** One pointer event or controller frame of a drag; the result is scene.moveResult unless out is given. */
+  move(def: MoveDef, out?: MoveResult): MoveResult;
+  pushOut(): { moved: boolean; translation: number[] };
   dispose(): void;
 }
 
@@ -364,5 +456,14 @@ export class Scene {
   stepDetect(def?: { mode?: StepMode }): Contact[];
   stepCommit(body: Body, t: number): void;
   stepStats(): StepStats;
+  setLabels(names: string[], order?: [string | number, string | number][]): void;
+  labels(): string[];
+  labelFits(binding: string | number, offer: string | number): boolean;
+  setPlaceDef(def: PlaceDef): void;
+  placeDef(): Required<PlaceDef> & { up: number[] };
+  /** The consistency check: [] when every binding holds and nothing interpenetrates. */
+  check(): Violation[];
+  /** The last Body.move result of this scene (reused). */
+  moveResult?: MoveResult;
   dispose(): void;
 }

@@ -15,8 +15,10 @@
 import createSnugModule from '../build/wasm/snug.mjs';
 import { LAYOUT as L, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS } from './layout.js';
 import { Scene, Body, SceneHit, Contact } from './scene.js';
+import { DEFAULT_LABELS, REASONS, VIOLATIONS, MoveResult, meshSetSurfaces, meshGetSurfaces } from './place.js';
 
 export { STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, Scene, Body, SceneHit, Contact };
+export { DEFAULT_LABELS, REASONS, VIOLATIONS, MoveResult };
 
 /** A failed C call: `status` is the snug_status name (e.g. "SNUG_ERR_STALE_HANDLE"), `message` the core's text. */
 export class SnugError extends Error {
@@ -239,6 +241,12 @@ export class Mesh {
   setPositions(positions) { this.snug._meshSetPositions(this, positions); }
   /** Versioned, checksummed blob of mesh + hierarchy (load it with snug.meshFromBlob, also in another module). */
   serialize() { return this.snug._meshSerialize(this); }
+  /**
+   * Placement surfaces in the mesh's frame: [{ kind: 'offer' | 'binding', label (a DEFAULT_LABELS name or an index),
+   * normal: [x, y, z], polygon: [[x, y, z], ...] }] (convex, counter-clockwise seen from the normal's tip).
+   */
+  setSurfaces(list) { meshSetSurfaces(this.snug, this, list); }
+  surfaces() { return meshGetSurfaces(this.snug, this); }
   dispose() {
     if (this.handle === 0) return;
     const s = this.snug;
@@ -373,6 +381,9 @@ export class Snug {
     if (mesh.snug !== this) throw new SnugError(ERR_STALE, 'stale handle: this mesh belongs to another Snug context');
     return mesh.handle;
   }
+
+  // Throw a SnugError the JS layer found (bad arguments before any C call).
+  _fail(code, message) { throw new SnugError(code, message); }
 
   _fn(name) {
     const f = this._m[`_${name}`];

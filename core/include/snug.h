@@ -639,7 +639,7 @@ typedef struct snug_place_def {
     uint32_t cookie;                   /* set by snug_default_place_def: a def not made by it is refused */
 } snug_place_def;
 
-/* Up +y, skin 2e-3, overhang 0.05, snap range 1, 4 slides. */
+/* Up +y, skin 2e-3, overhang 0.05, snap range 2, 4 slides. */
 snug_place_def snug_default_place_def(void);
 snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug_place_def* def);
 snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place_def* out);

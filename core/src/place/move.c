@@ -74,21 +74,41 @@ static bool others_bound(const snug_group* g) {
     return false;
 }
 
-/* Is this offer the one the binding rests on now, or coplanar with it (the slide reaches those)? */
-static bool on_current_support(snug_ctx* ctx, snug_scene_data* s, const snug_group* g, const snug_seat* seat) {
+/* Is this seat where the binding rests now, or where its slide reaches (a coplanar offer it can pass onto,
+ * support.c)? Then the pointer asks for a slide, not a jump. */
+static snug_status on_current_support(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                                      const snug_seat* seat, bool* on) {
+    *on = false;
     for (uint32_t e = 0; e < g->ext_count; e++) {
         const snug_ext_binding* x = &g->ext[e];
         if (x->member != 0 || x->b.binding != seat->b.binding) continue;
-        if (x->b.supporter == seat->b.supporter && x->b.offer == seat->b.offer) return true;
-        /* coplanar: the seat turns nothing and moves nothing across the plane */
-        snug_body_data* sup = snug_pool_get(&s->bodies, x->b.supporter);
-        snug_mesh_data* sm = sup ? snug_pool_get(&ctx->meshes, sup->mesh) : NULL;
-        const snug_place_surfaces* ss = sm ? snug_mesh_surfaces(sm) : NULL;
-        if (!ss || x->b.offer >= ss->count) continue;
-        dvec3 n = dv_norm(dpose_dir(dpose_f(&sup->world), dv_f(ss->items[x->b.offer].s.normal)));
-        if (1.0 - fabs(seat->turn.w) < 1e-12 && fabs(dv_dot(seat->shift, n)) < 1e-5 * g->radius) return true;
+        if (x->b.supporter == seat->b.supporter && x->b.offer == seat->b.offer) {
+            *on = true;
+            return SNUG_OK;
+        }
+        if (1.0 - fabs(seat->turn.w) > 1e-12) continue;
+        dvec3 lo = dv(fmin(g->lo.x, g->lo.x + seat->shift.x), fmin(g->lo.y, g->lo.y + seat->shift.y),
+                      fmin(g->lo.z, g->lo.z + seat->shift.z));
+        dvec3 hi = dv(fmax(g->hi.x, g->hi.x + seat->shift.x), fmax(g->hi.y, g->hi.y + seat->shift.y),
+                      fmax(g->hi.z, g->hi.z + seat->shift.z));
+        snug_support sp;
+        snug_status st = snug_support_gather(ctx, s, ps, g, 0, g->members[0].mesh, &x->b, lo, hi, &sp);
+        if (st) return st;
+        /* reachable: supported all along the straight way there (in steps of a quarter of the polygon) */
+        double len = dv_len(seat->shift);
+        uint32_t steps = (uint32_t)fmin(256.0, ceil(4.0 * len / sp.binding->radius)) + 1;
+        bool along = true;
+        for (uint32_t k = 1; k <= steps && along; k++) {
+            dpose at = g->members[0].pose;
+            at.p = dv_madd(at.p, seat->shift, (double)k / steps);
+            along = snug_support_holds(&sp, at, true);
+        }
+        if (along) {
+            *on = true;
+            return SNUG_OK;
+        }
     }
-    return false;
+    return SNUG_OK;
 }
 
 /* The offer under the pointer the body could take: the first body the ray meets outside the group, an offer of it
@@ -130,7 +150,9 @@ static snug_status pointer_seat(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
             if (turn < best) best = turn, *out = seat, *found = true;
         }
     }
-    if (*found && on_current_support(ctx, s, g, out)) *found = false;
+    bool on = false;
+    if (*found && (st = on_current_support(ctx, s, ps, g, out, &on))) return st;
+    if (on) *found = false;
     return SNUG_OK;
 }
 

@@ -17,6 +17,8 @@
 typedef struct plane {
     dvec3 n;                           /* unit, from the other body towards the group */
     double c;
+    const snug_body_data *body, *by;   /* the other body, and the member it faces */
+    float point[3];                    /* on the other body */
 } plane;
 
 typedef struct pair_state {
@@ -92,7 +94,9 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
                 continue;
             }
             dvec3 n = dv_scale(dv_sub(pa, pb), 1.0 / dist);
-            if (*plane_count < MAX_PLANES) planes[(*plane_count)++] = (plane){n, dv_dot(n, offset) - fmax(dist - skin, 0.0)};
+            if (*plane_count < MAX_PLANES)
+                planes[(*plane_count)++] = (plane){n, dv_dot(n, offset) - fmax(dist - skin, 0.0), c, m->body,
+                                                   {d.point_b[0], d.point_b[1], d.point_b[2]}};
         }
     }
     return SNUG_OK;
@@ -138,6 +142,12 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
     for (uint32_t round = 0; round < ps->def.max_slides; round++) {
         if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, skin, planes, &plane_count, out))) break;
         dvec3 x = dv_sub(solve(dof, offset, want, planes, plane_count), offset);
+        /* planes the wanted motion would cross block it: report them as a cast's hit would be */
+        for (uint32_t p = 0; p < plane_count; p++)
+            if (dv_dot(planes[p].n, dv_add(offset, snug_dof_project(dof, dv_sub(want, offset)))) < planes[p].c - 1e-9 * skin) {
+                out->blocked = true;
+                add_blocker(out, planes[p].body, planes[p].by, planes[p].point, planes[p].n);
+            }
         double len = dv_len(x);
         if (len < 1e-12) break;
         double best_t = 1.0;
@@ -174,7 +184,8 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
         out->blocked = true;
         dvec3 n = dv_norm(dv_f(hit.normal));
         add_blocker(out, hit_body, hit_by, hit.point, n);
-        if (plane_count < MAX_PLANES) planes[plane_count++] = (plane){n, dv_dot(n, offset)};
+        if (plane_count < MAX_PLANES)
+            planes[plane_count++] = (plane){n, dv_dot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]}};
     }
     if (st) return st;
     *moved = offset;

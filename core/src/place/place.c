@@ -11,7 +11,7 @@ snug_place_def snug_default_place_def(void) {
     d.up[1] = 1.0f;
     d.skin = 2e-3f;
     d.overhang = 0.05f;
-    d.snap_range = 1.0f;
+    d.snap_range = 2.0f;
     d.max_slides = 4;
     d.cookie = SNUG_PLACE_COOKIE;
     return d;

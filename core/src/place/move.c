@@ -87,12 +87,8 @@ static snug_status on_current_support(snug_ctx* ctx, snug_scene_data* s, snug_pl
             return SNUG_OK;
         }
         if (1.0 - fabs(seat->turn.w) > 1e-12) continue;
-        dvec3 lo = dv(fmin(g->lo.x, g->lo.x + seat->shift.x), fmin(g->lo.y, g->lo.y + seat->shift.y),
-                      fmin(g->lo.z, g->lo.z + seat->shift.z));
-        dvec3 hi = dv(fmax(g->hi.x, g->hi.x + seat->shift.x), fmax(g->hi.y, g->hi.y + seat->shift.y),
-                      fmax(g->hi.z, g->hi.z + seat->shift.z));
         snug_support sp;
-        snug_status st = snug_support_gather(ctx, s, ps, g, 0, g->members[0].mesh, &x->b, lo, hi, &sp);
+        snug_status st = snug_support_gather(ctx, s, ps, 0, g->members[0].mesh, &x->b, &sp);
         if (st) return st;
         /* reachable: supported all along the straight way there (in steps of a quarter of the polygon) */
         double len = dv_len(seat->shift);
@@ -235,26 +231,82 @@ static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* 
     return true;
 }
 
+/* The largest fraction s of a motion (a turn by angle about pivot, then a translation by t) such that the supports
+ * hold all along [0, s]: sampled in steps that move no polygon vertex more than a quarter of the smallest binding
+ * polygon (holding is not monotonic: a square turned by 90 degrees fits again), then bisected in the first step
+ * that fails. */
+static double supported_fraction(const snug_support* sp, uint32_t n, const snug_group* g, dvec3 axis, double angle,
+                                 dvec3 pivot, dvec3 from, dvec3 t) {
+    if (n == 0) return 1.0;
+    double reach = dv_len(t), smallest = INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double arm = dv_len(dv_sub(dpose_point(g->members[sp[i].member].pose, sp[i].binding->centroid), pivot));
+        reach = fmax(reach, dv_len(t) + fabs(angle) * (arm + sp[i].binding->radius));
+        smallest = fmin(smallest, sp[i].binding->radius);
+    }
+    uint32_t steps = (uint32_t)fmin(64.0, ceil(4.0 * reach / smallest)) + 1;
+    double good = 0.0;
+    for (uint32_t k = 1; k <= steps; k++) {
+        double s = (double)k / steps;
+        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * s), pivot, dv_madd(from, t, s))) {
+            good = s;
+            continue;
+        }
+        double lo = good, hi = s;
+        for (int i = 0; i < 30; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * mid), pivot, dv_madd(from, t, mid))) lo = mid;
+            else hi = mid;
+        }
+        return lo;
+    }
+    return 1.0;
+}
+
 /* The translation nearest to t that keeps every support (the group starts supported): t itself, a clamp into one
  * offer of one support, or the farthest point along t. */
 static dvec3 clamp_to_supports(const snug_support* sp, uint32_t n, const snug_group* g, const snug_dof* dof, dvec3 t) {
-    dquat id = dq_identity();
-    dvec3 o = dv(0, 0, 0);
-    if (n == 0 || supports_hold(sp, n, g, id, o, t)) return t;
-    double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 40; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (supports_hold(sp, n, g, id, o, dv_scale(t, mid))) lo = mid;
-        else hi = mid;
-    }
-    dvec3 best = dv_scale(t, lo);
+    dvec3 o = dv(0, 0, 0), up = dv(0, 1, 0);
+    double s = supported_fraction(sp, n, g, up, 0.0, o, o, t);
+    if (s >= 1.0) return t;
+    dvec3 best = dv_scale(t, s);
     double best_d = dv_len(dv_sub(best, t));
     for (uint32_t i = 0; i < n; i++) {
         dvec3 c = snug_dof_project(dof, snug_support_clamp(&sp[i], g->members[sp[i].member].pose, t));
         double d = dv_len(dv_sub(c, t));
-        if (d < best_d && supports_hold(sp, n, g, id, o, c)) best = c, best_d = d;
+        if (d < best_d && supported_fraction(sp, n, g, up, 0.0, o, o, c) >= 1.0) best = c, best_d = d;
     }
     return best;
+}
+
+/* Free mode breaks the body's bindings (IConS Alg. 4) and lifts it a skin off their planes, so that it floats
+ * clear of what it rested on; boxed in (no room for the lift), it keeps them and they restrict nothing (they are
+ * dropped from the group's external bindings) until the motion ends, when those that no longer hold go. */
+static snug_status lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
+    snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
+    if (rec && rec->binding_count) {
+        const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
+        dvec3 lift = dv(0, 0, 0);
+        for (uint32_t i = 0; i < rec->binding_count; i++)
+            lift = dv_add(lift, dpose_dir(g->members[0].pose, dv_f(bs->items[rec->bindings[i].binding].s.normal)));
+        lift = dv_scale(dv_norm(lift), ps->def.skin * g->radius);
+        bool free = false;
+        snug_status st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, lift, NULL, &free, NULL);
+        if (st) return st;
+        if (free && dv_len(lift) > 0.0) {
+            dpose p = g->members[0].pose;
+            p.p = dv_add(p.p, lift);
+            snug_pose pf = dpose_store(p);
+            if ((st = snug_body_set_pose(ctx, s->handle, b->handle, &pf))) return st;
+            if ((st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
+            if ((st = snug_group_gather(ctx, s, ps, b, g))) return st;
+        }
+    }
+    uint32_t kept = 0;
+    for (uint32_t e = 0; e < g->ext_count; e++)
+        if (g->ext[e].member != 0) g->ext[kept++] = g->ext[e];
+    g->ext_count = kept;
+    return SNUG_OK;
 }
 
 snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
@@ -268,12 +320,9 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
     snug_place_prune(ctx, s, ps);
     memset(result, 0, sizeof *result);
     bool constrained = def->mode == SNUG_PLACE_CONSTRAINED;
-    if (!constrained) {
-        snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
-        if (rec && rec->binding_count && (st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
-    }
     snug_group g;
     if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
+    if (!constrained && (st = lift_off(ctx, s, ps, b, &g))) return st;
     double skin = ps->def.skin * g.radius;
     dvec3 up = dv_f(ps->def.up);
 
@@ -334,13 +383,11 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
         } else {
             want_t = dv_sub(dv_f(def->target.p), g.members[0].pose.p);
         }
-        double reach = dv_len(want_t) + g.radius;
-        dvec3 grow = dv(reach, reach, reach);
         snug_support sp[MAX_SUPPORTS];
         uint32_t ns = 0;
         for (uint32_t e = 0; e < g.ext_count && ns < MAX_SUPPORTS; e++)
-            if ((st = snug_support_gather(ctx, s, ps, &g, g.ext[e].member, g.members[g.ext[e].member].mesh, &g.ext[e].b,
-                                          dv_sub(g.lo, grow), dv_add(g.hi, grow), &sp[ns++])))
+            if ((st = snug_support_gather(ctx, s, ps, g.ext[e].member, g.members[g.ext[e].member].mesh, &g.ext[e].b,
+                                          &sp[ns++])))
                 return st;
         bool supported = true;
         for (uint32_t i = 0; i < ns; i++) supported &= snug_support_holds(&sp[i], g.members[sp[i].member].pose, true);
@@ -375,14 +422,9 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
                     pivot = dpose_point(g.members[0].pose, sp[i].binding->centroid);
                     break;
                 }
-            if (supported && !supports_hold(sp, ns, &g, dq_axis_angle(axis, angle), pivot, dv(0, 0, 0))) {
-                double lo = 0.0, hi = 1.0;
-                for (int i = 0; i < 30; i++) {
-                    double mid = 0.5 * (lo + hi);
-                    if (supports_hold(sp, ns, &g, dq_axis_angle(axis, angle * mid), pivot, dv(0, 0, 0))) lo = mid;
-                    else hi = mid;
-                }
-                angle *= lo;
+            double part = supported ? supported_fraction(sp, ns, &g, axis, angle, pivot, dv(0, 0, 0), dv(0, 0, 0)) : 1.0;
+            if (part < 1.0) {
+                angle *= part;
                 result->reasons |= SNUG_MOVE_CONTAINED;
             }
             snug_mover_out mo = {0};
@@ -399,10 +441,22 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
             if (!pointer) want_t = dv_sub(dv_f(def->target.p), g.members[0].pose.p);
         }
 
-        /* 3. translate */
+        /* 3. translate: a support on one convex offer becomes the edges of its feasible region, limits the mover
+         * slides along as it slides along bodies; a support over several offers is clamped before and checked along
+         * the way after */
         dvec3 t = snug_dof_project(&dof, want_t);
         if (dv_len(dv_sub(t, want_t)) > 1e-9 * (1.0 + dv_len(want_t))) result->reasons |= SNUG_MOVE_CONSTRAINED;
-        if (supported) {
+        snug_limit limits[MAX_SUPPORTS * (SNUG_SURFACE_MAX_VERTICES + 4)];
+        uint32_t nl = 0;
+        bool pieced = false;
+        for (uint32_t i = 0; supported && i < ns; i++) {
+            if (sp[i].count > 1) {
+                pieced = true;
+                continue;
+            }
+            nl += snug_support_limits(&sp[i], g.members[sp[i].member].pose, limits + nl);
+        }
+        if (pieced) {
             dvec3 c = clamp_to_supports(sp, ns, &g, &dof, t);
             if (dv_len(dv_sub(c, t)) > 1e-9 * (1.0 + dv_len(t))) result->reasons |= SNUG_MOVE_CONTAINED;
             t = c;
@@ -410,21 +464,21 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
         if (dv_len(t) > 0.0) {
             snug_mover_out mo = {0};
             dvec3 moved;
-            if ((st = snug_mover_translate(ctx, s, ps, &g, &dof, t, skin, &moved, &mo))) return st;
+            if ((st = snug_mover_translate(ctx, s, ps, &g, &dof, limits, nl, t, skin, &moved, &mo))) return st;
             if (mo.blocked) result->reasons |= SNUG_MOVE_BLOCKED;
+            if (mo.limited) result->reasons |= SNUG_MOVE_CONTAINED;
             if (mo.started_overlapping) result->reasons |= SNUG_MOVE_STARTED_OVERLAPPING;
             for (uint32_t i = 0; i < mo.blocker_count && result->blocker_count < SNUG_MOVE_BLOCKERS_MAX; i++)
                 result->blockers[result->blocker_count++] = mo.blockers[i];
-            /* a slide may leave the path the clamp checked: keep the supports */
-            if (supported && !supports_hold(sp, ns, &g, dq_identity(), dv(0, 0, 0), moved)) {
-                double lo = 0.0, hi = 1.0;
-                for (int i = 0; i < 30; i++) {
-                    double mid = 0.5 * (lo + hi);
-                    if (supports_hold(sp, ns, &g, dq_identity(), dv(0, 0, 0), dv_scale(moved, mid))) lo = mid;
-                    else hi = mid;
+            /* a slide may leave the straight way the clamp checked: follow the way taken, leg by leg */
+            for (uint32_t k = 1; pieced && k < mo.path_count; k++) {
+                dvec3 from = mo.path[k - 1], leg = dv_sub(mo.path[k], from);
+                double part = supported_fraction(sp, ns, &g, up, 0.0, dv(0, 0, 0), from, leg);
+                if (part < 1.0) {
+                    moved = dv_madd(from, leg, part);
+                    result->reasons |= SNUG_MOVE_CONTAINED;
+                    break;
                 }
-                moved = dv_scale(moved, lo);
-                result->reasons |= SNUG_MOVE_CONTAINED;
             }
             if (dv_len(moved) > 0.0) {
                 dpose p = g.members[0].pose;
@@ -470,6 +524,14 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
         }
     }
 done:
+    if (!constrained) { /* the bindings the free motion broke: those that no longer hold */
+        snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
+        snug_binding kept[SNUG_BINDINGS_MAX];
+        uint32_t n = 0;
+        for (uint32_t i = 0; rec && i < rec->binding_count; i++)
+            if (snug_binding_holds(ctx, s, ps, &rec->bindings[i], NULL, NULL)) kept[n++] = rec->bindings[i];
+        if (rec && n < rec->binding_count && (st = snug_bindings_set(ctx, s, ps, b, kept, n))) return st;
+    }
     result->pose = b->world;
     store_binding_list(ps, s, b, result);
     return snug_succeed(ctx);

@@ -123,7 +123,7 @@ snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
             snug_mesh_data* cm = snug_pool_get(&ctx->meshes, c->mesh);
             if (!cm) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "body 0x%08x has no mesh", c->handle);
             double gap = snug_contact_lift(ps, m.body, m.mesh, c, cm);
-            dvec3 lift = snug_bound_lift(ps, s, &m, c, gap);
+            dvec3 lift = snug_rest_lift(ctx, ps, s, m.body, m.mesh, m.pose, c, gap);
             if (seat && i == 0 && c->handle == seat->supporter) {
                 const snug_place_surface* A = surface_of(cm, seat->offer, SNUG_SURFACE_OFFER);
                 if (A) lift = dv_madd(lift, dv_norm(dpose_dir(dpose_f(&c->world), dv_f(A->s.normal))), gap);
@@ -182,7 +182,7 @@ snug_status snug_bindings_set(snug_ctx* ctx, snug_scene_data* s, snug_place_scen
     else if (new_main < 0 && old_sup && parent == old_sup)
         st = snug_body_set_parent(ctx, s->handle, b->handle, 0, true);
     if (st) return st;
-    memmove(r->bindings, list, count * sizeof *list);
+    if (count) memmove(r->bindings, list, count * sizeof *list);
     r->binding_count = count;
     return SNUG_OK;
 }

@@ -90,25 +90,40 @@ double snug_poly_min_width(const snug_pt2* p, uint32_t n) {
     return n >= 3 && isfinite(best) ? best : 0.0;
 }
 
-void snug_poly_min_rect(const snug_pt2* p, uint32_t n, snug_rect2* out) {
+/* The rectangle around p with x along the unit axis. */
+static snug_rect2 rect_along(const snug_pt2* p, uint32_t n, snug_pt2 ax) {
+    snug_rect2 r = {ax, INFINITY, -INFINITY, INFINITY, -INFINITY};
+    for (uint32_t k = 0; k < n; k++) {
+        double x = p[k].x * ax.x + p[k].y * ax.y, y = -p[k].x * ax.y + p[k].y * ax.x;
+        r.x0 = fmin(r.x0, x), r.x1 = fmax(r.x1, x);
+        r.y0 = fmin(r.y0, y), r.y1 = fmax(r.y1, y);
+    }
+    return r;
+}
+
+void snug_poly_min_rect(const snug_pt2* p, uint32_t n, snug_pt2 prefer, snug_rect2* out) {
     double best = INFINITY;
-    out->axis = (snug_pt2){1, 0};
-    out->x0 = out->x1 = out->y0 = out->y1 = 0.0;
-    for (uint32_t i = 0; i < n; i++) {
+    for (uint32_t i = 0; i < n; i++) { /* the smallest area */
         uint32_t j = i + 1 == n ? 0 : i + 1;
         double ex = p[j].x - p[i].x, ey = p[j].y - p[i].y, len = hypot(ex, ey);
         if (!(len > 0.0)) continue;
-        snug_pt2 ax = {ex / len, ey / len};
-        double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
-        for (uint32_t k = 0; k < n; k++) {
-            double x = p[k].x * ax.x + p[k].y * ax.y, y = -p[k].x * ax.y + p[k].y * ax.x;
-            x0 = x < x0 ? x : x0, x1 = x > x1 ? x : x1;
-            y0 = y < y0 ? y : y0, y1 = y > y1 ? y : y1;
-        }
-        double area = (x1 - x0) * (y1 - y0);
-        if (area < best) {
-            best = area;
-            *out = (snug_rect2){ax, x0, x1, y0, y1};
+        snug_rect2 r = rect_along(p, n, (snug_pt2){ex / len, ey / len});
+        best = fmin(best, (r.x1 - r.x0) * (r.y1 - r.y0));
+    }
+    double best_align = -INFINITY;
+    *out = rect_along(p, n, (snug_pt2){1, 0});
+    for (uint32_t i = 0; i < n; i++) { /* of those, the side nearest prefer */
+        uint32_t j = i + 1 == n ? 0 : i + 1;
+        double ex = p[j].x - p[i].x, ey = p[j].y - p[i].y, len = hypot(ex, ey);
+        if (!(len > 0.0)) continue;
+        snug_pt2 sides[4] = {{ex / len, ey / len}, {-ey / len, ex / len}, {-ex / len, -ey / len}, {ey / len, -ex / len}};
+        for (int s = 0; s < 4; s++) {
+            double align = sides[s].x * prefer.x + sides[s].y * prefer.y;
+            if (align <= best_align) continue;
+            snug_rect2 r = rect_along(p, n, sides[s]);
+            if ((r.x1 - r.x0) * (r.y1 - r.y0) > best * (1.0 + 1e-9)) continue;
+            best_align = align;
+            *out = r;
         }
     }
 }

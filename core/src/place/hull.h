@@ -28,12 +28,14 @@ double snug_poly_extent(const snug_pt2* p, uint32_t n, snug_pt2 d);
 double snug_poly_min_width(const snug_pt2* p, uint32_t n);
 
 /* The smallest-area rectangle around a convex polygon, one side along a polygon edge: its unit x axis (the y axis
- * is x turned a quarter counter-clockwise) and extents along both. Ties go to the first edge. */
+ * is x turned a quarter counter-clockwise) and extents along both. Of the sides of the rectangles within 1e-9 of
+ * the smallest area (a square has four), the one nearest the unit direction `prefer` is the x axis, so the frame
+ * turns with the polygon and `prefer`. */
 typedef struct snug_rect2 {
     snug_pt2 axis;
     double x0, x1, y0, y1;
 } snug_rect2;
-void snug_poly_min_rect(const snug_pt2* p, uint32_t n, snug_rect2* out);
+void snug_poly_min_rect(const snug_pt2* p, uint32_t n, snug_pt2 prefer, snug_rect2* out);
 
 /* The part of convex polygon a (na vertices) inside convex polygon b (both counter-clockwise), into out (room for
  * na + nb points); returns its vertex count (0 when they do not meet, or na + nb > SNUG_POLY_CLIP_MAX). */

@@ -454,6 +454,7 @@ typedef struct grid {
     uint32_t nx, ny;
     double cx, cy;                     /* cell sizes */
     double offset, clearance;          /* ray start below the plane; room needed above it */
+    double region_min;                 /* smallest region offered */
 } grid;
 
 static snug_pt2 grid_to_plane(const grid* gr, double x, double y) {
@@ -524,12 +525,14 @@ static bool has_back(const finder* f, const find_group* offer, const snug_pt2* p
     return false;
 }
 
-static snug_label offer_label(const finder* f, const find_group* g, uint8_t klass, const snug_pt2* poly, uint32_t n) {
+/* The label of an offer region (its hull poly, in plane coordinates, and its area): the rules of snug.h. */
+static snug_label offer_label(const finder* f, const find_group* g, uint8_t klass, const snug_pt2* poly, uint32_t n,
+                              double area) {
     double rise = dv_dot(g->origin, f->up) - f->lo;
-    if (f->big && rise <= 0.1 * f->footprint_diam) return SNUG_LABEL_ON_FLOOR;
     if (klass == CELL_COVERED) return SNUG_LABEL_ON_STORE;
+    if (f->big && rise <= 0.1 * f->footprint_diam) return SNUG_LABEL_ON_FLOOR;
     if (rise <= 0.6 * f->height && rise <= f->def.big_size && has_back(f, g, poly, n, rise)) return SNUG_LABEL_ON_SEAT;
-    if (f->big && rise >= 0.5 * f->height && snug_poly_area(poly, n) >= 0.5 * f->footprint_area &&
+    if (f->big && rise >= 0.5 * f->height && area >= 0.5 * f->footprint_area &&
         snug_poly_min_width(poly, n) >= 0.5 * f->def.big_size)
         return SNUG_LABEL_ON_WORKSPACE;
     return SNUG_LABEL_ON_STORE;
@@ -548,38 +551,31 @@ static bool wall_sized(const finder* f, const find_group* g, const snug_pt2* pol
 
 /* ------------------------------------------------------------------------------------------------ regions */
 
-/* A convex piece of a region (group plane coordinates): clipped to the group's hull, labelled and emitted. */
-static snug_status emit_piece(finder* f, const grid* gr, uint8_t klass, const snug_pt2* poly, uint32_t n) {
+/* A convex piece of a region (group plane coordinates): clipped to the group's hull and emitted if it can hold
+ * something. */
+static snug_status emit_piece(finder* f, const grid* gr, snug_label label, const snug_pt2* poly, uint32_t n) {
     const find_group* g = gr->g;
     snug_pt2 clipped[SNUG_POLY_CLIP_MAX];
     uint32_t m = snug_poly_clip(poly, n, g->hull, g->hull_n, clipped);
-    if (m < 3) return SNUG_OK;
-    double area = snug_poly_area(clipped, m);
-    if (area < FIND_PIECE_FRACTION * f->min_region) return SNUG_OK;
-    snug_label label;
-    if (g->kind == KIND_SIDE) {
-        if (!wall_sized(f, g, clipped, m)) return SNUG_OK;
-        label = SNUG_LABEL_ON_WALL;
-    } else {
-        if (snug_poly_min_width(clipped, m) < f->def.min_width) return SNUG_OK;
-        label = offer_label(f, g, klass, clipped, m);
-    }
+    if (m < 3 || snug_poly_area(clipped, m) < FIND_PIECE_FRACTION * gr->region_min) return SNUG_OK;
+    if (g->kind == KIND_SIDE ? !wall_sized(f, g, clipped, m) : snug_poly_min_width(clipped, m) < f->def.min_width)
+        return SNUG_OK;
     return emit(f, SNUG_SURFACE_OFFER, label, g->n, g->origin, g->a, g->b, clipped, m);
 }
 
-/* Is there a cut between classes beside a rectangle's side: a cell of another class in the column (along_x) or
- * row `at` next to it, over [s0, s1)? Beside cells of the same class (another piece of the region) the side stays
- * on the cell edge, so pieces do not overlap. */
+/* Is a rectangle's side a cut between classes: every cell beside it (column or row `at`, over [s0, s1)) of another
+ * class? Beside cells of its own class (another piece of the region) a side stays on the cell edge, so pieces meet
+ * without overlapping. */
 static bool cut_beside(const finder* f, const grid* gr, uint8_t klass, bool along_x, uint32_t at, uint32_t s0,
                        uint32_t s1) {
     for (uint32_t s = s0; s < s1; s++)
-        if (f->cells[along_x ? s * gr->nx + at : at * gr->nx + s] != klass) return true;
-    return false;
+        if (f->cells[along_x ? s * gr->nx + at : at * gr->nx + s] == klass) return false;
+    return true;
 }
 
 /* A rectangle of cells [i0, i1) x [j0, j1), its sides at cuts moved onto the geometry. */
-static snug_status emit_rect(finder* f, const grid* gr, uint8_t klass, uint32_t i0, uint32_t i1, uint32_t j0,
-                             uint32_t j1) {
+static snug_status emit_rect(finder* f, const grid* gr, uint8_t klass, snug_label label, uint32_t i0, uint32_t i1,
+                             uint32_t j0, uint32_t j1) {
     double x0 = cell_x(gr, i0), x1 = cell_x(gr, i1), y0 = cell_y(gr, j0), y1 = cell_y(gr, j1);
     if (i1 < gr->nx && cut_beside(f, gr, klass, true, i1, j0, j1))
         x1 = refine_side(f, gr, klass, true, cell_x(gr, i1 - 0.5), cell_x(gr, i1 + 0.5), j0, j1);
@@ -591,7 +587,7 @@ static snug_status emit_rect(finder* f, const grid* gr, uint8_t klass, uint32_t 
         y0 = refine_side(f, gr, klass, false, cell_y(gr, j0 + 0.5), cell_y(gr, j0 - 0.5), i0, i1);
     snug_pt2 poly[4] = {grid_to_plane(gr, x0, y0), grid_to_plane(gr, x1, y0), grid_to_plane(gr, x1, y1),
                         grid_to_plane(gr, x0, y1)};
-    return emit_piece(f, gr, klass, poly, 4);
+    return emit_piece(f, gr, label, poly, 4);
 }
 
 /* Does the component (cells marked c in comp over its box) enclose cells of anything else? */
@@ -648,38 +644,58 @@ static bool largest_rect(finder* f, const grid* gr, uint32_t c, uint32_t i0, uin
     return best > 0;
 }
 
-/* One region (component c, `count` cells in box [i0, i1) x [j0, j1)) as convex pieces. */
+/* Is any cell of the box that lies on the mesh but outside component c inside the hull (rectangle coordinates)? A
+ * hull may cover empty cells of a slanted or round edge, not a leg or a neighbour. */
+static bool hull_covers_other(const finder* f, const grid* gr, uint32_t c, const snug_pt2* hull, uint32_t nh,
+                              uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1) {
+    for (uint32_t j = j0; j < j1; j++)
+        for (uint32_t i = i0; i < i1; i++) {
+            uint32_t k = j * gr->nx + i;
+            if (f->comp[k] == c || f->cells[k] == CELL_EMPTY) continue;
+            double x = cell_x(gr, i + 0.5), y = cell_y(gr, j + 0.5);
+            bool inside = true;
+            for (uint32_t e = 0; e < nh && inside; e++) {
+                snug_pt2 a = hull[e], b = hull[e + 1 == nh ? 0 : e + 1];
+                double len = hypot(b.x - a.x, b.y - a.y);
+                inside = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) > 0.25 * fmin(gr->cx, gr->cy) * len;
+            }
+            if (inside) return true;
+        }
+    return false;
+}
+
+/* One region (component c, `count` cells in box [i0, i1) x [j0, j1)) as convex pieces with the region's label. */
 static snug_status emit_region(finder* f, const grid* gr, uint8_t klass, uint32_t c, uint32_t count, uint32_t i0,
                                uint32_t i1, uint32_t j0, uint32_t j1) {
-    if (count == (i1 - i0) * (j1 - j0)) return emit_rect(f, gr, klass, i0, i1, j0, j1);
-    if (!has_hole(f, gr, c, i0, i1, j0, j1)) {
-        /* the hull of the cells: the outer corners of each row's first and last cell */
-        snug_pt2 pts[4 * FIND_GRID], hull[4 * FIND_GRID + 1];
-        uint32_t np = 0;
-        for (uint32_t j = j0; j < j1; j++) {
-            uint32_t first = SNUG_NONE, last = 0;
-            for (uint32_t i = i0; i < i1; i++)
-                if (f->comp[j * gr->nx + i] == c) first = first == SNUG_NONE ? i : first, last = i;
-            if (first == SNUG_NONE) continue;
-            pts[np++] = (snug_pt2){cell_x(gr, first), cell_y(gr, j)};
-            pts[np++] = (snug_pt2){cell_x(gr, first), cell_y(gr, j + 1)};
-            pts[np++] = (snug_pt2){cell_x(gr, last + 1), cell_y(gr, j)};
-            pts[np++] = (snug_pt2){cell_x(gr, last + 1), cell_y(gr, j + 1)};
-        }
-        uint32_t nh = snug_hull2(pts, np, hull);
-        if (nh >= 3 && count * gr->cx * gr->cy >= (1.0 - FIND_FILL_TOLERANCE) * snug_poly_area(hull, nh)) {
-            nh = snug_poly_simplify(hull, nh, SNUG_POLY_CLIP_MAX - FIND_HULL_MAX, 0.0);
-            for (uint32_t i = 0; i < nh; i++) hull[i] = grid_to_plane(gr, hull[i].x, hull[i].y);
-            return emit_piece(f, gr, klass, hull, nh);
-        }
+    /* the hull of the cells: the outer corners of each row's first and last cell */
+    snug_pt2 pts[4 * FIND_GRID], hull[4 * FIND_GRID + 1], plane[4 * FIND_GRID + 1];
+    uint32_t np = 0;
+    for (uint32_t j = j0; j < j1; j++) {
+        uint32_t first = SNUG_NONE, last = 0;
+        for (uint32_t i = i0; i < i1; i++)
+            if (f->comp[j * gr->nx + i] == c) first = first == SNUG_NONE ? i : first, last = i;
+        if (first == SNUG_NONE) continue;
+        pts[np++] = (snug_pt2){cell_x(gr, first), cell_y(gr, j)};
+        pts[np++] = (snug_pt2){cell_x(gr, first), cell_y(gr, j + 1)};
+        pts[np++] = (snug_pt2){cell_x(gr, last + 1), cell_y(gr, j)};
+        pts[np++] = (snug_pt2){cell_x(gr, last + 1), cell_y(gr, j + 1)};
     }
-    /* a hole or a notch: rectangles, largest first, while they are worth an offer */
-    double cell_area = gr->cx * gr->cy;
+    uint32_t nh = snug_hull2(pts, np, hull);
+    if (nh < 3) return SNUG_OK;
+    nh = snug_poly_simplify(hull, nh, SNUG_POLY_CLIP_MAX - FIND_HULL_MAX, 0.0);
+    for (uint32_t i = 0; i < nh; i++) plane[i] = grid_to_plane(gr, hull[i].x, hull[i].y);
+    double area = count * gr->cx * gr->cy;
+    snug_label label = gr->g->kind == KIND_SIDE ? SNUG_LABEL_ON_WALL : offer_label(f, gr->g, klass, plane, nh, area);
+    if (count == (i1 - i0) * (j1 - j0)) return emit_rect(f, gr, klass, label, i0, i1, j0, j1);
+    if (area >= (1.0 - FIND_FILL_TOLERANCE) * snug_poly_area(hull, nh) && !has_hole(f, gr, c, i0, i1, j0, j1) &&
+        !hull_covers_other(f, gr, c, hull, nh, i0, i1, j0, j1))
+        return emit_piece(f, gr, label, plane, nh);
+    /* a hole, a notch or a neighbour: rectangles, largest first, while they are worth an offer */
     for (int piece = 0; piece < FIND_MAX_PIECES; piece++) {
         uint32_t r[4];
         if (!largest_rect(f, gr, c, i0, i1, j0, j1, r)) break;
-        if ((double)(r[1] - r[0]) * (r[3] - r[2]) * cell_area < FIND_PIECE_FRACTION * f->min_region) break;
-        snug_status st = emit_rect(f, gr, klass, r[0], r[1], r[2], r[3]);
+        if ((r[1] - r[0]) * (r[3] - r[2]) * gr->cx * gr->cy < FIND_PIECE_FRACTION * gr->region_min) break;
+        snug_status st = emit_rect(f, gr, klass, label, r[0], r[1], r[2], r[3]);
         if (st != SNUG_OK) return st;
         for (uint32_t j = r[2]; j < r[3]; j++)
             for (uint32_t i = r[0]; i < r[1]; i++) f->comp[j * gr->nx + i] = FIND_CELL_USED;
@@ -690,8 +706,13 @@ static snug_status emit_region(finder* f, const grid* gr, uint8_t klass, uint32_
 /* Probe a group's grid, find its regions of the wanted classes and emit them. */
 static snug_status group_offers(finder* f, uint32_t gi, double region_min) {
     const find_group* g = &f->groups[gi];
-    grid gr = {.g = g, .group = gi};
-    snug_poly_min_rect(g->hull, g->hull_n, &gr.rect);
+    grid gr = {.g = g, .group = gi, .region_min = region_min};
+    /* the grid's frame turns with the mesh: its x axis nearest forward (up on a wall) among equal rectangles */
+    dvec3 prefer = g->kind == KIND_SIDE ? f->up : f->has_fwd ? f->fwd : f->e1;
+    snug_pt2 pd = {dv_dot(prefer, g->a), dv_dot(prefer, g->b)};
+    double pl = hypot(pd.x, pd.y);
+    pd = pl > 1e-9 ? (snug_pt2){pd.x / pl, pd.y / pl} : (snug_pt2){1, 0};
+    snug_poly_min_rect(g->hull, g->hull_n, pd, &gr.rect);
     double w = gr.rect.x1 - gr.rect.x0, h = gr.rect.y1 - gr.rect.y0, longer = fmax(w, h);
     if (!(longer > 0.0)) return SNUG_OK;
     gr.nx = (uint32_t)fmax(1.0, fmin(FIND_GRID, round(FIND_GRID * w / longer)));

@@ -34,26 +34,32 @@ uint32_t snug_hull2(snug_pt2* pts, uint32_t n, snug_pt2* out) {
 
 uint32_t snug_hull2_prefilter(snug_pt2* pts, uint32_t n) {
     if (n < 16) return n;
-    /* extreme points along x, x+y, y, y-x, -x, -x-y, -y, x-y: counter-clockwise around the set */
-    static const double dir[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
-    snug_pt2 ext[8];
+    /* extreme points along x + y, y, y - x, -x, -x - y, -y, x - y and x, found in one pass (ties: the first point;
+     * any extreme point serves, as only points strictly inside are dropped) */
+    uint32_t ext[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    double best[8];
+    for (int d = 0; d < 8; d++) best[d] = -INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double x = pts[i].x, y = pts[i].y;
+        double v[8] = {x + y, y, y - x, -x, -x - y, -y, x - y, x};
+        for (int d = 0; d < 8; d++)
+            if (v[d] > best[d]) best[d] = v[d], ext[d] = i;
+    }
+    /* the octagon's edges (counter-clockwise) as lines a x + b y + c, positive inside */
+    double line[8][3];
+    uint32_t edges = 0;
     for (int d = 0; d < 8; d++) {
-        uint32_t best = 0;
-        double bv = -INFINITY;
-        for (uint32_t i = 0; i < n; i++) {
-            double v = dir[d][0] * pts[i].x + dir[d][1] * pts[i].y;
-            if (v > bv || (v == bv && point_compare(&pts[i], &pts[best]) < 0)) bv = v, best = i;
-        }
-        ext[d] = pts[best];
+        snug_pt2 a = pts[ext[d]], b = pts[ext[(d + 1) & 7]];
+        if (a.x == b.x && a.y == b.y) continue;
+        line[edges][0] = -(b.y - a.y), line[edges][1] = b.x - a.x;
+        line[edges][2] = -(line[edges][0] * a.x + line[edges][1] * a.y);
+        edges++;
     }
     uint32_t kept = 0;
     for (uint32_t i = 0; i < n; i++) {
-        bool inside = true;
-        for (int d = 0; d < 8 && inside; d++) {
-            snug_pt2 a = ext[d], b = ext[(d + 1) & 7];
-            if (a.x == b.x && a.y == b.y) continue;
-            inside = cross3(a, b, pts[i]) > 0.0;
-        }
+        bool inside = edges >= 3;
+        for (uint32_t e = 0; e < edges && inside; e++)
+            inside = line[e][0] * pts[i].x + line[e][1] * pts[i].y + line[e][2] > 0.0;
         if (!inside) pts[kept++] = pts[i];
     }
     return kept;

@@ -209,7 +209,7 @@ static double footprint_width(const finder* f, dvec3 dir) {
 }
 
 /* Triangles facing up or sideways, in a geometric order. */
-static snug_status collect_triangles(finder* f) {
+static void collect_triangles(finder* f) {
     const snug_mesh_data* m = f->m;
     double tiny = 1e-10 * (double)m->scale * m->scale;
     uint32_t n = 0;
@@ -217,18 +217,19 @@ static snug_status collect_triangles(finder* f) {
         dvec3 v0 = dv_f(snug_mesh_vertex(m, slot, 0)), v1 = dv_f(snug_mesh_vertex(m, slot, 1));
         dvec3 v2 = dv_f(snug_mesh_vertex(m, slot, 2));
         dvec3 cr = dv_cross(dv_sub(v1, v0), dv_sub(v2, v0));
-        double len = dv_len(cr);
-        if (!(0.5 * len > tiny)) continue;
+        /* the kind from squares first: most triangles of a curved mesh are neither, and need no root */
+        double len2 = dv_dot(cr, cr), d = dv_dot(cr, f->up), d2 = d * d;
+        uint32_t kind = d > 0.0 && d2 >= f->cos_tilt * f->cos_tilt * len2 ? KIND_UP
+                        : d2 <= f->sin_tilt * f->sin_tilt * len2           ? KIND_SIDE
+                                                                           : KIND_COUNT;
+        double len = sqrt(len2);
+        if (kind == KIND_COUNT || !(0.5 * len > tiny)) continue;
         dvec3 nrm = dv_scale(cr, 1.0 / len);
-        double d = dv_dot(nrm, f->up);
-        uint32_t kind = d >= f->cos_tilt ? KIND_UP : fabs(d) <= f->sin_tilt ? KIND_SIDE : KIND_COUNT;
-        if (kind == KIND_COUNT) continue;
         f->tris[n++] = (find_tri){slot, kind, SNUG_NONE, 0.5 * len, nrm,
                                   dv_scale(dv_add(dv_add(v0, v1), v2), 1.0 / 3.0)};
     }
     f->tri_n = n;
     qsort(f->tris, n, sizeof *f->tris, tri_compare);
-    return SNUG_OK;
 }
 
 /* Do triangle t's vertices lie within flatness of the plane (n, p), facing its way? */
@@ -397,13 +398,6 @@ static snug_status build_groups(finder* f) {
     snug_free(f->ctx, order);
     if (st != SNUG_OK) return st;
     qsort(f->groups, f->group_n, sizeof *f->groups, group_compare);
-    for (uint32_t gi = 0; gi < f->group_n; gi++) {
-        const find_group* g = &f->groups[gi];
-        for (uint32_t i = 0; i < g->count; i++) {
-            uint32_t id = f->m->tri_ids[f->tris[f->group_tris[g->first + i]].slot];
-            if (id < f->m->tri_count) f->group_of_id[id] = gi;
-        }
-    }
     return SNUG_OK;
 }
 
@@ -590,34 +584,6 @@ static snug_status emit_rect(finder* f, const grid* gr, uint8_t klass, snug_labe
     return emit_piece(f, gr, label, poly, 4);
 }
 
-/* Does the component (cells marked c in comp over its box) enclose cells of anything else? */
-static bool has_hole(finder* f, const grid* gr, uint32_t c, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1) {
-    uint32_t bw = i1 - i0, bh = j1 - j0, head = 0, tail = 0;
-    uint8_t* seen = f->cells + FIND_GRID * FIND_GRID; /* second half of the cell buffer */
-    memset(seen, 0, (size_t)bw * bh);
-    for (uint32_t j = 0; j < bh; j++)
-        for (uint32_t i = 0; i < bw; i++) {
-            bool border = i == 0 || j == 0 || i + 1 == bw || j + 1 == bh;
-            if (border && f->comp[(j0 + j) * gr->nx + i0 + i] != c) seen[j * bw + i] = 1, f->queue[tail++] = j * bw + i;
-        }
-    while (head < tail) { /* the outside, 8-connected (the component is 4-connected) */
-        uint32_t k = f->queue[head++], i = k % bw, j = k / bw;
-        for (int dj = -1; dj <= 1; dj++)
-            for (int di = -1; di <= 1; di++) {
-                int ii = (int)i + di, jj = (int)j + dj;
-                if (ii < 0 || jj < 0 || ii >= (int)bw || jj >= (int)bh) continue;
-                uint32_t kk = (uint32_t)jj * bw + (uint32_t)ii;
-                if (seen[kk] || f->comp[(j0 + (uint32_t)jj) * gr->nx + i0 + (uint32_t)ii] == c) continue;
-                seen[kk] = 1;
-                f->queue[tail++] = kk;
-            }
-    }
-    for (uint32_t j = 0; j < bh; j++)
-        for (uint32_t i = 0; i < bw; i++)
-            if (!seen[j * bw + i] && f->comp[(j0 + j) * gr->nx + i0 + i] != c) return true;
-    return false;
-}
-
 /* The largest rectangle of cells of component c (over its box), by the histogram of runs per row; false if none. */
 static bool largest_rect(finder* f, const grid* gr, uint32_t c, uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1,
                          uint32_t r[4]) {
@@ -644,20 +610,22 @@ static bool largest_rect(finder* f, const grid* gr, uint32_t c, uint32_t i0, uin
     return best > 0;
 }
 
-/* Is any cell of the box that lies on the mesh but outside component c inside the hull (rectangle coordinates)? A
- * hull may cover empty cells of a slanted or round edge, not a leg or a neighbour. */
+/* Does the hull (rectangle coordinates) of component c cover a cell outside it that lies on the mesh (a leg, a
+ * neighbour), or an empty cell more than a cell and a half inside (a hole)? Empty cells nearer its edge are the
+ * staircase of a slanted or round edge, which the hull may cover. */
 static bool hull_covers_other(const finder* f, const grid* gr, uint32_t c, const snug_pt2* hull, uint32_t nh,
                               uint32_t i0, uint32_t i1, uint32_t j0, uint32_t j1) {
     for (uint32_t j = j0; j < j1; j++)
         for (uint32_t i = i0; i < i1; i++) {
             uint32_t k = j * gr->nx + i;
-            if (f->comp[k] == c || f->cells[k] == CELL_EMPTY) continue;
+            if (f->comp[k] == c) continue;
             double x = cell_x(gr, i + 0.5), y = cell_y(gr, j + 0.5);
+            double depth = f->cells[k] == CELL_EMPTY ? 1.5 * fmax(gr->cx, gr->cy) : 0.25 * fmin(gr->cx, gr->cy);
             bool inside = true;
             for (uint32_t e = 0; e < nh && inside; e++) {
                 snug_pt2 a = hull[e], b = hull[e + 1 == nh ? 0 : e + 1];
                 double len = hypot(b.x - a.x, b.y - a.y);
-                inside = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) > 0.25 * fmin(gr->cx, gr->cy) * len;
+                inside = (b.x - a.x) * (y - a.y) - (b.y - a.y) * (x - a.x) > depth * len;
             }
             if (inside) return true;
         }
@@ -687,7 +655,7 @@ static snug_status emit_region(finder* f, const grid* gr, uint8_t klass, uint32_
     double area = count * gr->cx * gr->cy;
     snug_label label = gr->g->kind == KIND_SIDE ? SNUG_LABEL_ON_WALL : offer_label(f, gr->g, klass, plane, nh, area);
     if (count == (i1 - i0) * (j1 - j0)) return emit_rect(f, gr, klass, label, i0, i1, j0, j1);
-    if (area >= (1.0 - FIND_FILL_TOLERANCE) * snug_poly_area(hull, nh) && !has_hole(f, gr, c, i0, i1, j0, j1) &&
+    if (area >= (1.0 - FIND_FILL_TOLERANCE) * snug_poly_area(hull, nh) &&
         !hull_covers_other(f, gr, c, hull, nh, i0, i1, j0, j1))
         return emit_piece(f, gr, label, plane, nh);
     /* a hole, a notch or a neighbour: rectangles, largest first, while they are worth an offer */
@@ -876,25 +844,34 @@ static void finder_free(finder* f) {
 
 static snug_status find(finder* f) {
     snug_mesh_data* m = f->m;
-    snug_status st = snug_ray_tree_prepare(f->ctx, m);
-    if (st != SNUG_OK) return st;
+    snug_status st;
     size_t T = m->tri_count, V = m->vertex_count, G = (size_t)FIND_GRID * FIND_GRID;
-    f->tris = snug_alloc(f->ctx, T * sizeof *f->tris + 1);
-    f->members = snug_alloc(f->ctx, T * sizeof *f->members + 1);
-    f->patches = snug_alloc(f->ctx, T * sizeof *f->patches + 1);
-    f->group_tris = snug_alloc(f->ctx, T * sizeof *f->group_tris + 1);
-    f->group_of_id = snug_alloc(f->ctx, T * sizeof *f->group_of_id + 1);
-    f->pts = snug_alloc(f->ctx, (3 * T + 2 * V + 2) * sizeof *f->pts); /* a group's corners; two hulls of vertices */
-    f->cells = snug_alloc(f->ctx, 2 * G);
-    f->comp = snug_alloc(f->ctx, G * sizeof *f->comp);
-    f->queue = snug_alloc(f->ctx, G * sizeof *f->queue);
-    if (!f->tris || !f->members || !f->patches || !f->group_tris || !f->group_of_id || !f->pts || !f->cells ||
-        !f->comp || !f->queue)
-        return out_of_memory(f, "scratch");
-    for (size_t i = 0; i < T; i++) f->group_of_id[i] = SNUG_NONE;
-    if ((st = measure_mesh(f)) || (st = collect_triangles(f)) || (st = build_patches(f)) || (st = build_groups(f)))
-        return st;
+    if (!(f->tris = snug_alloc(f->ctx, T * sizeof *f->tris))) return out_of_memory(f, "triangles");
+    collect_triangles(f);
+    size_t n = f->tri_n, points = 3 * n > 2 * V + 2 ? 3 * n : 2 * V + 2; /* a plane's corners; two vertex hulls */
+    f->members = snug_alloc(f->ctx, n * sizeof *f->members + 1);
+    f->patches = snug_alloc(f->ctx, n * sizeof *f->patches + 1);
+    f->group_tris = snug_alloc(f->ctx, n * sizeof *f->group_tris + 1);
+    f->pts = snug_alloc(f->ctx, points * sizeof *f->pts);
+    if (!f->members || !f->patches || !f->group_tris || !f->pts) return out_of_memory(f, "planes");
+    if ((st = measure_mesh(f)) || (st = build_patches(f)) || (st = build_groups(f))) return st;
     find_back(f);
+    if (f->group_n) { /* the probes: rays (the mesh keeps its ray tree), a grid, triangle ids to planes */
+        f->group_of_id = snug_alloc(f->ctx, T * sizeof *f->group_of_id);
+        f->cells = snug_alloc(f->ctx, G);
+        f->comp = snug_alloc(f->ctx, G * sizeof *f->comp);
+        f->queue = snug_alloc(f->ctx, G * sizeof *f->queue);
+        if (!f->group_of_id || !f->cells || !f->comp || !f->queue) return out_of_memory(f, "probes");
+        if ((st = snug_ray_tree_prepare(f->ctx, m))) return st;
+        for (size_t i = 0; i < T; i++) f->group_of_id[i] = SNUG_NONE;
+        for (uint32_t gi = 0; gi < f->group_n; gi++) {
+            const find_group* g = &f->groups[gi];
+            for (uint32_t i = 0; i < g->count; i++) {
+                uint32_t id = m->tri_ids[f->tris[f->group_tris[g->first + i]].slot];
+                if (id < T) f->group_of_id[id] = gi;
+            }
+        }
+    }
     for (uint32_t gi = 0; gi < f->group_n && st == SNUG_OK; gi++) {
         const find_group* g = &f->groups[gi];
         if (g->kind == KIND_UP) {

@@ -23,6 +23,8 @@ export const BV_TYPES = ['sphere', 'aabb', 'obb', 'kdop14', 'kdop18', 'kdop26', 
 export const SPLITTERS = ['median', 'sah', 'gottschalk', 'zachmann', 'kcenter', 'kmeans', 'greedy', 'branch-bound'];
 export const MEASURES = ['volume', 'surface', 'diameter', 'hausdorff'];
 export const TRAVERSALS = ['simultaneous', 'one-sided', 'hybrid'];
+// The default labels of every scene, by index (snug.h: SNUG_LABEL_ON_FLOOR ...).
+export const DEFAULT_LABELS = ['onFloor', 'onWall', 'onWorkspace', 'onStore', 'onSeat', 'onCeiling', 'inFrontOfTable'];
 
 export const LAYOUT = {
   pose: { size: 28, q: 0, p: 16 },
@@ -68,4 +70,9 @@ export const LAYOUT = {
     primitive_tests: 32, time_us: 40,
   },
   step_def: { size: 32, mode: 0, cutoff: 4, budget_us: 8, clock_us: 16, clock_user: 20, pairs: 24, pair_capacity: 28 },
+  surface: { size: 408, kind: 0, label: 4, normal: 8, vertex_count: 20, vertices: 24 },
+  surface_find_def: {
+    size: 60, up: 0, forward: 12, max_tilt: 24, flatness: 28, min_area: 32, min_width: 36, wall_fill: 40, clearance: 44,
+    contact: 48, big_size: 52, cookie: 56,
+  },
 };

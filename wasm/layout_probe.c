@@ -77,6 +77,14 @@ int main(void) {
     printf(",\"step_def\":{");
     F(snug_step_def, mode); F(snug_step_def, cutoff); F(snug_step_def, budget_us); F(snug_step_def, clock_us);
     F(snug_step_def, clock_user); F(snug_step_def, pairs); F(snug_step_def, pair_capacity); END(snug_step_def);
+    printf(",\"surface\":{");
+    F(snug_surface, kind); F(snug_surface, label); F(snug_surface, normal); F(snug_surface, vertex_count);
+    F(snug_surface, vertices); END(snug_surface);
+    printf(",\"surface_find_def\":{");
+    F(snug_surface_find_def, up); F(snug_surface_find_def, forward); F(snug_surface_find_def, max_tilt);
+    F(snug_surface_find_def, flatness); F(snug_surface_find_def, min_area); F(snug_surface_find_def, min_width);
+    F(snug_surface_find_def, wall_fill); F(snug_surface_find_def, clearance); F(snug_surface_find_def, contact);
+    F(snug_surface_find_def, big_size); F(snug_surface_find_def, cookie); END(snug_surface_find_def);
     printf("}\n");
     return 0;
 }

@@ -13,7 +13,7 @@
 // disposed object throws instead of touching freed memory; a FinalizationRegistry only warns about objects that
 // were never disposed, since freeing from a GC callback would hide ordering bugs.
 import createSnugModule from '../build/wasm/snug.mjs';
-import { LAYOUT as L, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS } from './layout.js';
+import { LAYOUT as L, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, DEFAULT_LABELS } from './layout.js';
 import { Scene, Body, SceneHit, Contact } from './scene.js';
 
 export { STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, Scene, Body, SceneHit, Contact };
@@ -239,6 +239,12 @@ export class Mesh {
   setPositions(positions) { this.snug._meshSetPositions(this, positions); }
   /** Versioned, checksummed blob of mesh + hierarchy (load it with snug.meshFromBlob, also in another module). */
   serialize() { return this.snug._meshSerialize(this); }
+  /**
+   * Offer and binding surfaces found from the triangles alone (snug_mesh_find_surfaces), as plain objects of the
+   * placement format: { kind: 'offer'|'binding', label, normal, polygon }. Does not set them on the mesh.
+   * def (all optional): { up, forward, maxTilt, flatness, minArea, minWidth, wallFill, clearance, contact, bigSize }.
+   */
+  findSurfaces(def) { return this.snug._meshFindSurfaces(this, def); }
   dispose() {
     if (this.handle === 0) return;
     const s = this.snug;
@@ -633,6 +639,37 @@ export class Snug {
     this._views();
     this._f32.set(positions, stage >> 2);
     this._check(this._m._snug_mesh_set_positions(this._ctx, h, stage, positions.length / 3));
+  }
+
+  // ------------------------------------------------------------------------------- surfaces found from triangles
+  // Only the finder (wasm side of core/src/place/surface_find.c); the rest of the placement API has its own section.
+
+  _meshFindSurfaces(mesh, def = {}) {
+    const h = this._mesh(mesh);
+    const find = this._fn('snug_mesh_find_surfaces');
+    const d = this._scratch + S.def, F = L.surface_find_def;
+    this._fn('snug_default_surface_find_def')(d);
+    this._views();
+    if (def.up !== undefined) this._vec3((d + F.up) >> 2, def.up);
+    if (def.forward !== undefined) this._vec3((d + F.forward) >> 2, def.forward);
+    const floats = [['maxTilt', F.max_tilt], ['flatness', F.flatness], ['minArea', F.min_area], ['minWidth', F.min_width],
+      ['wallFill', F.wall_fill], ['clearance', F.clearance], ['contact', F.contact], ['bigSize', F.big_size]];
+    for (const [key, off] of floats) if (def[key] !== undefined) this._f32[(d + off) >> 2] = def[key];
+    const U = L.surface;
+    const { stage, total } = this._listCall((at, cap, totalAt) => find(this._ctx, h, d, at, cap, totalAt), 16, U.size);
+    const u = this._u32, f = this._f32, out = [];
+    for (let i = 0; i < total; i++) {
+      const at = stage + i * U.size, n = (at + U.normal) >> 2, v = (at + U.vertices) >> 2;
+      const polygon = [];
+      for (let k = 0; k < u[(at + U.vertex_count) >> 2]; k++) polygon.push([f[v + 3 * k], f[v + 3 * k + 1], f[v + 3 * k + 2]]);
+      out.push({
+        kind: u[(at + U.kind) >> 2] === 0 ? 'offer' : 'binding',
+        label: DEFAULT_LABELS[u[(at + U.label) >> 2]],
+        normal: [f[n], f[n + 1], f[n + 2]],
+        polygon,
+      });
+    }
+    return out;
   }
 
   // ------------------------------------------------------------------------------------------------ queries

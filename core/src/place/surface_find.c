@@ -147,10 +147,11 @@ static snug_status emit(finder* f, snug_surface_kind kind, snug_label label, dve
     if (!s) return out_of_memory(f, "the found surfaces");
     s->kind = kind;
     s->label = label;
-    dv_store(normal, s->normal);
+    const dvec3 zero = {0, 0, 0}; /* adding +0 turns -0 into 0: no negative zeros in the output */
+    dv_store(dv_add(normal, zero), s->normal);
     s->vertex_count = n;
-    for (uint32_t i = 0; i < n; i++) dv_store(dv_add(origin, dv_add(dv_scale(a, poly[i].x), dv_scale(b, poly[i].y))),
-                                              s->vertices[i]);
+    for (uint32_t i = 0; i < n; i++)
+        dv_store(dv_add(dv_add(origin, zero), dv_add(dv_scale(a, poly[i].x), dv_scale(b, poly[i].y))), s->vertices[i]);
     return SNUG_OK;
 }
 

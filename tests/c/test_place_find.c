@@ -423,6 +423,68 @@ static void test_found_surfaces_bind(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Random assemblies of boxes, some turned about up, and random triangle soups: every call succeeds, every found
+ * surface passes the checker, offers lie on the mesh and face up or sideways, the resting binding lies at the lowest
+ * point, and a second call gives the same bytes. */
+static void test_random_assemblies(void) {
+    rng r = {harness_seed() ^ 0xb0c5ul};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_surface_find_def def = snug_default_surface_find_def();
+    int cases = 150 * harness_scale();
+    for (int c = 0; c < cases; c++) {
+        test_mesh tm = {0};
+        if (c % 5 == 4) {
+            test_mesh_soup(&r, 20 + (uint32_t)(rng_next(&r) % 200), 1.0f, 0.6f, &tm);
+        } else {
+            uint32_t boxes = 1 + (uint32_t)(rng_next(&r) % 8);
+            for (uint32_t b = 0; b < boxes; b++) {
+                test_mesh box;
+                float h[3] = {rng_range(&r, 0.01f, 1.0f), rng_range(&r, 0.01f, 0.6f), rng_range(&r, 0.01f, 1.0f)};
+                test_mesh_box(h[0], h[1], h[2], &box);
+                float yaw = rng_float(&r) < 0.5f ? 0.0f : rng_range(&r, -3.2f, 3.2f), q[4] = {0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)};
+                float at[3] = {rng_range(&r, -1, 1), rng_range(&r, 0, 1.5f), rng_range(&r, -1, 1)};
+                for (uint32_t v = 0; v < box.vertex_count; v++) {
+                    float p[3];
+                    rotate(q, box.positions + 3 * v, p);
+                    for (int a = 0; a < 3; a++) box.positions[3 * v + a] = p[a] + at[a];
+                }
+                mesh_append(&tm, &box);
+                test_mesh_free(&box);
+            }
+        }
+        snug_mesh mesh = test_mesh_make(ctx, &tm, NULL);
+        snug_mesh_info info;
+        CHECK(snug_mesh_get_info(ctx, mesh, &info) == SNUG_OK);
+        snug_surface a[MAX_FOUND], b[MAX_FOUND];
+        memset(a, 0, sizeof a), memset(b, 0, sizeof b);
+        uint32_t n = find(ctx, mesh, &def, a), n2 = find(ctx, mesh, &def, b);
+        CHECK_MSG(n == n2 && !memcmp(a, b, sizeof a), "case %d: two calls differ", c);
+        CHECK_MSG(snug_mesh_set_surfaces(ctx, mesh, a, n) == SNUG_OK, "case %d: %s", c, snug_ctx_last_error(ctx));
+        uint32_t resting = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            double m[3];
+            surface_centroid(&a[i], m);
+            if (a[i].kind == SNUG_SURFACE_OFFER) {
+                float p[3] = {(float)m[0], (float)m[1], (float)m[2]};
+                snug_point_result pr;
+                snug_pose identity = snug_pose_identity();
+                CHECK(snug_mesh_closest_point(ctx, mesh, &identity, p, INFINITY, &pr) == SNUG_OK);
+                CHECK_MSG(pr.distance <= 1e-3f * info.scale, "case %d: offer %u is %g off the mesh", c, i, (double)pr.distance);
+                CHECK_MSG(a[i].normal[1] >= cosf(def.max_tilt) || fabsf(a[i].normal[1]) <= sinf(def.max_tilt),
+                          "case %d: offer %u leans (normal y %g)", c, i, (double)a[i].normal[1]);
+            } else if (a[i].normal[1] == 1.0f) {
+                resting++;
+                for (uint32_t v = 0; v < a[i].vertex_count; v++) CHECK_NEAR(a[i].vertices[v][1], info.aabb_min[1], 1e-6 * info.scale);
+            }
+        }
+        CHECK_MSG(resting <= 1, "case %d: %u resting bindings", c, resting);
+        snug_mesh_destroy(ctx, mesh);
+        test_mesh_free(&tm);
+        RETURN_IF_FAILED();
+    }
+    snug_ctx_destroy(ctx);
+}
+
 static void test_bad_input(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
     snug_mesh mesh = test_item_make(ctx, TEST_TABLE);
@@ -506,6 +568,7 @@ int main(void) {
     RUN(test_rotation_gives_the_same_surfaces);
     RUN(test_deterministic_and_independent_of_triangle_order);
     RUN(test_found_surfaces_bind);
+    RUN(test_random_assemblies);
     RUN(test_bad_input);
     RUN(test_out_of_memory);
     return harness_finish();

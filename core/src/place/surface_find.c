@@ -97,7 +97,7 @@ typedef struct finder {
     double footprint_area, footprint_diam, min_region;
     find_tri* tris;
     uint32_t tri_n;
-    uint32_t* members;                 /* patch members, then reused */
+    uint32_t* members;                 /* the patches' triangles, patch by patch */
     find_patch* patches;
     uint32_t patch_n;
     find_group groups[KIND_COUNT * FIND_MAX_GROUPS];
@@ -106,10 +106,10 @@ typedef struct finder {
     uint32_t* group_of_id;             /* per triangle id: its group, SNUG_NONE */
     uint32_t back_group;               /* the side group that is the back binding, SNUG_NONE */
     double back_band;                  /* contact band at the back */
-    snug_pt2* pts;                     /* scratch: a point per vertex (+1) */
-    uint8_t* cells;                    /* probe grid (FIND_GRID^2 each) */
-    uint32_t* comp;
-    uint32_t* queue;
+    snug_pt2* pts;                     /* scratch points: a plane's corners, or two hulls of vertices */
+    uint8_t* cells;                    /* the probe grid (FIND_GRID^2 cells): each cell's class, */
+    uint32_t* comp;                    /* its region (or FIND_CELL_USED), */
+    uint32_t* queue;                   /* and the regions' flood queue */
     snug_surface* out;
     uint32_t out_n, out_cap;
 } finder;

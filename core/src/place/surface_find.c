@@ -875,9 +875,10 @@ static snug_status find(finder* f) {
     }
     for (uint32_t gi = 0; gi < f->group_n && st == SNUG_OK; gi++) {
         const find_group* g = &f->groups[gi];
+        /* a plane none of whose pieces could hold anything is not probed */
         if (g->kind == KIND_UP) {
-            st = group_offers(f, gi, f->min_region);
-        } else if (f->big && gi != f->back_group) {
+            if (snug_poly_min_width(g->hull, g->hull_n) >= f->def.min_width) st = group_offers(f, gi, f->min_region);
+        } else if (f->big && gi != f->back_group && wall_sized(f, g, g->hull, g->hull_n)) {
             double silhouette = f->height * footprint_width(f, g->w);
             if (g->area >= f->def.wall_fill * silhouette) st = group_offers(f, gi, f->def.min_area * silhouette);
         }

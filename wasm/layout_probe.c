@@ -99,6 +99,11 @@ int main(void) {
     printf(",\"violation\":{");
     F(snug_violation, kind); F(snug_violation, body); F(snug_violation, other); F(snug_violation, binding);
     F(snug_violation, amount); END(snug_violation);
+    printf(",\"surface_find_def\":{");
+    F(snug_surface_find_def, up); F(snug_surface_find_def, forward); F(snug_surface_find_def, max_tilt);
+    F(snug_surface_find_def, flatness); F(snug_surface_find_def, min_area); F(snug_surface_find_def, min_width);
+    F(snug_surface_find_def, wall_fill); F(snug_surface_find_def, clearance); F(snug_surface_find_def, contact);
+    F(snug_surface_find_def, big_size); F(snug_surface_find_def, cookie); END(snug_surface_find_def);
     printf("}\n");
     return 0;
 }

@@ -90,6 +90,25 @@ export function meshGetSurfaces(snug, mesh) {
   return out;
 }
 
+/** Offers and bindings found from the triangles alone (snug_mesh_find_surfaces); not set on the mesh. */
+export function meshFindSurfaces(snug, mesh, def = {}) {
+  const h = snug._mesh(mesh);
+  const find = snug._fn('snug_mesh_find_surfaces');
+  const F = L.surface_find_def;
+  const d = snug._defBlock(F.size); // not the stage: the list call below stages its output there
+  snug._fn('snug_default_surface_find_def')(d);
+  snug._views();
+  if (def.up !== undefined) snug._f32.set(vec(def.up), (d + F.up) >> 2);
+  if (def.forward !== undefined) snug._f32.set(vec(def.forward), (d + F.forward) >> 2);
+  const floats = [['maxTilt', F.max_tilt], ['flatness', F.flatness], ['minArea', F.min_area], ['minWidth', F.min_width],
+    ['wallFill', F.wall_fill], ['clearance', F.clearance], ['contact', F.contact], ['bigSize', F.big_size]];
+  for (const [key, off] of floats) if (def[key] !== undefined) snug._f32[(d + off) >> 2] = def[key];
+  const { stage, total } = snug._listCall((at, cap, tot) => find(snug._ctx, h, d, at, cap, tot), 16, L.surface.size);
+  const out = [];
+  for (let i = 0; i < total; i++) out.push(readSurface(snug, stage + i * L.surface.size));
+  return out;
+}
+
 /** names: label names; order: [[lesser, greater], ...] as names or indices. */
 export function sceneSetLabels(scene, names, order = []) {
   scene._live();

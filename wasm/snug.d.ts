@@ -183,6 +183,24 @@ export interface QueryStats {
   nodesVisited: number;
 }
 
+/**
+ * Settings of Mesh.findSurfaces (snug.h, snug_surface_find_def); omitted fields keep the C defaults: up +y, forward
+ * +z (zero: no back binding), maxTilt 5 degrees (radians), flatness 1e-3 of the mesh scale, minArea 0.1 of the
+ * footprint, minWidth 0.05 (mesh units), wallFill 0.75, clearance 0.05 of the height, contact 0.005, bigSize 0.6.
+ */
+export interface SurfaceFindDef {
+  up?: Vec3;
+  forward?: Vec3;
+  maxTilt?: number;
+  flatness?: number;
+  minArea?: number;
+  minWidth?: number;
+  wallFill?: number;
+  clearance?: number;
+  contact?: number;
+  bigSize?: number;
+}
+
 export class Mesh {
   readonly snug: Snug;
   /** 0 once disposed. */
@@ -196,6 +214,8 @@ export class Mesh {
   serialize(): Uint8Array;
   setSurfaces(list: Surface[]): void;
   surfaces(): Surface[];
+  /** Offers and bindings found from the triangles alone (not set on the mesh): offers first, then bindings. */
+  findSurfaces(def?: SurfaceFindDef): Surface[];
   dispose(): void;
 }
 

@@ -15,7 +15,9 @@
 import createSnugModule from '../build/wasm/snug.mjs';
 import { LAYOUT as L, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS } from './layout.js';
 import { Scene, Body, SceneHit, Contact } from './scene.js';
-import { DEFAULT_LABELS, REASONS, VIOLATIONS, MoveResult, meshSetSurfaces, meshGetSurfaces } from './place.js';
+import {
+  DEFAULT_LABELS, REASONS, VIOLATIONS, MoveResult, meshSetSurfaces, meshGetSurfaces, meshFindSurfaces,
+} from './place.js';
 
 export { STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, Scene, Body, SceneHit, Contact };
 export { DEFAULT_LABELS, REASONS, VIOLATIONS, MoveResult };
@@ -247,6 +249,12 @@ export class Mesh {
    */
   setSurfaces(list) { meshSetSurfaces(this.snug, this, list); }
   surfaces() { return meshGetSurfaces(this.snug, this); }
+  /**
+   * Offer and binding surfaces found from the triangles alone (snug_mesh_find_surfaces), as plain objects of the
+   * placement format: { kind: 'offer'|'binding', label, normal, polygon }. Does not set them on the mesh.
+   * def (all optional): { up, forward, maxTilt, flatness, minArea, minWidth, wallFill, clearance, contact, bigSize }.
+   */
+  findSurfaces(def) { return meshFindSurfaces(this.snug, this, def); }
   dispose() {
     if (this.handle === 0) return;
     const s = this.snug;
@@ -380,6 +388,12 @@ export class Snug {
     if (mesh.handle === 0) throw new SnugError(ERR_STALE, 'stale handle: this mesh was disposed');
     if (mesh.snug !== this) throw new SnugError(ERR_STALE, 'stale handle: this mesh belongs to another Snug context');
     return mesh.handle;
+  }
+
+  // The scratch block's room for one def struct of up to `bytes` (for calls that also stage a list).
+  _defBlock(bytes) {
+    if (bytes > S.handle - S.def) this._fail(ERR_INVALID, `internal: a def of ${bytes} bytes does not fit the scratch block`);
+    return this._scratch + S.def;
   }
 
   // Throw a SnugError the JS layer found (bad arguments before any C call).
@@ -645,6 +659,9 @@ export class Snug {
     this._f32.set(positions, stage >> 2);
     this._check(this._m._snug_mesh_set_positions(this._ctx, h, stage, positions.length / 3));
   }
+
+  // ------------------------------------------------------------------------------- surfaces found from triangles
+  // Only the finder (wasm side of core/src/place/surface_find.c); the rest of the placement API has its own section.
 
   // ------------------------------------------------------------------------------------------------ queries
   // Poses are array-likes [qx, qy, qz, qw, px, py, pz] (or null = identity); vectors are array-likes or {x,y,z}.

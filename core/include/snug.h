@@ -614,6 +614,61 @@ snug_status snug_mesh_set_surfaces(snug_ctx* ctx, snug_mesh mesh, const snug_sur
 snug_status snug_mesh_get_surfaces(snug_ctx* ctx, snug_mesh mesh, snug_surface* surfaces, uint32_t capacity,
                                    uint32_t* total);
 
+/* Surfaces found from a mesh's triangles alone (core/src/place/surface_find.c), for meshes nobody annotated. Units
+ * are the mesh's; the size rules assume metres (the surfaces format, three.js y up). What is found:
+ *  - OFFERS on upward planar regions (normal within max_tilt of up, triangles within flatness of one plane) of at
+ *    least min_area, on the part with room above it: a part under the mesh itself closer than `clearance` (the
+ *    strip of a seat under its back, a board inside a side panel) is not offered, a part with room under the mesh
+ *    (a desk top under its shelf, the boards of a bookcase) is offered separately from the open part. Each offer is
+ *    convex: a region that fills its convex hull is that hull, other regions (a top around a hole, an L) are cut
+ *    into rectangles, so no offer covers a hole.
+ *  - onWall OFFERS on large vertical planar regions of a big object (wall fronts), facing outward (open in front).
+ *  - the RESTING binding: the convex hull of the vertices within `contact` of the lowest point, in the plane of the
+ *    lowest point (a table's four feet give one polygon).
+ *  - the BACK binding (onWall): when the vertical face at the object's extreme towards -forward is one flat region
+ *    covering wall_fill of the object's silhouette (a bookcase's back, a picture's back) of an object at least half
+ *    as tall as deep (a book lying down has no back), the hull of the vertices there, ending a little above the
+ *    lowest point (IConS §7.3: no shared edge with the resting binding). A big panel (a wall slab) has wall offers
+ *    instead.
+ * Labels (IConS labels are functions; these are guesses from shape, documented so they can be overridden):
+ *  - an object is BIG when its height or the square root of its footprint's area reaches big_size; big objects
+ *    rest onFloor, small ones onStore;
+ *  - offers of a big object at most a tenth of its footprint's diameter above its lowest point: onFloor (a floor
+ *    slab, a rug); offers with room under the mesh above them: onStore (shelves, compartments); offers with a back
+ *    rising from an edge (a vertical region at least half their height above the lowest point), in the lower 60 %
+ *    of the object and at most big_size high: onSeat; open offers of a big object in its upper half covering half
+ *    its footprint and at least big_size / 2 wide: onWorkspace (table and desk tops); every other offer: onStore;
+ *  - wall offers need a big object and at least big_size height and big_size / 2 width.
+ * The footprint is the convex hull of the mesh seen along up; the silhouette towards a horizontal direction is
+ * height times the footprint's width across it. */
+typedef struct snug_surface_find_def {
+    float up[3];                       /* unit: the mesh frame's up */
+    float forward[3];                  /* unit and perpendicular to up: the object's front (its back faces away), or
+                                        * zero for no back binding */
+    float max_tilt;                    /* radians: how far an offer's normal may lean from up, a wall's from level */
+    float flatness;                    /* how far a region's triangles may lie off its plane, relative to the mesh
+                                        * scale */
+    float min_area;                    /* smallest offer region, relative to the footprint's area */
+    float min_width;                   /* narrowest offer, in mesh units (a ledge narrower holds nothing) */
+    float wall_fill;                   /* part of the silhouette a wall region or a back must cover */
+    float clearance;                   /* room an offer needs above it inside the mesh, relative to the height */
+    float contact;                     /* how far above the lowest point (or before the back's extreme) a vertex
+                                        * still touches, relative to the height (depth) */
+    float big_size;                    /* object size from which it counts as furniture, in mesh units (metres) */
+    uint32_t cookie;                   /* set by snug_default_surface_find_def: a def not made by it is refused */
+} snug_surface_find_def;
+
+/* Up +y, forward +z, tilt 5 degrees, flatness 1e-3, min area 0.1, min width 0.05, wall fill 0.75, clearance 0.05,
+ * contact 0.005, big size 0.6. */
+snug_surface_find_def snug_default_surface_find_def(void);
+/* Writes min(capacity, total) found surfaces, offers first (largest regions first), then the resting binding, then
+ * the back binding; *total is always set (SNUG_ERR_BUFFER_TOO_SMALL when it exceeds capacity). Every surface passes
+ * snug_mesh_set_surfaces' check; labels are the default label indices. Deterministic and independent of the
+ * triangle order; bounded work (at most 64 planes of each kind, 64 x 64 probes per plane). Does not set the
+ * surfaces on the mesh. */
+snug_status snug_mesh_find_surfaces(snug_ctx* ctx, snug_mesh mesh, const snug_surface_find_def* def,
+                                    snug_surface* out, uint32_t capacity, uint32_t* total);
+
 /* Label table of a scene: `count` names (each < SNUG_LABEL_NAME_MAX bytes, distinct, non-empty) and the order
  * given as pairs (lesser, greater) of indices, closed transitively. A pair that would make two labels each <= the
  * other (a cycle) is SNUG_ERR_CYCLE; the table is then unchanged. Bindings whose labels no longer fit are not

@@ -26,7 +26,7 @@ const tasks = [];
 const add = (label, spec, timeoutS, expect) => tasks.push({ label, ...spec, timeoutS, expect });
 add('brute-force ray reference', SNUG('native', 'reference'), 600, { sec: 'reference', case: 'all', impl: 'brute force rays' });
 for (const flavour of ['native', 'wasm']) {
-  for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['pairs', 'overlap'], ['toi', 'toi'], ['scene', 'broadphase'], ['cost', 'cost-bv']])
+  for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['pairs', 'overlap'], ['toi', 'toi'], ['scene', 'broadphase'], ['find', 'find-surfaces'], ['cost', 'cost-bv']])
     add(`snug ${flavour} ${task}`, SNUG(flavour, task), 600, { sec, case: 'all', impl: `snug ${flavour}` });
 }
 // the SIMD paths switched off: only where they are used
@@ -184,6 +184,7 @@ const SECTIONS = [
   ['toi-variants', 'Continuous collision variants'],
   ['broadphase', 'Broad phase, 10k moving boxes (ms per step)'],
   ['room', 'Dynamic step of a 100-body room (ms per step)'],
+  ['find-surfaces', 'Surfaces found from triangles, snug_mesh_find_surfaces (ms per call; no anchor has it)'],
   ['cost-bv', 'Seed 000 cost table: BV overlap tests (ns per test)'],
   ['sat-vs-seed004', 'OBB-OBB: 15-axis SAT vs the seed-004 test (ns per test)'],
   ['cost-primitive', 'Seed 000 cost table: primitive tests (ns per test)'],
@@ -266,6 +267,8 @@ target(5, 'TOI, dragon 48k moving into a static copy, wasm', snugW('toi', TOI_CA
 const bp = snugW('broadphase', '10k moving boxes'), room = snugW('room', '100 bodies, 5 moving');
 target(6, 'broad phase, 10k moving boxes, wasm', bp, '≤ 2 ms per step', (r) => r.med <= 2, ratioText('broadphase', '10k moving boxes', bp, ['Rapier world.step', 'Jolt PhysicsSystem step']));
 target(6, 'step of a 100-body room, 5 moving, dynamic, wasm', room, '≤ 1 ms', (r) => r.med <= 1, ratioText('room', '100 bodies, 5 moving', room, ['Rapier world.step', 'Jolt PhysicsSystem step']) + ' (different work: the engines drop convex hulls under gravity)');
+const found = snugW('find-surfaces', 'dragon48k');
+target(17, 'surfaces found from the triangles, dragon 48k, wasm', found, '≤ 20 ms', (r) => r.status === 'ok' && r.med <= 20, 'no anchor has it');
 const snugSize = sizes.find((s) => s.impl === 'snug' && s.gzip);
 targets.push(`| #7 | .wasm gzip size | ${snugSize ? `${(snugSize.gzip / 1024).toFixed(1)} KB` : 'not built'} | ≤ 120 KB | ${snugSize ? (snugSize.gzip <= 120 * 1024 ? 'met' : 'not met') : 'pending'} | ${sizes.filter((s) => !s.impl.startsWith('snug') && s.gzip).map((s) => `${s.impl} ${(s.gzip / 1024).toFixed(0)} KB`).join(', ')} |`);
 function ratioText(sec, cas, ref, impls) {

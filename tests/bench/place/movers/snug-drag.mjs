@@ -24,9 +24,9 @@ export default {
       return false;
     });
 
-    // Sweeps the candidates cheapest first (fewest triangles) and each with the turn left free by the ones before:
-    // a turn a wall stops at once costs no sweep of a dragon resting on the seat (the full turn against it can
-    // take seconds, see the report of this benchmark).
+    // Sweeps the candidates cheapest first (fewest triangles), each with the turn left free by the ones before: a
+    // sofa against a wall then never sweeps the dragon resting on its seat through the full turn (measured: 4 s for
+    // 4 degrees in the core's rotation sweep, 0.1 mm above the seat, without a hit).
     function turn(entry, angle) {
       const pivot = [entry.pose[4], entry.pose[5], entry.pose[6]];
       const group = groupOf(entry);

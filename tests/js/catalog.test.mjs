@@ -83,10 +83,15 @@ function segmentsMeet(p1, p2, q1, q2) {
   return (d1 === 0 && on(q1, q2, p1)) || (d2 === 0 && on(q1, q2, p2)) || (d3 === 0 && on(p1, p2, q1)) || (d4 === 0 && on(p1, p2, q2));
 }
 
-function isSimple(polygon, normal) {
+// The polygon in 2D coordinates of its plane (counter-clockwise stays counter-clockwise).
+function planar(polygon, normal) {
   const u = norm(cross(normal, [1, 0, 0])) > 0.1 ? cross(normal, [1, 0, 0]) : cross(normal, [0, 1, 0]);
   const w = cross(normal, u);
-  const p = polygon.map((x) => [dot(x, u), dot(x, w)]);
+  return polygon.map((x) => [dot(x, u), dot(x, w)]);
+}
+
+function isSimple(polygon, normal) {
+  const p = planar(polygon, normal);
   const n = p.length;
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
@@ -97,8 +102,18 @@ function isSimple(polygon, normal) {
   return true;
 }
 
+// Convex, turning the same way at every vertex (the core takes convex polygons only; a non-convex region is
+// several offers).
+function isConvex(polygon, normal) {
+  const p = planar(polygon, normal);
+  return p.every((a, i) => {
+    const b = p[(i + 1) % p.length], c = p[(i + 2) % p.length];
+    return (b[0] - a[0]) * (c[1] - b[1]) - (b[1] - a[1]) * (c[0] - b[0]) > 0;
+  });
+}
+
 function checkSurface(name, s, mesh, points, box) {
-  const tol = 1e-5 * box.diag;
+  const tol = 1e-6 * box.diag; // the core's tolerance of the mesh
   const what = `${name}: ${s.kind} ${s.label}`;
   assert.ok(s.kind === 'offer' || s.kind === 'binding', `${what}: kind`);
   assert.ok(LABELS.has(s.label), `${what}: label from the default set`);
@@ -110,6 +125,7 @@ function checkSurface(name, s, mesh, points, box) {
   const newell = polygonNormal(poly);
   assert.ok(dot(newell, s.normal) / norm(newell) > 1 - 1e-6, `${what}: counter-clockwise about its normal`);
   assert.ok(isSimple(poly, s.normal), `${what}: simple`);
+  assert.ok(isConvex(poly, s.normal), `${what}: convex, no repeated or collinear vertex`);
   const centroid = [0, 1, 2].map((a) => poly.reduce((sum, p) => sum + p[a], 0) / poly.length);
   const extreme = Math.max(...points.map((p) => dot(p, s.normal)));
   if (s.kind === 'binding') {

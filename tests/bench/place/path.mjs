@@ -9,7 +9,8 @@
 //   rotate      a piece or an ornament turned about up in 2-5 degree steps, back again if it ends overlapping
 // The script is planned on the room's own poses (a RoomState copy), deterministic from the seed: gestures end at
 // free poses (or return to where they started), and carries take routes that snug's sweeps find free. Each event
-// also carries a pointer ray for movers that take rays: straight down from above the target.
+// also carries a pointer ray for movers that take rays, straight down from above the target, and the grabbed
+// point in the body's frame (its origin, which lies on the plane it rests with).
 import { mulberry32 } from '../../tools/prng.mjs';
 import { rotate, translated, turnAbout, transformPoint } from './pose.mjs';
 import { insideXZ, pointOn } from './state.mjs';
@@ -41,7 +42,7 @@ export function makePath(room, seed, count = 1000) {
   let gesture = '';
   function emit(body, target) {
     const ray = { origin: [target[4], ROOM.height + 0.5, target[6]], direction: [0, -1, 0] };
-    events.push({ body, gesture, target: [...target], ray });
+    events.push({ body, gesture, target: [...target], ray, grab: [0, 0, 0] });
   }
   // Straight from `from` to `to` in steps of 2-5 cm; `press` offsets every event but the last (into a wall).
   function line(body, from, to, press = [0, 0, 0]) {

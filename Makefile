@@ -76,7 +76,8 @@ $(BUILD)/include/cglm:
 # for size: the module has a size budget (issue 7) and these files gain nothing from -O3. (scene.c and ctx.c are
 # called by the scene step: under -Os the room step looked up to ~20 % slower.)
 WASM_SMALL := bvh/blob research/bvh_bottomup base/format bvh/hausdorff research/split_bb research/split_greedy \
-              research/split_kcenter research/split_kmeans research/split_zachmann
+              research/split_kcenter research/split_kmeans research/split_zachmann \
+              $(patsubst core/src/%.c,%,$(wildcard core/src/place/*.c))
 $(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
 
 $(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm
@@ -250,8 +251,8 @@ test-browser: web
 # beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
 # sources import the modules from the build folder (../build/wasm/) and the three.js layer imports ../wasm/; here
 # both become ./, and no path may leave the folder.
-PKG_SRC  := wasm/snug.js wasm/scene.js wasm/internal.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
-            web/snug-three.js web/snug-three.d.ts
+PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/internal.js wasm/worker.js wasm/node-web-worker.js \
+            wasm/snug.d.ts web/snug-three.js web/snug-three.d.ts
 PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js snug-layout.js)
 
 dist/snug.js: $(PKG_SRC) $(PKG_WASM) Makefile

@@ -1,9 +1,9 @@
 // What snug.js and scene.js share: the C layout (generated from the headers at build time, see
 // wasm/layout_probe.mjs), the error type, the enum tables in their JS spelling, the pose helper and the places of
 // the context's scratch block. Imported by both, so that neither imports the other back.
-import { LAYOUT, ENUMS, STATUS, CONSTANTS } from '../build/wasm/snug-layout.js';
+import { LAYOUT, ENUMS, NAMED, STATUS, CONSTANTS } from '../build/wasm/snug-layout.js';
 
-export { LAYOUT, STATUS, CONSTANTS };
+export { LAYOUT, ENUMS, NAMED, STATUS, CONSTANTS };
 
 export const STATUS_NAMES = ENUMS.status;
 export const BV_TYPES = ENUMS.bv_type;
@@ -53,6 +53,19 @@ export function enumIndex(names, value, what) {
 // Objects of offsets are made by Object.fromEntries: V8 keeps those in fast mode (one made by adding 27 properties
 // in a loop turns into a dictionary, and every hot-path read of it became a lookup).
 
+/** Byte offsets of consecutive slots of the given sizes (4-byte aligned), and their total as .size: the places of a
+ * call's several outputs in one staged block. */
+export function slots(...sizes) {
+  const at = [];
+  let next = 0;
+  for (const bytes of sizes) {
+    at.push(next);
+    next += (bytes + 3) & ~3;
+  }
+  at.size = next;
+  return at;
+}
+
 /** A struct's field offsets in 4-byte words (for Float32Array / Uint32Array reads). */
 export function words(layout) {
   return Object.freeze(Object.fromEntries(Object.entries(layout).map(([k, v]) => [k, v >> 2])));
@@ -79,5 +92,5 @@ export const S = places([
   ['quality', L.bvh_quality.size], ['def', L.mesh_def.size], ['motionA', L.motion.size], ['motionB', L.motion.size],
   ['toiDef', L.toi_def.size], ['toiResult', L.toi_result.size], ['vecA', 12], ['vecB', 12],
   ['bodyDef', L.body_def.size], ['bodyInfo', L.body_info.size], ['sceneHit', L.scene_hit.size],
-  ['stepDef', L.step_def.size], ['stepStats', L.step_stats.size],
+  ['stepDef', L.step_def.size], ['stepStats', L.step_stats.size], ['findDef', L.surface_find_def.size],
 ]);

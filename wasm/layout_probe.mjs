@@ -1,7 +1,7 @@
 // Writes the C source of the layout probe for the given headers (make: core/include/snug.h wasm/task_pool.h). The
 // probe, compiled by emcc for wasm32 and run under node, prints build/wasm/snug-layout.js: every public struct's
-// size and field offsets, every enum as a table by value, the status codes by name, the numeric #defines and the
-// enums' counts, all numbers from the compiler. The JS API reads nothing else about the C side, so a change in the headers changes the
+// size and field offsets, every enum as a table by value, the anonymous enums' named values, the status codes by
+// name, the numeric #defines and the enums' counts, all numbers from the compiler. The JS API reads nothing else about the C side, so a change in the headers changes the
 // JS layout with it. Enum values become JS names by dropping the enum's common prefix (SNUG_TRAVERSAL_ONE_SIDED ->
 // 'one-sided'); statuses keep their C names (SnugError.status).
 import { readFileSync } from 'node:fs';
@@ -33,6 +33,12 @@ const enums = [...code.matchAll(/typedef enum (snug_\w+) \{([^}]*)\} \1;/g)].map
   name,
   values: body.split(',').map((e) => e.trim().split(/\s*=\s*/)[0]).filter((v) => v && !/_COUNT$/.test(v)),
 }));
+// anonymous enums (named values, e.g. the bits of a result's reasons)
+const groups = [...code.matchAll(/^enum \{([^}]*)\};/gm)].map(([, body]) => {
+  const values = body.split(',').map((e) => e.trim().split(/\s*=\s*/)[0]).filter((v) => v && !/_COUNT$/.test(v));
+  const prefix = commonPrefix(values);
+  return { key: prefix.slice(5, -1).toLowerCase(), prefix, values };
+});
 const defines = [...code.matchAll(/^#define (SNUG_\w+)[ \t]+\S.*$/gm)].map((m) => m[1]);
 const counts = [...code.matchAll(/\b(SNUG_\w+_COUNT)\b/g)].map((m) => m[1]).filter((c, i, all) => all.indexOf(c) === i);
 
@@ -89,6 +95,17 @@ for (const v of status.values) {
   emit(`  ${v}: `);
   emitNumber('%d', `(int)${v}`);
   emit(',\n');
+}
+emit('});\n\n');
+
+emit('/** The anonymous enums, by their common prefix (snug_ dropped): JS name -> value. */\nexport const NAMED = freeze({\n');
+for (const g of groups) {
+  emit(`  ${g.key}: freeze({ `);
+  g.values.forEach((v, i) => {
+    emit(`${i ? ', ' : ''}'${jsName('', v, g.prefix)}': `);
+    emitNumber('%u', `(unsigned)${v}`);
+  });
+  emit(' }),\n');
 }
 emit('});\n\n');
 

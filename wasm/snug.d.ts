@@ -30,6 +30,96 @@ export const TOI_MODES: readonly ToiMode[];
 export const ROOT_FINDERS: readonly RootFinder[];
 export const FEATURES: readonly Feature[];
 
+// ------------------------------------------------------------------------------------------- placement
+
+/** The default labels of every scene, index = the core's label id. */
+export const DEFAULT_LABELS: readonly string[];
+export type MoveReason = 'blocked' | 'contained' | 'constrained' | 'turn-blocked' | 'turn-locked' | 'snapped' |
+  'reseated' | 'snap-blocked' | 'started-overlapping';
+export const REASONS: readonly MoveReason[];
+export type DropOutcome = 'landed' | 'resting' | 'nothing-below' | 'blocked';
+export const DROP_OUTCOMES: readonly DropOutcome[];
+export type ViolationKind = 'overlap' | 'plane' | 'containment' | 'label' | 'cycle' | 'orientation' | 'stale';
+export const VIOLATIONS: readonly ViolationKind[];
+
+/** An offer (where others may rest; normal out of the object) or a binding (what rests; normal into the object). */
+export interface Surface {
+  kind: 'offer' | 'binding';
+  /** A DEFAULT_LABELS name, or a label index of the scene. */
+  label: string | number;
+  normal: Vec3;
+  /** 3..32 vertices in the mesh's frame: convex, planar, counter-clockwise seen from the normal's tip. */
+  polygon: Vec3[];
+}
+
+export interface Binding {
+  /** Index of the binding surface in the body's mesh. */
+  binding: number;
+  supporter: Body | null;
+  /** Index of the offer surface in the supporter's mesh. */
+  offer: number;
+}
+
+export interface Blocker {
+  body: Body | null;
+  /** The member of the moving group it touched. */
+  by: Body | null;
+  point: number[];
+  /** Unit, from the blocker towards the group. */
+  normal: number[];
+}
+
+export class MoveResult {
+  pose: Float32Array;
+  reasons: MoveReason[];
+  reasonBits: number;
+  bindings: Binding[];
+  /** A seat the body could take (free mode, or a snap blocked by a collision), with its pose for a preview. */
+  candidate: (Binding & { pose: Float32Array }) | null;
+  blockers: Blocker[];
+  /** Translation degrees of freedom left (0..3). */
+  allowedAxes: number;
+  /** The axis a turn may use (zero when none). */
+  turnAxis: Float32Array;
+  has(reason: MoveReason): boolean;
+}
+
+export interface MoveDef {
+  mode?: 'constrained' | 'free';
+  /** Target world pose (controller, script); without target and ray the body stays and only turns. */
+  target?: Pose;
+  /** Pointer input: the grabbed point follows the ray on the plane of the body's binding. */
+  ray?: { origin: Vec3; dir: Vec3; tmax?: number };
+  /** The grabbed point in the body's frame (with ray). */
+  grab?: Vec3;
+  /** Radians about the allowed axis, added this call. */
+  turn?: number;
+  /** > 0: the turn ends on a multiple of this angle. */
+  angleStep?: number;
+}
+
+export interface PlaceDef {
+  up?: Vec3;
+  skin?: number;
+  overhang?: number;
+  snapRange?: number;
+  maxSlides?: number;
+}
+
+/** An undo point of a scene (its bytes and the Body objects alive then). */
+export interface SceneSnapshot {
+  bytes: Uint8Array;
+  bodies: Map<number, Body>;
+}
+
+export interface Violation {
+  kind: ViolationKind;
+  body: Body | null;
+  other: Body | null;
+  binding: number | null;
+  amount: number;
+}
+
 /** A failed call: the core's status name and message. */
 export class SnugError extends Error {
   constructor(code: number, message?: string);
@@ -103,6 +193,24 @@ export interface QueryStats {
   nodesVisited: number;
 }
 
+/**
+ * Settings of Mesh.findSurfaces (snug.h, snug_surface_find_def); omitted fields keep the C defaults: up +y, forward
+ * +z (zero: no back binding), maxTilt 5 degrees (radians), flatness 1e-3 of the mesh scale, minArea 0.1 of the
+ * footprint, minWidth 0.05 (mesh units), wallFill 0.75, clearance 0.05 of the height, contact 0.005, bigSize 0.6.
+ */
+export interface SurfaceFindDef {
+  up?: Vec3;
+  forward?: Vec3;
+  maxTilt?: number;
+  flatness?: number;
+  minArea?: number;
+  minWidth?: number;
+  wallFill?: number;
+  clearance?: number;
+  contact?: number;
+  bigSize?: number;
+}
+
 export class Mesh {
   readonly snug: Snug;
   /** 0 once disposed. */
@@ -116,6 +224,10 @@ export class Mesh {
   degenerate(): Uint32Array;
   setPositions(positions: ArrayLike<number>): void;
   serialize(): Uint8Array;
+  setSurfaces(list: Surface[]): void;
+  surfaces(): Surface[];
+  /** Offers and bindings found from the triangles alone (not set on the mesh): offers first, then bindings. */
+  findSurfaces(def?: SurfaceFindDef): Surface[];
   dispose(): void;
 }
 
@@ -305,6 +417,18 @@ export class Body {
   setEnabled(enabled: boolean): void;
   setFilter(layer: number, mask: number): void;
   info(): BodyInfo;
+  /** Turn only so that the local direction stays on the world one; null, null removes the constraint. */
+  setOrientation(local: Vec3 | null, world: Vec3 | null): void;
+  bindings(): Binding[];
+  bind(binding: number, supporter: Body, offer: number): void;
+  unbind(): void;
+  /** One pointer event or controller frame of a drag; the result is scene.moveResult unless out is given. */
+  move(def: MoveDef, out?: MoveResult): MoveResult;
+  pushOut(): { moved: boolean; translation: number[] };
+  supporters(): (Body | null)[];
+  dependents(): (Body | null)[];
+  group(): (Body | null)[];
+  drop(): { outcome: DropOutcome; landed: Binding | null; blocker: Body | null };
   dispose(): void;
 }
 
@@ -375,5 +499,21 @@ export class Scene {
   stepPairs(): [Body, Body][];
   stepCommit(body: Body, t: number): void;
   stepStats(): StepStats;
+  setLabels(names: string[], order?: [string | number, string | number][]): void;
+  labels(): string[];
+  labelFits(binding: string | number, offer: string | number): boolean;
+  setPlaceDef(def: PlaceDef): void;
+  placeDef(): Required<PlaceDef> & { up: number[] };
+  /** The consistency check: [] when every binding holds and nothing interpenetrates. */
+  check(): Violation[];
+  /** The last Body.move result of this scene (reused). */
+  moveResult?: MoveResult;
+  insert(def: { mesh: Mesh; ray: { origin: Vec3; dir: Vec3; tmax?: number }; pose?: Pose; isStatic?: boolean;
+    layer?: number; mask?: number; userData?: unknown }): { body: Body; binding: Binding };
+  delete(body: Body, policy?: 'drop' | 'with-dependents'): Body[];
+  snapshot(): SceneSnapshot;
+  restore(snapshot: SceneSnapshot): void;
+  save(): Uint8Array;
+  load(bytes: Uint8Array): { bodies: Body[]; meshes: Mesh[] };
   dispose(): void;
 }

@@ -18,11 +18,15 @@ import {
   SnugError, pose, enumIndex, words, S, NO_HIT, ERR_INVALID, ERR_STALE, ERR_OOM, ERR_BUFFER_TOO_SMALL,
 } from './internal.js';
 import { Scene, Body, SceneHit, Contact } from './scene.js';
+import {
+  DEFAULT_LABELS, REASONS, VIOLATIONS, DROP_OUTCOMES, MoveResult, meshSetSurfaces, meshGetSurfaces, meshFindSurfaces,
+} from './place.js';
 
 export {
   STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, TOI_MODES, ROOT_FINDERS, FEATURES, SnugError, pose, Scene,
   Body, SceneHit, Contact,
 };
+export { DEFAULT_LABELS, REASONS, VIOLATIONS, DROP_OUTCOMES, MoveResult };
 
 const POSE = words(L.pose);
 const RAY = words(L.ray);
@@ -220,6 +224,18 @@ export class Mesh {
   setPositions(positions) { this.snug._meshSetPositions(this, positions); }
   /** Versioned, checksummed blob of mesh + hierarchy (load it with snug.meshFromBlob, also in another module). */
   serialize() { return this.snug._meshSerialize(this); }
+  /**
+   * Placement surfaces in the mesh's frame: [{ kind: 'offer' | 'binding', label (a DEFAULT_LABELS name or an index),
+   * normal: [x, y, z], polygon: [[x, y, z], ...] }] (convex, counter-clockwise seen from the normal's tip).
+   */
+  setSurfaces(list) { meshSetSurfaces(this.snug, this, list); }
+  surfaces() { return meshGetSurfaces(this.snug, this); }
+  /**
+   * Offer and binding surfaces found from the triangles alone (snug_mesh_find_surfaces), as plain objects of the
+   * placement format: { kind: 'offer'|'binding', label, normal, polygon }. Does not set them on the mesh.
+   * def (all optional): { up, forward, maxTilt, flatness, minArea, minWidth, wallFill, clearance, contact, bigSize }.
+   */
+  findSurfaces(def) { return meshFindSurfaces(this.snug, this, def); }
   dispose() {
     if (this.handle === 0) return;
     const s = this.snug;
@@ -350,6 +366,9 @@ export class Snug {
     if (mesh.snug !== this) throw new SnugError(ERR_STALE, 'stale handle: this mesh belongs to another Snug context');
     return mesh.handle;
   }
+
+  // Throw a SnugError the JS layer found (bad arguments before any C call).
+  _fail(code, message) { throw new SnugError(code, message); }
 
   _isValid(name, ...handles) { return this._ctx !== 0 && this._fn(name)(this._ctx, ...handles) !== 0; }
 

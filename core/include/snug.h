@@ -640,6 +640,61 @@ snug_status snug_mesh_set_surfaces(snug_ctx* ctx, snug_mesh mesh, const snug_sur
 snug_status snug_mesh_get_surfaces(snug_ctx* ctx, snug_mesh mesh, snug_surface* surfaces, uint32_t capacity,
                                    uint32_t* total);
 
+/* Surfaces found from a mesh's triangles alone (core/src/place/surface_find.c), for meshes nobody annotated. Units
+ * are the mesh's; the size rules assume metres (the surfaces format, three.js y up). What is found:
+ *  - OFFERS on upward planar regions (normal within max_tilt of up, triangles within flatness of one plane) of at
+ *    least min_area, on the part with room above it: a part under the mesh itself closer than `clearance` (the
+ *    strip of a seat under its back, a board inside a side panel) is not offered, a part with room under the mesh
+ *    (a desk top under its shelf, the boards of a bookcase) is offered separately from the open part. Each offer is
+ *    convex: a region that fills its convex hull is that hull, other regions (a top around a hole, an L) are cut
+ *    into rectangles, so no offer covers a hole.
+ *  - onWall OFFERS on large vertical planar regions of a big object (wall fronts), facing outward (open in front).
+ *  - the RESTING binding: the convex hull of the vertices within `contact` of the lowest point, in the plane of the
+ *    lowest point (a table's four feet give one polygon).
+ *  - the BACK binding (onWall): when the vertical face at the object's extreme towards -forward is one flat region
+ *    covering wall_fill of the object's silhouette (a bookcase's back, a picture's back) of an object at least half
+ *    as tall as deep (a book lying down has no back), the hull of the vertices there, ending a little above the
+ *    lowest point (IConS §7.3: no shared edge with the resting binding). A big panel (a wall slab) has wall offers
+ *    instead.
+ * Labels (IConS labels are functions; these are guesses from shape, documented so they can be overridden):
+ *  - an object is BIG when its height or the square root of its footprint's area reaches big_size; big objects
+ *    rest onFloor, small ones onStore;
+ *  - offers of a big object at most a tenth of its footprint's diameter above its lowest point: onFloor (a floor
+ *    slab, a rug); offers with room under the mesh above them: onStore (shelves, compartments); offers with a back
+ *    rising from an edge (a vertical region at least half their height above the lowest point), in the lower 60 %
+ *    of the object and at most big_size high: onSeat; open offers of a big object in its upper half covering half
+ *    its footprint and at least big_size / 2 wide: onWorkspace (table and desk tops); every other offer: onStore;
+ *  - wall offers need a big object and at least big_size height and big_size / 2 width.
+ * The footprint is the convex hull of the mesh seen along up; the silhouette towards a horizontal direction is
+ * height times the footprint's width across it. */
+typedef struct snug_surface_find_def {
+    float up[3];                       /* unit: the mesh frame's up */
+    float forward[3];                  /* unit and perpendicular to up: the object's front (its back faces away), or
+                                        * zero for no back binding */
+    float max_tilt;                    /* radians: how far an offer's normal may lean from up, a wall's from level */
+    float flatness;                    /* how far a region's triangles may lie off its plane, relative to the mesh
+                                        * scale */
+    float min_area;                    /* smallest offer region, relative to the footprint's area */
+    float min_width;                   /* narrowest offer, in mesh units (a ledge narrower holds nothing) */
+    float wall_fill;                   /* part of the silhouette a wall region or a back must cover */
+    float clearance;                   /* room an offer needs above it inside the mesh, relative to the height */
+    float contact;                     /* how far above the lowest point (or before the back's extreme) a vertex
+                                        * still touches, relative to the height (depth) */
+    float big_size;                    /* object size from which it counts as furniture, in mesh units (metres) */
+    uint32_t internal_value;   /* set by snug_default_surface_find_def(): marks a def made by it (do not set) */
+} snug_surface_find_def;
+
+/* Up +y, forward +z, tilt 5 degrees, flatness 1e-3, min area 0.1, min width 0.05, wall fill 0.75, clearance 0.05,
+ * contact 0.005, big size 0.6. */
+snug_surface_find_def snug_default_surface_find_def(void);
+/* Writes min(capacity, total) found surfaces, offers first (largest regions first), then the resting binding, then
+ * the back binding; *total is always set (SNUG_ERR_BUFFER_TOO_SMALL when it exceeds capacity). Every surface passes
+ * snug_mesh_set_surfaces' check; labels are the default label indices. Deterministic and independent of the
+ * triangle order; bounded work (at most 64 planes of each kind, 64 x 64 probes per plane). Does not set the
+ * surfaces on the mesh. */
+snug_status snug_mesh_find_surfaces(snug_ctx* ctx, snug_mesh mesh, const snug_surface_find_def* def,
+                                    snug_surface* out, uint32_t capacity, uint32_t* total);
+
 /* Label table of a scene: `count` names (each < SNUG_LABEL_NAME_MAX bytes, distinct, non-empty) and the order
  * given as pairs (lesser, greater) of indices, closed transitively. A pair that would make two labels each <= the
  * other (a cycle) is SNUG_ERR_CYCLE; the table is then unchanged. Bindings whose labels no longer fit are not
@@ -665,7 +720,7 @@ typedef struct snug_place_def {
     uint32_t internal_value;   /* set by snug_default_place_def(): marks a def made by it (do not set) */
 } snug_place_def;
 
-/* Up +y, skin 2e-3, overhang 0.05, snap range 1, 4 slides. */
+/* Up +y, skin 2e-3, overhang 0.05, snap range 2, 4 slides. */
 snug_place_def snug_default_place_def(void);
 snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug_place_def* def);
 snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place_def* out);
@@ -691,7 +746,8 @@ snug_status snug_body_get_bindings(snug_ctx* ctx, snug_scene scene, snug_body bo
  * not fit, it would close a cycle, the polygon cannot be contained, or the pose would overlap another body. */
 snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t binding, snug_body supporter,
                            uint32_t offer);
-/* Break every binding the body rests with (free mode, IConS Alg. 4). What rests on the body stays bound to it. */
+/* Break every binding the body rests with (free mode, IConS Alg. 4) and lift it (with what it carries) a skin off
+ * their planes, so that it floats clear of what it rested on. What rests on the body stays bound to it. */
 snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body);
 
 typedef enum snug_place_mode {
@@ -795,6 +851,86 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
                              uint32_t* total);
 
 /* (section end: placement) */
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Placement II: the binding graph, gravity, insert, delete, snapshots (undo) and scene files (core/src/place)
+ * ------------------------------------------------------------------------------------------------------------ */
+
+/* The binding graph has an edge from each body to each of its supporters. What moves with a body is its subtree
+ * in the scene hierarchy, and the hierarchy follows the graph: a body's parent is the supporter of its main binding
+ * (the one whose offer faces most nearly up). A body resting on several supporters (a board on two blocks) is
+ * carried by that one only; its other bindings let go when their supporter moves away from under it. A binding
+ * that would close a cycle is refused (SNUG_ERR_CYCLE). */
+/* Direct supporters / direct dependents / the group (the body and everything that moves with it, pre-order). */
+snug_status snug_body_get_supporters(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out,
+                                     uint32_t capacity, uint32_t* total);
+snug_status snug_body_get_dependents(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out,
+                                     uint32_t capacity, uint32_t* total);
+snug_status snug_body_get_group(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out, uint32_t capacity,
+                                uint32_t* total);
+
+typedef enum snug_drop_outcome {
+    SNUG_DROP_LANDED = 0,              /* it fell and now rests on a compatible offer (bound) */
+    SNUG_DROP_RESTING,                 /* it already rests (bound) with a binding facing up: nothing to do */
+    SNUG_DROP_NOTHING_BELOW,           /* no compatible offer below: it stays where it is */
+    SNUG_DROP_BLOCKED,                 /* something it may not rest on is in the way (a couch over a chair): stays */
+    SNUG_DROP_OUTCOME_COUNT
+} snug_drop_outcome;
+
+/* Pseudo-gravity: let the body (with what it carries) fall along -up onto the nearest compatible offer below whose
+ * prism holds one of its binding surfaces, and bind it there. An incompatible body in the way is not a rest: the
+ * body stays and *blocker names it. landed (optional) gets the new binding. */
+snug_status snug_body_drop(snug_ctx* ctx, snug_scene scene, snug_body body, snug_drop_outcome* outcome,
+                           snug_binding* landed, snug_body* blocker);
+
+typedef struct snug_insert_def {
+    snug_body_def body;                /* mesh, flags, filter; its pose gives the turn about up to keep */
+    snug_ray ray;                      /* the pointer: the body lands on the first offer it hits that fits */
+    uint32_t internal_value;   /* set by snug_default_insert_def(): marks a def made by it (do not set) */
+} snug_insert_def;
+
+snug_insert_def snug_default_insert_def(void);
+/* Insert without overlap: a new body goes onto the compatible offer under the pointer, at the free snapped pose
+ * nearest the hit (searching outward over the offer), bound there. Fails with a clear error, creating nothing, when
+ * the pointer hits no offer the body may rest on, or the offer has no free room for it (full). */
+snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert_def* def, snug_body* out,
+                              snug_binding* bound);
+
+typedef enum snug_delete_policy {
+    SNUG_DELETE_DROP_DEPENDENTS = 0,   /* what rests on it falls to the next compatible offer below (pseudo-gravity);
+                                        * what finds none is deleted with it (and listed) */
+    SNUG_DELETE_WITH_DEPENDENTS,       /* what rests on it, transitively, is deleted with it */
+    SNUG_DELETE_POLICY_COUNT
+} snug_delete_policy;
+
+/* Delete a body with its policy. deleted (optional) gets the first `capacity` of the bodies destroyed, the body
+ * first; *total is their count. Nothing is left floating: a dependent that cannot land is deleted and listed. A
+ * failed delete changes nothing. */
+snug_status snug_scene_delete(snug_ctx* ctx, snug_scene scene, snug_body body, snug_delete_policy policy,
+                              snug_body* deleted, uint32_t capacity, uint32_t* total);
+
+/* Snapshots for undo: the whole state of a scene's bodies and placement (handles, meshes, parents, local and world
+ * poses, flags, filters, ignore pairs, bindings, orientation, labels, settings, the handle pool), written to buffer
+ * (NULL: only *size). Restoring one gives back that state bit for bit, with the same body handles; meshes are
+ * referenced, not copied (keep them alive while a snapshot may be restored). A buffer that is not a snapshot of
+ * this scene is rejected and the scene stays as it was. */
+snug_status snug_scene_snapshot(snug_ctx* ctx, snug_scene scene, void* buffer, size_t capacity, size_t* size);
+snug_status snug_scene_restore(snug_ctx* ctx, snug_scene scene, const void* snapshot, size_t size);
+
+/* Scene files: a versioned, checksummed file of the whole placement scene: every mesh its bodies use with its
+ * surfaces and its hierarchy (embedded blob), labels and their order, settings, bodies (mesh, parent, local pose,
+ * flags, filter, orientation, user data) and bindings. Deterministic: save -> load -> save is byte-identical. */
+snug_status snug_scene_save(snug_ctx* ctx, snug_scene scene, void* buffer, size_t capacity, size_t* size);
+/* Load a scene file into the scene, replacing its bodies and placement state; the file's meshes become new meshes of
+ * the context. Atomic: a truncated, corrupt, foreign, newer-version or inconsistent file (one that fails the
+ * consistency check) is rejected with a clear error and the scene stays exactly as it was. bodies (optional) gets the
+ * new body handles in file order, meshes the new mesh handles in file order (capacities checked first; *_total
+ * always set). */
+snug_status snug_scene_load(snug_ctx* ctx, snug_scene scene, const void* data, size_t size, snug_body* bodies,
+                            uint32_t body_capacity, uint32_t* body_total, snug_mesh* meshes, uint32_t mesh_capacity,
+                            uint32_t* mesh_total);
+
+/* (section end: placement II) */
 
 #ifdef __cplusplus
 }

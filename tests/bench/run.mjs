@@ -26,7 +26,7 @@ const tasks = [];
 const add = (label, spec, timeoutS, expect) => tasks.push({ label, ...spec, timeoutS, expect });
 add('brute-force ray reference', SNUG('native', 'reference'), 600, { sec: 'reference', case: 'all', impl: 'brute force rays' });
 for (const flavour of ['native', 'wasm']) {
-  for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['pairs', 'overlap'], ['toi', 'toi'], ['scene', 'broadphase'], ['cost', 'cost-bv']])
+  for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['pairs', 'overlap'], ['toi', 'toi'], ['scene', 'broadphase'], ['find', 'find-surfaces'], ['cost', 'cost-bv']])
     add(`snug ${flavour} ${task}`, SNUG(flavour, task), 600, { sec, case: 'all', impl: `snug ${flavour}` });
 }
 // the SIMD paths switched off: only where they are used
@@ -38,6 +38,12 @@ if (existsSync(`${BENCH_DIR}/wasm.ok`))
   add('snug wasm threads build', { cmd: process.execPath, args: ['tests/bench/threads.mjs'] }, 600, { sec: 'build', case: 'all', impl: 'snug wasm 2 threads' });
 else if (!only || only.test('snug wasm threads build'))
   rows.push({ sec: 'build', case: 'all', impl: 'snug wasm 2 threads', status: 'missing', note: '`make wasm` failed in this run (a stale module is not measured)' });
+// Placement (issue 17): the movers on scripted drag paths in the benchmark room (tests/bench/place/run.mjs), through
+// the JS API of the plain module, so not when `make wasm` failed.
+if (existsSync(`${BENCH_DIR}/wasm.ok`))
+  add('placement drag paths', { cmd: process.execPath, args: ['--expose-gc', 'tests/bench/place/run.mjs'] }, 3600, { sec: 'place', case: 'all', impl: 'placement movers' });
+else if (!only || only.test('placement drag paths'))
+  rows.push({ sec: 'place', case: 'all', impl: 'placement movers', status: 'missing', note: '`make wasm` failed in this run (a stale module is not measured)' });
 for (const task of ['build', 'pairs', 'toi'])
   add(`FCL ${task}`, { cmd: `${BENCH_DIR}/fcl_bench`, args: [task] }, 300, { sec: task === 'pairs' ? 'overlap' : task, case: 'all', impl: 'FCL native' });
 const ANCHOR_IMPL = { tmb: 'three-mesh-bvh', rapier: 'Rapier', jolt: 'Jolt' };
@@ -184,6 +190,7 @@ const SECTIONS = [
   ['toi-variants', 'Continuous collision variants'],
   ['broadphase', 'Broad phase, 10k moving boxes (ms per step)'],
   ['room', 'Dynamic step of a 100-body room (ms per step)'],
+  ['find-surfaces', 'Surfaces found from triangles, snug_mesh_find_surfaces (ms per call; no anchor has it)'],
   ['cost-bv', 'Seed 000 cost table: BV overlap tests (ns per test)'],
   ['sat-vs-seed004', 'OBB-OBB: 15-axis SAT vs the seed-004 test (ns per test)'],
   ['cost-primitive', 'Seed 000 cost table: primitive tests (ns per test)'],
@@ -211,6 +218,23 @@ for (const [sec, title] of SECTIONS) {
     }
   }
   md.push('\nRatios are the row\'s median ÷ the snug median of the same case (default tree: AABB SAH where present); above 1× snug is faster.');
+}
+// Placement: per layout and mover, the time per pointer event of the scripted drag path (tests/bench/place/).
+const placeRows = rows.filter((x) => x.sec === 'place');
+if (placeRows.length) {
+  md.push('\n## Placement: scripted drag paths in a 100-body room of ~1M triangles (ms per pointer event)\n');
+  md.push('Each layout is a seeded room (tests/bench/place/room.mjs) with a 1000-event drag path (path.mjs); every mover replays it,');
+  md.push('in node, wasm with one thread, each event timed; the per-event minimum of two replays (the movers are deterministic).');
+  md.push('After each event the moved body and its children are checked against every other body: interpenetrations beyond');
+  md.push('1e-4 of the smaller body\'s size (state.mjs).\n');
+  md.push('| layout | mover | p50 | p99 | max | mean | blocked events | interpenetrations | anchor p99 ÷ p99 | status | note |');
+  md.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|');
+  for (const x of placeRows) {
+    const measured = x.p99 !== undefined;
+    md.push(`| ${x.case} | ${x.impl} | ${measured ? `${fmt(x.med)} | ${fmt(x.p99)} | ${fmt(x.max)} | ${fmt(x.mean)} | ${x.blocked} | ${x.interpenetrations}` : ' | | | | | '} | ${x.anchorRatio ? `${fmt(x.anchorRatio)}×` : ''} | ${x.status} | ${x.note ?? ''} |`);
+    csv.push(['place', q(x.case), q(x.impl), x.med ?? '', x.min ?? '', x.max ?? '', x.n ?? '', x.repeats ?? '', q(x.status), '',
+      q(measured ? `p99 ${x.p99} ms; ${x.interpenetrations} interpenetrations; ${x.blocked} blocked events; anchor p99 / p99 ${x.anchorRatio ?? ''}` : ''), '', '', q(x.note)].join(','));
+  }
 }
 const sizes = rows.filter((x) => x.sec === 'size');
 if (sizes.length) {
@@ -266,8 +290,22 @@ target(5, 'TOI, dragon 48k moving into a static copy, wasm', snugW('toi', TOI_CA
 const bp = snugW('broadphase', '10k moving boxes'), room = snugW('room', '100 bodies, 5 moving');
 target(6, 'broad phase, 10k moving boxes, wasm', bp, '≤ 2 ms per step', (r) => r.med <= 2, ratioText('broadphase', '10k moving boxes', bp, ['Rapier world.step', 'Jolt PhysicsSystem step']));
 target(6, 'step of a 100-body room, 5 moving, dynamic, wasm', room, '≤ 1 ms', (r) => r.med <= 1, ratioText('room', '100 bodies, 5 moving', room, ['Rapier world.step', 'Jolt PhysicsSystem step']) + ' (different work: the engines drop convex hulls under gravity)');
+const found = snugW('find-surfaces', 'dragon48k');
+target(17, 'surfaces found from the triangles, dragon 48k, wasm', found, '≤ 20 ms', (r) => r.status === 'ok' && r.med <= 20, 'no anchor has it');
+// Issue 17, per mover other than the anchor, over every layout: p99 <= 1 ms, >= 20x the anchor's p99, 0 interpenetrations.
+{
+  const measured = rows.filter((x) => x.sec === 'place' && x.p99 !== undefined);
+  for (const impl of [...new Set(measured.filter((x) => !x.anchor).map((x) => x.impl))]) {
+    const mine = measured.filter((x) => x.impl === impl);
+    const anchors = mine.map((x) => measured.find((a) => a.anchor && a.case === x.case));
+    const verdict = anchors.some((a) => !a) ? 'anchor missing'
+      : mine.every((x) => x.p99 <= 1 && x.anchorRatio >= 20 && x.interpenetrations === 0) ? 'met' : 'not met';
+    targets.push(`| #17 | drag event p99 per layout (${mine.length} layouts × ${mine[0].n} events), ${impl}, wasm | ${mine.map((x) => fmt(x.p99)).join(' / ')} ms | ≤ 1 ms, ≥ 20× faster than the anchor's p99, 0 interpenetrations | ${verdict} | ` +
+      `three-mesh-bvh p99 ${anchors.map((a) => (a ? fmt(a.p99) : '–')).join(' / ')} ms (${mine.map((x) => (x.anchorRatio ? `${fmt(x.anchorRatio)}×` : '–')).join(' / ')}); interpenetrations ${mine.map((x) => x.interpenetrations).join(' / ')} |`);
+  }
+}
 const snugSize = sizes.find((s) => s.impl === 'snug' && s.gzip);
-targets.push(`| #7 | .wasm gzip size | ${snugSize ? `${(snugSize.gzip / 1024).toFixed(1)} KB` : 'not built'} | ≤ 120 KB | ${snugSize ? (snugSize.gzip <= 120 * 1024 ? 'met' : 'not met') : 'pending'} | ${sizes.filter((s) => !s.impl.startsWith('snug') && s.gzip).map((s) => `${s.impl} ${(s.gzip / 1024).toFixed(0)} KB`).join(', ')} |`);
+targets.push(`| #7, #17 | plain .wasm gzip size, placement included | ${snugSize ? `${(snugSize.gzip / 1024).toFixed(1)} KB` : 'not built'} | ≤ 150 KB | ${snugSize ? (snugSize.gzip <= 150 * 1024 ? 'met' : 'not met') : 'pending'} | ${sizes.filter((s) => !s.impl.startsWith('snug') && s.gzip).map((s) => `${s.impl} ${(s.gzip / 1024).toFixed(0)} KB`).join(', ')} |`);
 function ratioText(sec, cas, ref, impls) {
   if (!ref) return '';
   return impls.map((i) => { const a = find(sec, cas, i); return a ? `${i}: ${fmt(a.med)} ms (${fmt(a.med / ref.med)}×)` : ''; }).filter(Boolean).join('; ');

@@ -1,5 +1,5 @@
 /* snug's side of `make bench`: the same C source runs natively and as wasm under node. One task per run:
- *   snug_bench <flavour> build [mesh]|rays|pairs|toi|scene|cost|reference
+ *   snug_bench <flavour> build [mesh]|rays|pairs|toi|scene|find|cost|reference
  * and result rows ("ROW {json}", tests/bench/timing.h) on stdout for tests/bench/run.mjs. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -10,7 +10,9 @@
 
 #include "geom/bv.h"
 #include "bvh/bvh.h"
+#include "research/obb_seed004.h"
 #include "snug.h"
+#include "test_furniture.h"
 #include "test_meshes.h"
 #include "timing.h"
 #include "geom/tri.h"
@@ -865,9 +867,63 @@ static void task_cost(void) {
     test_mesh_free(&m);
 }
 
+/* --------------------------------------------------------------------------- surfaces found from triangles */
+
+typedef struct find_job {
+    snug_ctx* ctx;
+    snug_mesh mesh;
+    snug_surface_find_def def;
+    snug_surface out[64];
+    uint32_t total;
+    snug_status status;
+} find_job;
+
+static void find_once(void* arg) {
+    find_job* j = arg;
+    j->status = snug_mesh_find_surfaces(j->ctx, j->mesh, &j->def, j->out, 64, &j->total);
+}
+
+/* snug_mesh_find_surfaces per call on a created mesh (no anchor has it). The npm meshes must offer nothing and rest
+ * on one binding; the furniture's counts are those of tests/c/test_place_find.c. */
+static void task_find(snug_ctx* ctx) {
+    static const struct { const char* name; int item; uint32_t offers, bindings; } cases[] = {
+        {"dragon48k", -1, 0, 1}, {"dragon11k", -1, 0, 1}, {"bunny", -1, 0, 1},
+        {"desk", TEST_DESK, 3, 1}, {"bookcase", TEST_BOOKCASE, 5, 2}, {"round table", TEST_ROUND_TABLE, 1, 1}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        test_mesh m;
+        test_item it;
+        if (cases[c].item >= 0) {
+            test_item_build((test_item_kind)cases[c].item, &it);
+            m = it.mesh;
+        } else if (!load(cases[c].name, &m)) {
+            continue;
+        }
+        snug_mesh_def mdef = mesh_def(&m, NULL);
+        find_job j = {.ctx = ctx, .def = snug_default_surface_find_def()};
+        snug_status st = snug_mesh_create(ctx, &mdef, &j.mesh);
+        if (st == SNUG_OK) {
+            find_once(&j);
+            st = j.status;
+        }
+        if (st != SNUG_OK) error_row("find-surfaces", cases[c].name, "", ctx, st);
+        else {
+            bench_stats bs = bench_measure(find_once, &j, 5, 1000);
+            uint32_t offers = 0;
+            for (uint32_t i = 0; i < j.total; ++i) offers += j.out[i].kind == SNUG_SURFACE_OFFER;
+            char note[200];
+            snprintf(note, sizeof note, "%u triangles: %u offers, %u bindings (expected %u, %u)", m.triangle_count,
+                     offers, j.total - offers, cases[c].offers, cases[c].bindings);
+            bool right = offers == cases[c].offers && j.total - offers == cases[c].bindings;
+            bench_row("find-surfaces", cases[c].name, impl_name(""), &bs, right ? "ok" : "wrong", j.total, note);
+        }
+        if (j.mesh) snug_mesh_destroy(ctx, j.mesh);
+        test_mesh_free(&m);
+    }
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|cost|reference\n");
+        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|find|cost|reference\n");
         return 2;
     }
     flavour = argv[1];
@@ -881,6 +937,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(task, "pairs")) task_pairs(ctx);
     else if (!strcmp(task, "toi")) task_toi();
     else if (!strcmp(task, "scene")) task_scene(ctx);
+    else if (!strcmp(task, "find")) task_find(ctx);
     else if (!strcmp(task, "cost")) task_cost();
     else if (!strcmp(task, "reference")) task_reference();
     else {

@@ -12,8 +12,12 @@ if [ -n "$need" ]; then
   $SUDO apt-get update -q
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $need
 fi
-# npm ci only when the lockfile changed since the last install.
-if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.snug-lock; then
+# npm ci only when the lockfile changed since the last install. A node_modules that is a symbolic link (a git
+# worktree sharing another checkout's install) is left alone: npm ci would empty the linked directory for every
+# checkout that shares it.
+if [ -L node_modules ]; then
+  cmp -s package-lock.json node_modules/.snug-lock || echo "deps: node_modules links to a shared install made from another package-lock.json; not reinstalled through the link"
+elif [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.snug-lock; then
   npm ci --ignore-scripts --no-audit --no-fund
   cp package-lock.json node_modules/.snug-lock
 fi

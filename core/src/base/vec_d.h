@@ -32,11 +32,9 @@ static inline dvec dcross(dvec a, dvec b) {
 }
 
 static inline double dlen(dvec a) { return sqrt(ddot(a, a)); }
-/* a / |a|, or the zero vector for a zero a */
-static inline dvec dnorm(dvec a) {
-    double l = dlen(a);
-    return l > 0.0 ? dscale(a, 1.0 / l) : (dvec){0, 0, 0};
-}
+/* a / |a|, or the zero vector for a zero a (vec_d.c: out of line, as placement calls it from many places and the
+ * inlined copies cost the wasm module its size budget) */
+dvec dnorm(dvec a);
 static inline bool dfinite(dvec a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 static inline double ddist2(dvec a, dvec b) {
     dvec d = dsub(a, b);

@@ -46,10 +46,8 @@ bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
         return false;
     }
     snug_mesh_data* bm = snug_pool_get(&ctx->meshes, b->mesh);
-    double r = B->radius * (1.0 + ps->def.overhang) + tol;
-    dvec grow = dxyz(r, r, r);
     snug_support sp;
-    if (snug_support_gather(ctx, s, ps, NULL, 0, bm, bd, dsub(cb, grow), dadd(cb, grow), &sp)) {
+    if (snug_support_gather(ctx, s, ps, 0, bm, bd, &sp)) {
         *kind = SNUG_VIOLATION_STALE;
         return false;
     }
@@ -92,25 +90,6 @@ static void report(violations* v, snug_violation_kind kind, snug_body body, snug
     if (v->total < v->capacity)
         v->out[v->total] = (snug_violation){kind, body, other, binding, (float)amount};
     v->total++;
-}
-
-/* Bound in either direction: the lift that parts their binding plane (from a's side), or zero. */
-static dvec pair_lift(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* a, snug_body_data* b,
-                       double gap) {
-    dvec lift = {0, 0, 0};
-    snug_place_body* ra = snug_place_body_at(ps, s, a->slot);
-    for (uint32_t i = 0; ra && i < ra->binding_count; i++)
-        if (ra->bindings[i].supporter == b->handle) {
-            const snug_place_surface* B = surface_of(ctx, a, ra->bindings[i].binding);
-            if (B) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&a->world), dv(B->s.normal))), gap);
-        }
-    snug_place_body* rb = snug_place_body_at(ps, s, b->slot);
-    for (uint32_t i = 0; rb && i < rb->binding_count; i++)
-        if (rb->bindings[i].supporter == a->handle) {
-            const snug_place_surface* A = surface_of(ctx, a, rb->bindings[i].offer);
-            if (A) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&a->world), dv(A->s.normal))), -gap);
-        }
-    return lift;
 }
 
 /* Does following supporters from slot come back to it? */
@@ -168,8 +147,8 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         snug_mesh_data* ma = snug_mesh_lookup(ctx, a->mesh);
         snug_mesh_data* mb = snug_mesh_lookup(ctx, b->mesh);
         if (!ma || !mb) return SNUG_ERR_STALE_HANDLE;
-        dvec lift = pair_lift(ctx, s, ps, a, b, snug_contact_lift(ps, a, ma, b, mb));
         dpose pa = dpose_f(&a->world);
+        dvec lift = snug_rest_lift(ctx, ps, s, a, ma, pa, b, snug_contact_lift(ps, a, ma, b, mb));
         pa.p = dadd(pa.p, lift);
         snug_pose pose_a = dpose_store(pa);
         bool hit = false;

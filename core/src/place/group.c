@@ -91,24 +91,36 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
     return SNUG_OK;
 }
 
-/* World normal of one of a member's surfaces at its gathered pose (zero when the surface is gone). */
-static dvec surface_normal(const snug_member* m, uint32_t surface) {
-    const snug_place_surfaces* ss = snug_mesh_surfaces(m->mesh);
-    if (!ss || surface >= ss->count) return dxyz(0, 0, 0);
-    return dpose_dir(m->pose, dv(ss->items[surface].s.normal));
+/* Does binding surface B (at pose pa) lie in the plane of one of the other mesh's offers (at pose pb), facing it? */
+static bool rests_on(const snug_place_surface* B, dpose pa, const snug_place_surfaces* others, dpose pb, dvec* n) {
+    *n = dnorm(dpose_dir(pa, dv(B->s.normal)));
+    dvec c = dpose_point(pa, B->centroid);
+    for (uint32_t o = 0; others && o < others->count; o++) {
+        const snug_place_surface* O = &others->items[o];
+        if (O->s.kind != SNUG_SURFACE_OFFER) continue;
+        dvec no = dnorm(dpose_dir(pb, dv(O->s.normal)));
+        dvec oc = dpose_point(pb, O->centroid);
+        double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
+        if (ddot(*n, no) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), no)) <= tol) return true;
+    }
+    return false;
 }
 
-dvec snug_bound_lift(snug_place_scene* ps, const snug_scene_data* s, const snug_member* m,
-                      const snug_body_data* other, double gap) {
-    dvec lift = {0, 0, 0};
-    snug_place_body* rm = snug_place_body_at(ps, s, m->body->slot);
-    for (uint32_t j = 0; rm && j < rm->binding_count; j++)
-        if (rm->bindings[j].supporter == other->handle)
-            lift = dmadd(lift, surface_normal(m, rm->bindings[j].binding), gap);
-    /* the other body rests on the member: its binding normal is the member's offer normal */
-    snug_place_body* ro = snug_place_body_at(ps, s, other->slot);
-    for (uint32_t j = 0; ro && j < ro->binding_count; j++)
-        if (ro->bindings[j].supporter == m->body->handle)
-            lift = dmadd(lift, surface_normal(m, ro->bindings[j].offer), -gap);
+dvec snug_rest_lift(snug_ctx* ctx, snug_place_scene* ps, const snug_scene_data* s, const snug_body_data* a,
+                     const snug_mesh_data* ma, dpose pa, const snug_body_data* b, double gap) {
+    dvec lift = {0, 0, 0}, n;
+    snug_mesh_data* mb = snug_pool_get(&ctx->meshes, b->mesh);
+    if (!mb) return lift;
+    const snug_place_surfaces* sa = snug_mesh_surfaces(ma);
+    const snug_place_surfaces* sb = snug_mesh_surfaces(mb);
+    dpose pb = dpose_f(&b->world);
+    snug_place_body* ra = snug_place_body_at(ps, s, a->slot);
+    for (uint32_t j = 0; ra && sa && j < ra->binding_count; j++)
+        if (ra->bindings[j].binding < sa->count && rests_on(&sa->items[ra->bindings[j].binding], pa, sb, pb, &n))
+            lift = dmadd(lift, n, gap);
+    snug_place_body* rb = snug_place_body_at(ps, s, b->slot);
+    for (uint32_t j = 0; rb && sb && j < rb->binding_count; j++)
+        if (rb->bindings[j].binding < sb->count && rests_on(&sb->items[rb->bindings[j].binding], pb, sa, pa, &n))
+            lift = dmadd(lift, n, -gap);
     return lift;
 }

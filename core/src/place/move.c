@@ -73,21 +73,37 @@ static bool others_bound(const snug_group* g) {
     return false;
 }
 
-/* Is this offer the one the binding rests on now, or coplanar with it (the slide reaches those)? */
-static bool on_current_support(snug_ctx* ctx, snug_scene_data* s, const snug_group* g, const snug_seat* seat) {
+/* Is this seat where the binding rests now, or where its slide reaches (a coplanar offer it can pass onto,
+ * support.c)? Then the pointer asks for a slide, not a jump. */
+static snug_status on_current_support(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                                      const snug_seat* seat, bool* on) {
+    *on = false;
     for (uint32_t e = 0; e < g->ext_count; e++) {
         const snug_ext_binding* x = &g->ext[e];
         if (x->member != 0 || x->b.binding != seat->b.binding) continue;
-        if (x->b.supporter == seat->b.supporter && x->b.offer == seat->b.offer) return true;
-        /* coplanar: the seat turns nothing and moves nothing across the plane */
-        snug_body_data* sup = snug_pool_get(&s->bodies, x->b.supporter);
-        snug_mesh_data* sm = sup ? snug_pool_get(&ctx->meshes, sup->mesh) : NULL;
-        const snug_place_surfaces* ss = sm ? snug_mesh_surfaces(sm) : NULL;
-        if (!ss || x->b.offer >= ss->count) continue;
-        dvec n = dnorm(dpose_dir(dpose_f(&sup->world), dv(ss->items[x->b.offer].s.normal)));
-        if (1.0 - fabs(seat->turn.w) < 1e-12 && fabs(ddot(seat->shift, n)) < 1e-5 * g->radius) return true;
+        if (x->b.supporter == seat->b.supporter && x->b.offer == seat->b.offer) {
+            *on = true;
+            return SNUG_OK;
+        }
+        if (1.0 - fabs(seat->turn.w) > 1e-12) continue;
+        snug_support sp;
+        snug_status st = snug_support_gather(ctx, s, ps, 0, g->members[0].mesh, &x->b, &sp);
+        if (st) return st;
+        /* reachable: supported all along the straight way there (in steps of a quarter of the polygon) */
+        double len = dlen(seat->shift);
+        uint32_t steps = (uint32_t)fmin(256.0, ceil(4.0 * len / sp.binding->radius)) + 1;
+        bool along = true;
+        for (uint32_t k = 1; k <= steps && along; k++) {
+            dpose at = g->members[0].pose;
+            at.p = dmadd(at.p, seat->shift, (double)k / steps);
+            along = snug_support_holds(&sp, at, true);
+        }
+        if (along) {
+            *on = true;
+            return SNUG_OK;
+        }
     }
-    return false;
+    return SNUG_OK;
 }
 
 /* The offer under the pointer the body could take: the first body the ray meets outside the group, an offer of it
@@ -129,7 +145,9 @@ static snug_status pointer_seat(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
             if (turn < best) best = turn, *out = seat, *found = true;
         }
     }
-    if (*found && on_current_support(ctx, s, g, out)) *found = false;
+    bool on = false;
+    if (*found && (st = on_current_support(ctx, s, ps, g, out, &on))) return st;
+    if (on) *found = false;
     return SNUG_OK;
 }
 
@@ -160,12 +178,7 @@ static snug_status prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
                 snug_seat seat;
                 if (!snug_seat_find(ctx, s, ps, g, b, near[k], a, &prism, true, &seat)) continue;
                 if (seat.distance > range) continue;
-                /* keep the `cap` nearest, sorted */
-                uint32_t at = *count < cap ? (*count)++ : cap;
-                if (at == cap && seat.distance >= seats[cap - 1].distance) continue;
-                if (at == cap) at = cap - 1;
-                while (at > 0 && seats[at - 1].distance > seat.distance) seats[at] = seats[at - 1], at--;
-                seats[at] = seat;
+                snug_seats_keep(seats, count, cap, &seat);
             }
         }
     }
@@ -212,26 +225,65 @@ static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* 
     return true;
 }
 
+/* The largest fraction s of a motion (a turn by angle about pivot, then a translation by t) such that the supports
+ * hold all along [0, s]: sampled in steps that move no polygon vertex more than a quarter of the smallest binding
+ * polygon (holding is not monotonic: a square turned by 90 degrees fits again), then bisected in the first step
+ * that fails. */
+static double supported_fraction(const snug_support* sp, uint32_t n, const snug_group* g, dvec axis, double angle,
+                                 dvec pivot, dvec from, dvec t) {
+    if (n == 0) return 1.0;
+    double reach = dlen(t), smallest = INFINITY;
+    for (uint32_t i = 0; i < n; i++) {
+        double arm = dlen(dsub(dpose_point(g->members[sp[i].member].pose, sp[i].binding->centroid), pivot));
+        reach = fmax(reach, dlen(t) + fabs(angle) * (arm + sp[i].binding->radius));
+        smallest = fmin(smallest, sp[i].binding->radius);
+    }
+    uint32_t steps = (uint32_t)fmin(64.0, ceil(4.0 * reach / smallest)) + 1;
+    double good = 0.0;
+    for (uint32_t k = 1; k <= steps; k++) {
+        double s = (double)k / steps;
+        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * s), pivot, dmadd(from, t, s))) {
+            good = s;
+            continue;
+        }
+        double lo = good, hi = s;
+        for (int i = 0; i < 30; i++) {
+            double mid = 0.5 * (lo + hi);
+            if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * mid), pivot, dmadd(from, t, mid))) lo = mid;
+            else hi = mid;
+        }
+        return lo;
+    }
+    return 1.0;
+}
+
 /* The translation nearest to t that keeps every support (the group starts supported): t itself, a clamp into one
  * offer of one support, or the farthest point along t. */
 static dvec clamp_to_supports(const snug_support* sp, uint32_t n, const snug_group* g, const snug_dof* dof, dvec t) {
-    dquat id = dq_identity();
-    dvec o = dxyz(0, 0, 0);
-    if (n == 0 || supports_hold(sp, n, g, id, o, t)) return t;
-    double lo = 0.0, hi = 1.0;
-    for (int i = 0; i < 40; i++) {
-        double mid = 0.5 * (lo + hi);
-        if (supports_hold(sp, n, g, id, o, dscale(t, mid))) lo = mid;
-        else hi = mid;
-    }
-    dvec best = dscale(t, lo);
+    dvec o = dxyz(0, 0, 0), up = dxyz(0, 1, 0);
+    double s = supported_fraction(sp, n, g, up, 0.0, o, o, t);
+    if (s >= 1.0) return t;
+    dvec best = dscale(t, s);
     double best_d = dlen(dsub(best, t));
     for (uint32_t i = 0; i < n; i++) {
         dvec c = snug_dof_project(dof, snug_support_clamp(&sp[i], g->members[sp[i].member].pose, t));
         double d = dlen(dsub(c, t));
-        if (d < best_d && supports_hold(sp, n, g, id, o, c)) best = c, best_d = d;
+        if (d < best_d && supported_fraction(sp, n, g, up, 0.0, o, o, c) >= 1.0) best = c, best_d = d;
     }
     return best;
+}
+
+/* Free mode (IConS Alg. 4): the body's own bindings restrict nothing. It is lifted off them where there is room
+ * (snug_lift_off); boxed in, it keeps them out of the group's external bindings until the motion ends, when those
+ * that no longer hold go. */
+static snug_status free_mode(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
+    snug_status st = snug_lift_off(ctx, s, ps, b, g);
+    if (st) return st;
+    uint32_t kept = 0;
+    for (uint32_t e = 0; e < g->ext_count; e++)
+        if (g->ext[e].member != 0) g->ext[kept++] = g->ext[e];
+    g->ext_count = kept;
+    return SNUG_OK;
 }
 
 snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
@@ -245,12 +297,9 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
     snug_place_prune(ctx, s, ps);
     memset(result, 0, sizeof *result);
     bool constrained = def->mode == SNUG_PLACE_CONSTRAINED;
-    if (!constrained) {
-        snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
-        if (rec && rec->binding_count && (st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
-    }
     snug_group g;
     if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
+    if (!constrained && (st = free_mode(ctx, s, ps, b, &g))) return st;
     double skin = ps->def.skin * g.radius;
     dvec up = dv(ps->def.up);
 
@@ -311,13 +360,11 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
         } else {
             want_t = dsub(dv(def->target.p), g.members[0].pose.p);
         }
-        double reach = dlen(want_t) + g.radius;
-        dvec grow = dxyz(reach, reach, reach);
         snug_support sp[MAX_SUPPORTS];
         uint32_t ns = 0;
         for (uint32_t e = 0; e < g.ext_count && ns < MAX_SUPPORTS; e++)
-            if ((st = snug_support_gather(ctx, s, ps, &g, g.ext[e].member, g.members[g.ext[e].member].mesh, &g.ext[e].b,
-                                          dsub(g.lo, grow), dadd(g.hi, grow), &sp[ns++])))
+            if ((st = snug_support_gather(ctx, s, ps, g.ext[e].member, g.members[g.ext[e].member].mesh, &g.ext[e].b,
+                                          &sp[ns++])))
                 return st;
         bool supported = true;
         for (uint32_t i = 0; i < ns; i++) supported &= snug_support_holds(&sp[i], g.members[sp[i].member].pose, true);
@@ -352,14 +399,9 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
                     pivot = dpose_point(g.members[0].pose, sp[i].binding->centroid);
                     break;
                 }
-            if (supported && !supports_hold(sp, ns, &g, dq_axis_angle(axis, angle), pivot, dxyz(0, 0, 0))) {
-                double lo = 0.0, hi = 1.0;
-                for (int i = 0; i < 30; i++) {
-                    double mid = 0.5 * (lo + hi);
-                    if (supports_hold(sp, ns, &g, dq_axis_angle(axis, angle * mid), pivot, dxyz(0, 0, 0))) lo = mid;
-                    else hi = mid;
-                }
-                angle *= lo;
+            double part = supported ? supported_fraction(sp, ns, &g, axis, angle, pivot, dxyz(0, 0, 0), dxyz(0, 0, 0)) : 1.0;
+            if (part < 1.0) {
+                angle *= part;
                 result->reasons |= SNUG_MOVE_CONTAINED;
             }
             snug_mover_out mo = {0};
@@ -376,10 +418,22 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
             if (!pointer) want_t = dsub(dv(def->target.p), g.members[0].pose.p);
         }
 
-        /* 3. translate */
+        /* 3. translate: a support on one convex offer becomes the edges of its feasible region, limits the mover
+         * slides along as it slides along bodies; a support over several offers is clamped before and checked along
+         * the way after */
         dvec t = snug_dof_project(&dof, want_t);
         if (dlen(dsub(t, want_t)) > 1e-9 * (1.0 + dlen(want_t))) result->reasons |= SNUG_MOVE_CONSTRAINED;
-        if (supported) {
+        snug_limit limits[MAX_SUPPORTS * (SNUG_SURFACE_MAX_VERTICES + 4)];
+        uint32_t nl = 0;
+        bool pieced = false;
+        for (uint32_t i = 0; supported && i < ns; i++) {
+            if (sp[i].count > 1) {
+                pieced = true;
+                continue;
+            }
+            nl += snug_support_limits(&sp[i], g.members[sp[i].member].pose, limits + nl);
+        }
+        if (pieced) {
             dvec c = clamp_to_supports(sp, ns, &g, &dof, t);
             if (dlen(dsub(c, t)) > 1e-9 * (1.0 + dlen(t))) result->reasons |= SNUG_MOVE_CONTAINED;
             t = c;
@@ -387,21 +441,21 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
         if (dlen(t) > 0.0) {
             snug_mover_out mo = {0};
             dvec moved;
-            if ((st = snug_mover_translate(ctx, s, ps, &g, &dof, t, skin, &moved, &mo))) return st;
+            if ((st = snug_mover_translate(ctx, s, ps, &g, &dof, limits, nl, t, skin, &moved, &mo))) return st;
             if (mo.blocked) result->reasons |= SNUG_MOVE_BLOCKED;
+            if (mo.limited) result->reasons |= SNUG_MOVE_CONTAINED;
             if (mo.started_overlapping) result->reasons |= SNUG_MOVE_STARTED_OVERLAPPING;
             for (uint32_t i = 0; i < mo.blocker_count && result->blocker_count < SNUG_MOVE_BLOCKERS_MAX; i++)
                 result->blockers[result->blocker_count++] = mo.blockers[i];
-            /* a slide may leave the path the clamp checked: keep the supports */
-            if (supported && !supports_hold(sp, ns, &g, dq_identity(), dxyz(0, 0, 0), moved)) {
-                double lo = 0.0, hi = 1.0;
-                for (int i = 0; i < 30; i++) {
-                    double mid = 0.5 * (lo + hi);
-                    if (supports_hold(sp, ns, &g, dq_identity(), dxyz(0, 0, 0), dscale(moved, mid))) lo = mid;
-                    else hi = mid;
+            /* a slide may leave the straight way the clamp checked: follow the way taken, leg by leg */
+            for (uint32_t k = 1; pieced && k < mo.path_count; k++) {
+                dvec from = mo.path[k - 1], leg = dsub(mo.path[k], from);
+                double part = supported_fraction(sp, ns, &g, up, 0.0, dxyz(0, 0, 0), from, leg);
+                if (part < 1.0) {
+                    moved = dmadd(from, leg, part);
+                    result->reasons |= SNUG_MOVE_CONTAINED;
+                    break;
                 }
-                moved = dscale(moved, lo);
-                result->reasons |= SNUG_MOVE_CONTAINED;
             }
             if (dlen(moved) > 0.0) {
                 dpose p = g.members[0].pose;
@@ -447,6 +501,14 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
         }
     }
 done:
+    if (!constrained) { /* the bindings the free motion broke: those that no longer hold */
+        snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
+        snug_binding kept[SNUG_BINDINGS_MAX];
+        uint32_t n = 0;
+        for (uint32_t i = 0; rec && i < rec->binding_count; i++)
+            if (snug_binding_holds(ctx, s, ps, &rec->bindings[i], NULL, NULL)) kept[n++] = rec->bindings[i];
+        if (rec && n < rec->binding_count && (st = snug_bindings_set(ctx, s, ps, b, kept, n))) return st;
+    }
     result->pose = b->world;
     store_binding_list(ps, s, b, result);
     return snug_succeed(ctx);

@@ -17,6 +17,8 @@
 typedef struct plane {
     dvec n;                           /* unit, from the other body towards the group */
     double c;
+    const snug_body_data *body, *by;   /* the other body, and the member it faces */
+    float point[3];                    /* on the other body */
 } plane;
 
 typedef struct pair_state {
@@ -27,6 +29,14 @@ static snug_pose pose_at(const snug_member* m, dvec offset) {
     dpose p = m->pose;
     p.p = dadd(p.p, offset);
     return dpose_store(p);
+}
+
+/* A member turned by q about pivot, then moved by offset. */
+static snug_member moved_member(const snug_member* m, dquat q, dvec pivot, dvec offset) {
+    snug_member r = *m;
+    r.pose = dpose_turn(m->pose, q, pivot);
+    r.pose.p = dadd(r.pose.p, offset);
+    return r;
 }
 
 static void add_blocker(snug_mover_out* out, const snug_body_data* body, const snug_body_data* by, const float point[3],
@@ -76,7 +86,7 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 2.0 * skin) continue;
-            dvec lift = snug_bound_lift(ps, s, m, c, SNUG_MOVER_LIFT * skin);
+            dvec lift = snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
             snug_pose pm = pose_at(m, dadd(offset, lift));
             bool within = false;
             snug_status r = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(2.0 * skin), &within);
@@ -87,12 +97,55 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             dvec pa = dv(d.point_a), pb = dv(d.point_b);
             double dist = dlen(dsub(pa, pb));
             if (dist <= 1e-3 * skin) {
-                st->excluded = true; /* overlapping (or touching) before any motion of ours: let it go */
-                out->started_overlapping = true;
-                continue;
+                bool hit = false;
+                snug_tri_pair pair;
+                if ((r = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair))) return r;
+                if (hit || !(dist > 0.0)) {
+                    st->excluded = true; /* overlapping before any motion of ours: let it go, never trap it */
+                    out->started_overlapping = true;
+                    continue;
+                }
             }
             dvec n = dscale(dsub(pa, pb), 1.0 / dist);
-            if (*plane_count < MAX_PLANES) planes[(*plane_count)++] = (plane){n, ddot(n, offset) - fmax(dist - skin, 0.0)};
+            if (*plane_count < MAX_PLANES)
+                planes[(*plane_count)++] = (plane){n, ddot(n, offset) - fmax(dist - skin, 0.0), c, m->body,
+                                                   {d.point_b[0], d.point_b[1], d.point_b[2]}};
+        }
+    }
+    return SNUG_OK;
+}
+
+/* Does a member, turned by q about pivot and moved by offset, overlap a body it may not touch? (*who names the
+ * pair.) The guard behind the casts: a sweep that starts within a few tolerances of a face and grazes along it can
+ * miss the contact (ccd/sweep.c's crossing window), so the end of every cast is checked statically. pairs may be
+ * NULL (none excluded). */
+static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                                  snug_body_data** near, uint32_t near_count, const pair_state* pairs, dquat q,
+                                  dvec pivot, dvec offset, double skin, bool* overlap, const snug_body_data** who,
+                                  const snug_body_data** by) {
+    *overlap = false;
+    for (uint32_t i = 0; i < g->count; i++) {
+        const snug_member mm = moved_member(&g->members[i], q, pivot, offset);
+        const snug_member* m = &mm;
+        dvec lo, hi;
+        member_box(m, dxyz(0, 0, 0), &lo, &hi);
+        for (uint32_t k = 0; k < near_count; k++) {
+            snug_body_data* c = near[k];
+            if ((pairs && pairs[(size_t)i * near_count + k].excluded) || !pair_tested(s, m, c)) continue;
+            float clo[3], chi[3];
+            snug_body_world_box(c, &c->world, clo, chi);
+            if (box_gap(lo, hi, clo, chi) > 0.0) continue;
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            bool hit = false;
+            snug_tri_pair pair;
+            snug_status st = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
+            if (st) return st;
+            if (hit) {
+                *overlap = true;
+                *who = c;
+                *by = m->body;
+                return SNUG_OK;
+            }
         }
     }
     return SNUG_OK;
@@ -120,7 +173,8 @@ static dvec solve(const snug_dof* dof, dvec offset, dvec want, const plane* plan
 }
 
 snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                 const snug_dof* dof, dvec want, double skin, dvec* moved, snug_mover_out* out) {
+                                 const snug_dof* dof, const snug_limit* limits, uint32_t limit_count, dvec want,
+                                 double skin, dvec* moved, snug_mover_out* out) {
     *moved = dxyz(0, 0, 0);
     double reach = dlen(want) + 2.0 * skin;
     dvec grow = dxyz(reach, reach, reach);
@@ -135,9 +189,24 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
     dvec offset = {0, 0, 0};
     plane planes[MAX_PLANES];
     uint32_t plane_count = 0; /* kept through the rounds: a plane met by a cast still holds while sliding on */
+    for (uint32_t i = 0; i < limit_count && plane_count < MAX_PLANES; i++)
+        planes[plane_count++] = (plane){limits[i].n, limits[i].c, NULL, NULL, {0, 0, 0}};
+    out->path_count = 1;
+    out->path[0] = offset;
     for (uint32_t round = 0; round < ps->def.max_slides; round++) {
         if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, skin, planes, &plane_count, out))) break;
         dvec x = dsub(solve(dof, offset, want, planes, plane_count), offset);
+        /* planes the wanted motion would cross stop it: a body's blocks it (reported as a cast's hit would be), a
+         * limit's contains it */
+        for (uint32_t p = 0; p < plane_count; p++)
+            if (ddot(planes[p].n, dadd(offset, snug_dof_project(dof, dsub(want, offset)))) < planes[p].c - 1e-9 * skin) {
+                if (!planes[p].body) {
+                    out->limited = true;
+                    continue;
+                }
+                out->blocked = true;
+                add_blocker(out, planes[p].body, planes[p].by, planes[p].point, planes[p].n);
+            }
         double len = dlen(x);
         if (len < 1e-12) break;
         double best_t = 1.0;
@@ -158,23 +227,57 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                 float clo[3], chi[3];
                 snug_body_world_box(c, &c->world, clo, chi);
                 if (box_gap(lo, hi, clo, chi) > skin) continue;
-                snug_pose pm = pose_at(m, dadd(offset, snug_bound_lift(ps, s, m, c, SNUG_MOVER_LIFT * skin)));
+                snug_pose pm = pose_at(m, dadd(offset, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
                 snug_toi_result r;
                 if ((st = snug_mesh_sweep(ctx, m->body->mesh, &pm, xf, c->mesh, &c->world, &r))) break;
                 if (r.hit && r.t < best_t) best_t = r.t, hit = r, hit_body = c, hit_by = m->body;
             }
         }
         if (st) break;
+        double u = hit_body ? fmax(0.0, best_t - skin / len) : 1.0;
+        bool overlap = false;
+        const snug_body_data *o_body = NULL, *o_by = NULL;
+        if ((st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre, dmadd(offset, x, u),
+                                 skin, &overlap, &o_body, &o_by)))
+            break;
+        if (overlap) { /* a missed contact: the last free point of this cast, a skin short of it */
+            double lo = 0.0, hi = u;
+            for (int it = 0; it < 20 && !st; it++) {
+                double mid = 0.5 * (lo + hi);
+                bool o = false;
+                const snug_body_data *w1, *w2;
+                st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre,
+                                    dmadd(offset, x, mid), skin, &o, &w1, &w2);
+                if (o) hi = mid;
+                else lo = mid;
+            }
+            if (st) break;
+            u = fmax(0.0, lo - skin / len);
+            snug_distance_result d;
+            hit_body = o_body, hit_by = o_by;
+            memset(&hit, 0, sizeof hit);
+            for (uint32_t i = 0; i < g->count; i++)
+                if (g->members[i].body == o_by) {
+                    snug_pose at = pose_at(&g->members[i], dmadd(offset, x, lo));
+                    if ((st = snug_mesh_distance(ctx, o_by->mesh, &at, o_body->mesh, &o_body->world, &d))) break;
+                    dvec nn = dsub(dv(d.point_a), dv(d.point_b));
+                    dstore_f(dlen(nn) > 0.0 ? dnorm(nn) : dscale(dnorm(x), -1.0), hit.normal);
+                    memcpy(hit.point, d.point_b, sizeof hit.point);
+                }
+            if (st) break;
+        }
         if (!hit_body) {
             offset = dadd(offset, x);
+            out->path[out->path_count++] = offset;
             break;
         }
-        double u = fmax(0.0, best_t - skin / len);
         offset = dmadd(offset, x, u);
+        out->path[out->path_count++] = offset;
         out->blocked = true;
         dvec n = dnorm(dv(hit.normal));
         add_blocker(out, hit_body, hit_by, hit.point, n);
-        if (plane_count < MAX_PLANES) planes[plane_count++] = (plane){n, ddot(n, offset)};
+        if (plane_count < MAX_PLANES)
+            planes[plane_count++] = (plane){n, ddot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]}};
     }
     if (st) return st;
     *moved = offset;
@@ -207,7 +310,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
             if (!pair_tested(s, m, c)) continue;
-            snug_pose pm = pose_at(m, snug_bound_lift(ps, s, m, c, SNUG_MOVER_LIFT * skin));
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool touching = false;
             if ((st = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, 0.0f, &touching))) return st;
             if (touching) {
@@ -240,6 +343,30 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
     }
     /* stop a skin (as an arc at the group's reach) before the contact */
     double t = best_t >= 1.0 ? 1.0 : fmax(0.0, best_t - skin / (fabs(angle) * fmax(r, skin)));
+    /* the static guard of the casts (overlapping_at), for the turn */
+    bool overlap = false;
+    const snug_body_data *o_body, *o_by;
+    if ((st = overlapping_at(ctx, s, ps, g, near, near_count, NULL, dq_axis_angle(axis, angle * t), pivot,
+                             dxyz(0, 0, 0), skin, &overlap, &o_body, &o_by)))
+        return st;
+    if (overlap) {
+        double lo = 0.0, hi = t;
+        for (int it = 0; it < 20; it++) {
+            double mid = 0.5 * (lo + hi);
+            bool o = false;
+            const snug_body_data *w1, *w2;
+            if ((st = overlapping_at(ctx, s, ps, g, near, near_count, NULL, dq_axis_angle(axis, angle * mid), pivot,
+                                     dxyz(0, 0, 0), skin, &o, &w1, &w2)))
+                return st;
+            if (o) hi = mid;
+            else lo = mid;
+        }
+        t = fmax(0.0, lo - skin / (fabs(angle) * fmax(r, skin)));
+        out->turn_blocked = true;
+        float at[3];
+        dstore_f(pivot, at);
+        add_blocker(out, o_body, o_by, at, dxyz(0, 0, 0));
+    }
     *turned = angle * t;
     return SNUG_OK;
 }

@@ -11,7 +11,7 @@ snug_place_def snug_default_place_def(void) {
     d.up[1] = 1.0f;
     d.skin = 2e-3f;
     d.overhang = 0.05f;
-    d.snap_range = 1.0f;
+    d.snap_range = 2.0f;
     d.max_slides = 4;
     d.internal_value = SNUG_DEF_MARK;
     return d;
@@ -24,6 +24,7 @@ static void free_state(snug_ctx* ctx, void* data) {
     snug_free(ctx, ps->group.data);
     snug_free(ctx, ps->near.data);
     snug_free(ctx, ps->pairs.data);
+    snug_free(ctx, ps->undo.data);
     snug_free(ctx, ps);
 }
 

@@ -43,6 +43,7 @@ typedef struct snug_place_scene {
     snug_buffer group;                 /* the moving group's members and external bindings (group.c) */
     snug_buffer near;                  /* bodies near the group (snug_group_neighbours) */
     snug_buffer pairs;                 /* the mover's per member and neighbour state */
+    snug_buffer undo;                  /* the snapshot a delete restores when one of its steps fails */
 } snug_place_scene;
 
 /* The scene's placement state, made with the defaults on first use; NULL after recording OUT_OF_MEMORY. */
@@ -91,10 +92,12 @@ void snug_group_refresh(snug_group* g);
  * until its next use). */
 snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                   dvec lo, dvec hi, snug_body_data*** out, uint32_t* count);
-/* The offset that keeps a member and another body apart by `gap` where they are bound (member on other: along the
- * binding normal; other on member: against it), so that resting contact is not a collision; zero if unbound. */
-dvec snug_bound_lift(snug_place_scene* ps, const snug_scene_data* s, const snug_member* m,
-                      const snug_body_data* other, double gap);
+/* The offset that parts body a (mesh ma, at pose pa) from body b where one rests on the other: `gap` along the
+ * normal of each binding of a that lies in the plane of an offer of b (the offer it is bound to, or a coplanar one
+ * beside it that its polygon may also rest on, support.c), and against the normal of each binding of b on an
+ * offer of a. Zero when neither rests on the other: then touching is a collision. */
+dvec snug_rest_lift(snug_ctx* ctx, snug_place_scene* ps, const snug_scene_data* s, const snug_body_data* a,
+                     const snug_mesh_data* ma, dpose pa, const snug_body_data* b, double gap);
 
 /* Bodies outside the group that rest on a member lose that binding once it no longer holds (its plane or its
  * polygon left the offer): a body is carried only by the supporter of its main binding, its parent, and a second

@@ -95,6 +95,13 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
     return true;
 }
 
+void snug_seats_keep(snug_seat* seats, uint32_t* count, uint32_t cap, const snug_seat* seat) {
+    if (*count == cap && seat->distance >= seats[cap - 1].distance) return;
+    uint32_t at = *count < cap ? (*count)++ : cap - 1;
+    while (at > 0 && seats[at - 1].distance > seat->distance) seats[at] = seats[at - 1], at--;
+    seats[at] = *seat;
+}
+
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                dquat turn, dvec pivot, dvec shift, const snug_binding* seat, bool* free,
                                snug_blocker* blocker) {
@@ -123,7 +130,7 @@ snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
             snug_mesh_data* cm = snug_pool_get(&ctx->meshes, c->mesh);
             if (!cm) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "body 0x%08x has no mesh", c->handle);
             double gap = snug_contact_lift(ps, m.body, m.mesh, c, cm);
-            dvec lift = snug_bound_lift(ps, s, &m, c, gap);
+            dvec lift = snug_rest_lift(ctx, ps, s, m.body, m.mesh, m.pose, c, gap);
             if (seat && i == 0 && c->handle == seat->supporter) {
                 const snug_place_surface* A = surface_of(cm, seat->offer, SNUG_SURFACE_OFFER);
                 if (A) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&c->world), dv(A->s.normal))), gap);
@@ -182,7 +189,7 @@ snug_status snug_bindings_set(snug_ctx* ctx, snug_scene_data* s, snug_place_scen
     else if (new_main < 0 && old_sup && parent == old_sup)
         st = snug_body_set_parent(ctx, s->handle, b->handle, 0, true);
     if (st) return st;
-    memmove(r->bindings, list, count * sizeof *list);
+    if (count) memmove(r->bindings, list, count * sizeof *list);
     r->binding_count = count;
     return SNUG_OK;
 }
@@ -249,12 +256,34 @@ snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint
     return snug_succeed(ctx);
 }
 
+snug_status snug_lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
+    snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
+    if (!rec || !rec->binding_count) return SNUG_OK;
+    const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
+    dvec lift = dxyz(0, 0, 0);
+    for (uint32_t i = 0; i < rec->binding_count; i++)
+        lift = dadd(lift, dpose_dir(g->members[0].pose, dv(bs->items[rec->bindings[i].binding].s.normal)));
+    lift = dscale(dnorm(lift), ps->def.skin * g->radius);
+    bool free = false;
+    snug_status st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, lift, NULL, &free, NULL);
+    if (st || !free || !(dlen(lift) > 0.0)) return st;
+    dpose p = g->members[0].pose;
+    p.p = dadd(p.p, lift);
+    snug_pose pf = dpose_store(p);
+    if ((st = snug_body_set_pose(ctx, s->handle, b->handle, &pf))) return st;
+    if ((st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
+    return snug_group_gather(ctx, s, ps, b, g);
+}
+
 snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body) {
     SNUG_BODY_ENTRY(ctx, scene, body, s, b);
     snug_place_scene* ps = snug_place_state(ctx, s);
     if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
     snug_place_prune(ctx, s, ps);
-    snug_status st = snug_bindings_set(ctx, s, ps, b, NULL, 0);
-    if (st) return st;
+    snug_group g;
+    snug_status st = snug_group_gather(ctx, s, ps, b, &g);
+    if (st || (st = snug_lift_off(ctx, s, ps, b, &g))) return st;
+    /* boxed in (no room to lift it): the bindings still go, and the check will show the contact that is left */
+    if ((st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
     return snug_succeed(ctx);
 }

@@ -1,8 +1,10 @@
 /* Support: the offers a bound polygon may rest on while it slides. IConS required each binding polygon inside its
- * one offer; here it may rest on the union of every offer coplanar with that one, on bodies outside the group,
- * whose label fits (a desk pushed against a table is one surface for a lamp, which can then slide across), and it
- * is bound to the piece it overlaps most. Pieces are convex, so "inside the union" is "the areas of the polygon's
- * parts inside the pieces add up to its area". */
+ * one offer; here it may rest on the union of the supporter's offers coplanar with that one whose label fits (a
+ * non-convex top is several convex offers, and a lamp slides across their seams), and it is bound to the piece it
+ * overlaps most. Pieces of other bodies do not join the union: a polygon straddling two tables would be left
+ * hanging when either moved; onto the other table it goes by a re-seat under the pointer instead (move.c).
+ * Pieces are convex, so "inside the union" is "the areas of the polygon's parts inside the pieces add up to its
+ * area". */
 #include <string.h>
 
 #include "place/support.h"
@@ -26,9 +28,8 @@ static void piece_in_plane(const snug_support* sp, const snug_place_surface* off
     }
 }
 
-snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                uint32_t member, snug_mesh_data* mesh, const snug_binding* bd, dvec lo, dvec hi,
-                                snug_support* sp) {
+snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, uint32_t member,
+                                snug_mesh_data* mesh, const snug_binding* bd, snug_support* sp) {
     memset(sp, 0, sizeof *sp);
     const snug_place_surfaces* bs = snug_mesh_surfaces(mesh);
     snug_body_data* sup = snug_pool_get(&s->bodies, bd->supporter);
@@ -43,31 +44,21 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     snug_world_surface_at(&ss->items[bd->offer], dpose_f(&sup->world), &sp->plane);
     double tol = 1e-5 * (sp->plane.radius + sp->binding->radius);
     sp->eps = 1e-6 * (sp->plane.radius + sp->binding->radius + dlen(sp->plane.origin));
-    snug_body_data** near;
-    uint32_t count;
-    snug_status st = snug_group_neighbours(ctx, s, ps, g, lo, hi, &near, &count);
-    if (st) return st;
+    (void)ctx;
     /* the recorded offer first, so that ties keep the binding where it is */
     sp->pieces[0] = (snug_support_piece){sup->handle, bd->offer, {0}};
-    piece_in_plane(sp, &ss->items[bd->offer], dpose_f(&sup->world), &sp->pieces[0].poly);
+    dpose sup_pose = dpose_f(&sup->world);
+    piece_in_plane(sp, &ss->items[bd->offer], sup_pose, &sp->pieces[0].poly);
     sp->count = 1;
-    for (uint32_t k = 0; k < count && sp->count < SNUG_SUPPORT_PIECES; k++) {
-        if (near[k]->handle == bd->body) continue;
-        snug_mesh_data* om = snug_pool_get(&ctx->meshes, near[k]->mesh);
-        const snug_place_surfaces* os = om ? snug_mesh_surfaces(om) : NULL;
-        if (!os) continue;
-        dpose op = dpose_f(&near[k]->world);
-        for (uint32_t j = 0; j < os->count && sp->count < SNUG_SUPPORT_PIECES; j++) {
-            const snug_place_surface* o = &os->items[j];
-            if (o->s.kind != SNUG_SURFACE_OFFER || !snug_label_fits(ps, sp->label, o->s.label)) continue;
-            if (near[k] == sup && j == bd->offer) continue;
-            dvec n = dnorm(dpose_dir(op, dv(o->s.normal)));
-            if (ddot(n, sp->plane.n) < 1.0 - 1e-9) continue;
-            if (fabs(ddot(dsub(dpose_point(op, o->centroid), sp->plane.origin), sp->plane.n)) > tol) continue;
-            sp->pieces[sp->count] = (snug_support_piece){near[k]->handle, j, {0}};
-            piece_in_plane(sp, o, op, &sp->pieces[sp->count].poly);
-            sp->count++;
-        }
+    for (uint32_t j = 0; j < ss->count && sp->count < SNUG_SUPPORT_PIECES; j++) {
+        const snug_place_surface* o = &ss->items[j];
+        if (j == bd->offer || o->s.kind != SNUG_SURFACE_OFFER || !snug_label_fits(ps, sp->label, o->s.label)) continue;
+        dvec n = dnorm(dpose_dir(sup_pose, dv(o->s.normal)));
+        if (ddot(n, sp->plane.n) < 1.0 - 1e-9) continue;
+        if (fabs(ddot(dsub(dpose_point(sup_pose, o->centroid), sp->plane.origin), sp->plane.n)) > tol) continue;
+        sp->pieces[sp->count] = (snug_support_piece){sup->handle, j, {0}};
+        piece_in_plane(sp, o, sup_pose, &sp->pieces[sp->count].poly);
+        sp->count++;
     }
     return SNUG_OK;
 }
@@ -119,4 +110,22 @@ dvec snug_support_clamp(const snug_support* sp, dpose member_pose, dvec t) {
     }
     if (best == INFINITY) return dxyz(0, 0, 0);
     return dadd(dscale(sp->plane.u, bx), dscale(sp->plane.v, by));
+}
+
+uint32_t snug_support_limits(const snug_support* sp, dpose member_pose, snug_limit* out) {
+    snug_poly2 b, f;
+    binding_in_plane(sp, member_pose, &b);
+    snug_feasible_region(&sp->pieces[0].poly, b.x, b.y, b.n, sp->margin, &f);
+    if (f.n < 3) return 0;
+    /* f's edges, counter-clockwise: inside lies to the left, so the inward normal of edge (p, q) is its left turn */
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < f.n; i++) {
+        uint32_t j = (i + 1) % f.n;
+        double ex = f.x[j] - f.x[i], ey = f.y[j] - f.y[i], len = hypot(ex, ey);
+        if (!(len > 0.0)) continue;
+        double a = -ey / len, c2 = ex / len; /* inward normal in (u, v) */
+        dvec w = dadd(dscale(sp->plane.u, a), dscale(sp->plane.v, c2));
+        out[n++] = (snug_limit){w, a * f.x[i] + c2 * f.y[i]};
+    }
+    return n;
 }

@@ -2,7 +2,7 @@
 #ifndef SNUG_SUPPORT_H
 #define SNUG_SUPPORT_H
 
-#include "place/place.h"
+#include "place/mover.h"
 
 #define SNUG_SUPPORT_PIECES 16
 
@@ -23,17 +23,19 @@ typedef struct snug_support {
     snug_support_piece pieces[SNUG_SUPPORT_PIECES];
 } snug_support;
 
-/* The support of binding bd of a body with mesh `mesh` (member index `member` of the moving group g, or 0 and g
- * NULL to consider every other body), with the coplanar offers of bodies outside g whose boxes meet [lo, hi]. */
-snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                uint32_t member, snug_mesh_data* mesh, const snug_binding* bd, dvec lo, dvec hi,
-                                snug_support* sp);
+/* The support of binding bd of a body with mesh `mesh` (member `member` of the moving group, or 0): its offer and
+ * the supporter's coplanar offers whose label fits. */
+snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, uint32_t member,
+                                snug_mesh_data* mesh, const snug_binding* bd, snug_support* sp);
 /* Does the binding polygon, with its member at this pose, lie in the union of the pieces? With slack, poses read
  * back from float count as in when they are out by rounding (is the body supported now?); without, the limit
  * itself (where a clamp or a bisection may take the body, leaving the rounding room to spare). */
 bool snug_support_holds(const snug_support* sp, dpose member_pose, bool slack);
 /* The piece the polygon overlaps most at this pose (ties keep the recorded offer). */
 uint32_t snug_support_main_piece(const snug_support* sp, dpose member_pose);
+/* The edges of the feasible region of a one-piece support for a member at this pose, as limits n . t >= c on the
+ * translation t (mover.h); returns their count (at most SNUG_SURFACE_MAX_VERTICES + 4). */
+uint32_t snug_support_limits(const snug_support* sp, dpose member_pose, snug_limit* out);
 /* The in-plane translation nearest to t that keeps the polygon inside a single piece (zero when none can). */
 dvec snug_support_clamp(const snug_support* sp, dpose member_pose, dvec t);
 

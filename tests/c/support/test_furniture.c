@@ -1,4 +1,5 @@
 /* Box-part furniture with authored surfaces for the placement tests (see test_furniture.h). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,51 @@ static void add_box(test_mesh* m, float x0, float y0, float z0, float x1, float 
     for (uint32_t i = 0; i < 36; i++) m->indices[3 * t0 + i] = v0 + idx[i];
     m->vertex_count += 8;
     m->triangle_count += 12;
+}
+
+/* Append a prism over the regular polygon of `sides` corners (radius r, centre x, z) between heights y0 and y1,
+ * faces counter-clockwise outward. */
+static void add_prism(test_mesh* m, float x, float z, float r, uint32_t sides, float y0, float y1) {
+    uint32_t v0 = m->vertex_count, t0 = m->triangle_count;
+    m->positions = realloc(m->positions, (size_t)(v0 + 2 * sides) * 12);
+    m->indices = realloc(m->indices, (size_t)(t0 + 4 * sides - 4) * 12);
+    for (uint32_t i = 0; i < sides; i++) {
+        float a = 6.28318531f * (float)i / (float)sides;
+        for (uint32_t k = 0; k < 2; k++) {
+            float* p = m->positions + 3 * (v0 + 2 * i + k);
+            p[0] = x + r * cosf(a), p[1] = k ? y1 : y0, p[2] = z - r * sinf(a); /* counter-clockwise seen from +y */
+        }
+    }
+    uint32_t* t = m->indices + 3 * t0;
+    for (uint32_t i = 0; i < sides; i++) { /* the side quad of corners i, i + 1 */
+        uint32_t a = v0 + 2 * i, b = v0 + 2 * ((i + 1) % sides);
+        uint32_t q[6] = {a, b, b + 1, a, b + 1, a + 1};
+        memcpy(t, q, sizeof q);
+        t += 6;
+    }
+    for (uint32_t i = 1; i + 1 < sides; i++) { /* top fan counter-clockwise from +y, bottom from -y */
+        uint32_t q[6] = {v0 + 1, v0 + 2 * i + 1, v0 + 2 * i + 3, v0, v0 + 2 * i + 2, v0 + 2 * i};
+        memcpy(t, q, sizeof q);
+        t += 6;
+    }
+    m->vertex_count += 2 * sides;
+    m->triangle_count += 4 * sides - 4;
+}
+
+/* Append a convex polygon surface (vertices in order around it), wound counter-clockwise seen from n. */
+static void add_poly(test_item* it, snug_surface_kind kind, snug_label label, uint32_t count, const float (*v)[3],
+                     const float n[3]) {
+    snug_surface* s = &it->surfaces[it->surface_count++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind;
+    s->label = label;
+    memcpy(s->normal, n, sizeof s->normal);
+    s->vertex_count = count;
+    float e1[3], e2[3];
+    for (int a = 0; a < 3; a++) e1[a] = v[1][a] - v[0][a], e2[a] = v[2][a] - v[0][a];
+    float cx[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0]};
+    bool flip = cx[0] * n[0] + cx[1] * n[1] + cx[2] * n[2] < 0;
+    for (uint32_t i = 0; i < count; i++) memcpy(s->vertices[i], v[flip ? count - 1 - i : i], sizeof s->vertices[i]);
 }
 
 /* Append a rectangle surface: centre c, half edges e1 and e2, normal n; wound counter-clockwise seen from n. */
@@ -114,6 +160,49 @@ void test_item_build(test_item_kind kind, test_item* it) {
         add_top(it, SNUG_SURFACE_OFFER, TEST_BLOCK_LABEL, -0.2f, 0.2f, 0.4f, -0.2f, 0.2f);
         add_top(it, SNUG_SURFACE_BINDING, TEST_BLOCK_LABEL, -0.2f, 0.2f, 0, -0.2f, 0.2f);
         break;
+    case TEST_BOOKCASE: {
+        add_box(m, -0.4f, 0, -0.14f, -0.38f, 1.8f, 0.14f); /* sides */
+        add_box(m, 0.38f, 0, -0.14f, 0.4f, 1.8f, 0.14f);
+        add_box(m, -0.38f, 0, -0.14f, 0.38f, 1.8f, -0.13f); /* back panel */
+        const float boards[5][2] = {{0, 0.03f}, {0.45f, 0.47f}, {0.9f, 0.92f}, {1.35f, 1.37f}, {1.78f, 1.8f}};
+        for (int b = 0; b < 5; b++) add_box(m, -0.38f, boards[b][0], -0.13f, 0.38f, boards[b][1], 0.14f);
+        for (int b = 0; b < 4; b++)
+            add_top(it, SNUG_SURFACE_OFFER, SNUG_LABEL_ON_STORE, -0.38f, 0.38f, boards[b][1], -0.13f, 0.14f);
+        add_top(it, SNUG_SURFACE_OFFER, SNUG_LABEL_ON_STORE, -0.4f, 0.4f, 1.8f, -0.14f, 0.14f);
+        const float c[3] = {0, 0.909f, -0.14f}, e1[3] = {0.4f, 0, 0}, e2[3] = {0, 0.891f, 0}, n[3] = {0, 0, 1};
+        add_rect(it, SNUG_SURFACE_BINDING, SNUG_LABEL_ON_WALL, c, e1, e2, n);
+        add_top(it, SNUG_SURFACE_BINDING, SNUG_LABEL_ON_FLOOR, -0.4f, 0.4f, 0, -0.14f, 0.14f);
+        break;
+    }
+    case TEST_HOLE_TABLE:
+        add_box(m, -0.6f, 0.72f, -0.4f, -0.05f, 0.76f, 0.4f); /* the top: four boards around the hole */
+        add_box(m, 0.05f, 0.72f, -0.4f, 0.6f, 0.76f, 0.4f);
+        add_box(m, -0.05f, 0.72f, 0.05f, 0.05f, 0.76f, 0.4f);
+        add_box(m, -0.05f, 0.72f, -0.4f, 0.05f, 0.76f, -0.05f);
+        legs(m, 0.6f, 0.4f, 0.05f, 0.72f);
+        add_top(it, SNUG_SURFACE_OFFER, SNUG_LABEL_ON_WORKSPACE, -0.6f, 0.6f, 0.76f, 0.05f, 0.4f);
+        add_top(it, SNUG_SURFACE_OFFER, SNUG_LABEL_ON_WORKSPACE, -0.6f, 0.6f, 0.76f, -0.4f, -0.05f);
+        add_top(it, SNUG_SURFACE_OFFER, SNUG_LABEL_ON_WORKSPACE, -0.6f, -0.05f, 0.76f, -0.05f, 0.05f);
+        add_top(it, SNUG_SURFACE_OFFER, SNUG_LABEL_ON_WORKSPACE, 0.05f, 0.6f, 0.76f, -0.05f, 0.05f);
+        add_top(it, SNUG_SURFACE_BINDING, SNUG_LABEL_ON_FLOOR, -0.6f, 0.6f, 0, -0.4f, 0.4f);
+        break;
+    case TEST_ROUND_TABLE: {
+        add_prism(m, 0, 0, 0.5f, 48, 0.72f, 0.76f);
+        add_box(m, -0.05f, 0.05f, -0.05f, 0.05f, 0.72f, 0.05f); /* pedestal */
+        add_box(m, -0.3f, 0, -0.025f, 0.3f, 0.05f, 0.025f);     /* cross base */
+        add_box(m, -0.025f, 0, -0.3f, 0.025f, 0.05f, 0.3f);
+        float top[24][3];
+        for (int i = 0; i < 24; i++) {
+            float a = 6.28318531f * (float)i / 24.0f;
+            top[i][0] = 0.5f * cosf(a), top[i][1] = 0.76f, top[i][2] = -0.5f * sinf(a);
+        }
+        const float up[3] = {0, 1, 0};
+        add_poly(it, SNUG_SURFACE_OFFER, SNUG_LABEL_ON_WORKSPACE, 24, (const float(*)[3])top, up);
+        const float foot[8][3] = {{0.3f, 0, 0.025f},  {0.3f, 0, -0.025f},  {0.025f, 0, -0.3f}, {-0.025f, 0, -0.3f},
+                                  {-0.3f, 0, -0.025f}, {-0.3f, 0, 0.025f}, {-0.025f, 0, 0.3f}, {0.025f, 0, 0.3f}};
+        add_poly(it, SNUG_SURFACE_BINDING, SNUG_LABEL_ON_FLOOR, 8, foot, up);
+        break;
+    }
     default: break;
     }
 }

@@ -16,6 +16,11 @@ typedef enum test_item_kind {
     TEST_CHAIR,      /* seat at 0.47 offers onSeat; feet bind onFloor; a back at -z */
     TEST_PICTURE,    /* 0.6 x 0.4, back at z = 0 binds onWall; upright */
     TEST_BLOCK,      /* 0.4 cube on y = 0; top offers and bottom binds label `TEST_BLOCK_LABEL` */
+    TEST_BOOKCASE,   /* 0.8 wide, 1.8 high, 0.28 deep, back panel at -z: five boards offer onStore (the top one too);
+                        the back binds onWall (ending 1.8 cm above the floor, IConS §7.3), the bottom onFloor */
+    TEST_HOLE_TABLE, /* 1.2 x 0.8 top at 0.76 around a 0.1 square hole: four rectangles around it offer onWorkspace */
+    TEST_ROUND_TABLE,/* round top (radius 0.5, 48 sides) at 0.76 offers onWorkspace (a 24-gon), on a pedestal and a
+                        cross base (0.6 arms) that binds onFloor with its hull */
     TEST_ITEM_KIND_COUNT
 } test_item_kind;
 

@@ -152,9 +152,9 @@ export function sceneLabels(scene) {
 
 /** May a binding labelled `binding` rest on an offer labelled `offer` (names of this scene's labels or indices)? */
 export function sceneLabelFits(scene, binding, offer) {
-  const names = sceneLabels(scene);
+  let names = null; // read only for a name: a caller asking by index (every pair of a table) pays one call each
   const idx = (x) => {
-    const i = typeof x === 'number' ? x : names.indexOf(x);
+    const i = typeof x === 'number' ? x : (names ??= sceneLabels(scene)).indexOf(x);
     if (i < 0) scene.snug._fail(1, `invalid argument: no label "${x}" in this scene`);
     return i;
   };
@@ -199,6 +199,16 @@ export function bodySetOrientation(body, local, world) {
   s._f32.set(local ? vec(local) : [0, 0, 0], at >> 2);
   s._f32.set(world ? vec(world) : [0, 0, 0], (at >> 2) + 3);
   body._call('snug_body_set_orientation', at, at + 12);
+}
+
+/** The orientation constraint as set: { local, world } (unit vectors), or null when the body has none. */
+export function bodyOrientation(body) {
+  const s = body.scene.snug;
+  const at = s._stageReserve(24);
+  body._call('snug_body_get_orientation', at, at + 12);
+  const local = Array.from(s._f32.subarray(at >> 2, (at >> 2) + 3));
+  const world = Array.from(s._f32.subarray((at >> 2) + 3, (at >> 2) + 6));
+  return local.every((x) => x === 0) ? null : { local, world };
 }
 
 function readBinding(scene, s, b) {

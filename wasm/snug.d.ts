@@ -413,6 +413,8 @@ export class Body {
   info(): BodyInfo;
   /** Turn only so that the local direction stays on the world one; null, null removes the constraint. */
   setOrientation(local: Vec3 | null, world: Vec3 | null): void;
+  /** The orientation constraint as set (unit vectors), or null when the body has none. */
+  orientation(): { local: number[]; world: number[] } | null;
   bindings(): Binding[];
   bind(binding: number, supporter: Body, offer: number): void;
   unbind(): void;

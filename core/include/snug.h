@@ -704,6 +704,9 @@ snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place
  * does not satisfy it is reported by the consistency check and turned upright by its next snap. */
 snug_status snug_body_set_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, const float local[3],
                                       const float world[3]);
+/* The body's orientation constraint as set (unit vectors), or two zero vectors when it has none. */
+snug_status snug_body_get_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, float local[3],
+                                      float world[3]);
 
 typedef struct snug_binding {
     snug_body body;                    /* the supported body */

@@ -330,6 +330,13 @@ static void test_scene_files_round_trip_and_refuse_damage(void) {
     CHECK(bd[0].supporter == handles[1]);
     snug_body parent = 0;
     CHECK(snug_body_get_parent(b.ctx, b.scene, handles[3], &parent) == SNUG_OK && parent == handles[1]);
+    /* the chair's orientation constraint came back as set; the table has none */
+    float local[3], world[3];
+    CHECK(snug_body_get_orientation(b.ctx, b.scene, handles[6], local, world) == SNUG_OK);
+    CHECK(local[0] == 0 && local[1] == 1 && local[2] == 0 && world[0] == 0 && world[1] == 1 && world[2] == 0);
+    CHECK(snug_body_get_orientation(b.ctx, b.scene, handles[1], local, world) == SNUG_OK);
+    CHECK(local[0] == 0 && local[1] == 0 && local[2] == 0 && world[0] == 0 && world[1] == 0 && world[2] == 0);
+    CHECK(snug_body_get_orientation(b.ctx, b.scene, handles[6], NULL, world) == SNUG_ERR_INVALID_ARGUMENT);
     /* every truncation and every single-byte change is refused, and the scene stays as it was */
     size_t sn;
     unsigned char* before = state(&b, &sn);

@@ -234,6 +234,22 @@ export function bodyBind(body, binding, supporter, offer) {
   body._call('snug_body_bind', binding >>> 0, body.scene._body(supporter), offer >>> 0);
 }
 
+/** Restore bindings [{ binding, supporter: Body, offer }] as they stand, moving nothing (snug_body_set_bindings). */
+export function bodySetBindings(body, list) {
+  const s = body.scene.snug, B = L.binding;
+  const supporters = list.map((b) => body.scene._body(b.supporter));
+  const at = s._stageReserve(Math.max(1, list.length) * B.size);
+  s._views();
+  list.forEach((b, k) => {
+    const r = at + k * B.size;
+    s._u32[(r + B.body) >> 2] = body.handle;
+    s._u32[(r + B.binding) >> 2] = b.binding >>> 0;
+    s._u32[(r + B.supporter) >> 2] = supporters[k];
+    s._u32[(r + B.offer) >> 2] = b.offer >>> 0;
+  });
+  body._call('snug_body_set_bindings', at, list.length);
+}
+
 export function bodyUnbind(body) { body._call('snug_body_unbind'); }
 
 /**

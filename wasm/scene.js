@@ -5,8 +5,8 @@ import { LAYOUT as L } from './layout.js';
 import { SnugError, FEATURES, pose as makePose } from './snug.js';
 import {
   sceneSetLabels, sceneLabels, sceneLabelFits, sceneSetPlaceDef, scenePlaceDef, sceneCheck, bodySetOrientation,
-  bodyOrientation, bodyBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut, bodySupporters, bodyDependents,
-  bodyGroup, bodyDrop, sceneInsert, sceneDelete, sceneSnapshot, sceneRestore, sceneSave, sceneLoad,
+  bodyOrientation, bodyBindings, bodySetBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut, bodySupporters,
+  bodyDependents, bodyGroup, bodyDrop, sceneInsert, sceneDelete, sceneSnapshot, sceneRestore, sceneSave, sceneLoad,
 } from './place.js';
 
 const ERR_INVALID = 1;
@@ -114,6 +114,9 @@ export class Body {
   bindings() { return bodyBindings(this); }
   /** Lay binding surface `binding` onto offer `offer` of supporter (turns and moves the body; throws if it cannot). */
   bind(binding, supporter, offer) { bodyBind(this, binding, supporter, offer); }
+  /** Restore bindings [{ binding, supporter, offer }] as they stand (a file's): nothing moves; throws if one does
+   * not hold there (and changes nothing). [] removes them without lifting the body. */
+  setBindings(list) { bodySetBindings(this, list); }
   /** Break the bindings this body rests with (free mode). */
   unbind() { bodyUnbind(this); }
   /** One pointer event or controller frame of a drag: see wasm/place.js bodyMove. Returns a MoveResult. */

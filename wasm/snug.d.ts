@@ -417,6 +417,8 @@ export class Body {
   orientation(): { local: number[]; world: number[] } | null;
   bindings(): Binding[];
   bind(binding: number, supporter: Body, offer: number): void;
+  /** Restore bindings as they stand (from a file): nothing moves; throws, changing nothing, unless each holds. */
+  setBindings(list: Binding[]): void;
   unbind(): void;
   /** One pointer event or controller frame of a drag; the result is scene.moveResult unless out is given. */
   move(def: MoveDef, out?: MoveResult): MoveResult;

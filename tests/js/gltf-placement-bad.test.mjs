@@ -60,6 +60,11 @@ const UNREADABLE = [
   ['one binding surface twice', (j) => { const b = ext(j, 'chair').bindings; b[1] = { ...b[0] }; }, /bindings\[1\]\.binding: surface 1 is already bound by bindings\[0\]/],
   ['an orientation without world', (j) => { delete ext(j, 'chair').orientation.world; }, /orientation\.world: must be an array/],
   ['a node extension without the root', (j) => { delete j.extensions; }, /nodes\[\d+\]\.extensions\.SNUG_placement: the root has no extensions\.SNUG_placement/],
+  ['a node that three turns into an object with a pivot', (j) => {
+    const t = j.nodes[at(j, 'table')];
+    t.extras = { pivot: [0.1, 0, 0] };
+    t.children = [j.nodes.push({ name: 'inner' }) - 1];
+  }, /nodes\[\d+\]: became an object with a pivot/],
   ['not declared used', (j) => { delete j.extensionsUsed; }, /extensionsUsed: must list "SNUG_placement"/],
   ['declared required', (j) => { j.extensionsRequired = [EXTENSION]; }, /extensionsRequired: must not list "SNUG_placement"/],
 ];

@@ -163,9 +163,9 @@ export function sceneLabels(scene) {
 
 /** May a binding labelled `binding` rest on an offer labelled `offer` (names of this scene's labels or indices)? */
 export function sceneLabelFits(scene, binding, offer) {
-  const names = sceneLabels(scene);
+  let names = null; // read only for a name: a caller asking by index (every pair of a table) pays one call each
   const idx = (x) => {
-    const i = typeof x === 'number' ? x : names.indexOf(x);
+    const i = typeof x === 'number' ? x : (names ??= sceneLabels(scene)).indexOf(x);
     if (i < 0) scene.snug._fail(ERR_INVALID, `invalid argument: no label "${x}" in this scene`);
     return i;
   };
@@ -212,6 +212,16 @@ export function bodySetOrientation(body, local, world) {
   body._call('snug_body_set_orientation', at + lo, at + wo);
 }
 
+/** The orientation constraint as set: { local, world } (unit vectors), or null when the body has none. */
+export function bodyOrientation(body) {
+  const s = body.scene.snug, out = slots(12, 12), [lo, wo] = out;
+  const at = s._stageReserve(out.size);
+  body._call('snug_body_get_orientation', at + lo, at + wo);
+  const local = Array.from(s._f32.subarray((at + lo) >> 2, ((at + lo) >> 2) + 3));
+  const world = Array.from(s._f32.subarray((at + wo) >> 2, ((at + wo) >> 2) + 3));
+  return local.every((x) => x === 0) ? null : { local, world };
+}
+
 function readBinding(scene, s, b) {
   const B = L.binding, u = s._u32;
   return {
@@ -233,6 +243,22 @@ export function bodyBindings(body) {
 
 export function bodyBind(body, binding, supporter, offer) {
   body._call('snug_body_bind', binding >>> 0, body.scene._body(supporter), offer >>> 0);
+}
+
+/** Restore bindings [{ binding, supporter: Body, offer }] as they stand, moving nothing (snug_body_set_bindings). */
+export function bodySetBindings(body, list) {
+  const s = body.scene.snug, B = L.binding;
+  const supporters = list.map((b) => body.scene._body(b.supporter));
+  const at = s._stageReserve(Math.max(1, list.length) * B.size);
+  s._views();
+  list.forEach((b, k) => {
+    const r = at + k * B.size;
+    s._u32[(r + B.body) >> 2] = body.handle;
+    s._u32[(r + B.binding) >> 2] = b.binding >>> 0;
+    s._u32[(r + B.supporter) >> 2] = supporters[k];
+    s._u32[(r + B.offer) >> 2] = b.offer >>> 0;
+  });
+  body._call('snug_body_set_bindings', at, list.length);
 }
 
 export function bodyUnbind(body) { body._call('snug_body_unbind'); }

@@ -6,8 +6,8 @@ import {
 } from './internal.js';
 import {
   sceneSetLabels, sceneLabels, sceneLabelFits, sceneSetPlaceDef, scenePlaceDef, sceneCheck, bodySetOrientation,
-  bodyBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut, bodySupporters, bodyDependents, bodyGroup, bodyDrop,
-  sceneInsert, sceneDelete, sceneSnapshot, sceneRestore, sceneSave, sceneLoad,
+  bodyOrientation, bodyBindings, bodySetBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut, bodySupporters,
+  bodyDependents, bodyGroup, bodyDrop, sceneInsert, sceneDelete, sceneSnapshot, sceneRestore, sceneSave, sceneLoad,
 } from './place.js';
 
 const HIT = words(L.scene_hit);
@@ -110,10 +110,15 @@ export class Body {
 
   /** Turn only so that the local direction stays on the world one (upright: [0,1,0], [0,1,0]); null, null: free. */
   setOrientation(local, world) { bodySetOrientation(this, local, world); }
+  /** The orientation constraint as set: { local, world }, or null when there is none. */
+  orientation() { return bodyOrientation(this); }
   /** Satisfied bindings: [{ binding, supporter: Body, offer }] (surface indices of the two meshes). */
   bindings() { return bodyBindings(this); }
   /** Lay binding surface `binding` onto offer `offer` of supporter (turns and moves the body; throws if it cannot). */
   bind(binding, supporter, offer) { bodyBind(this, binding, supporter, offer); }
+  /** Restore bindings [{ binding, supporter, offer }] as they stand (a file's): nothing moves; throws if one does
+   * not hold there (and changes nothing). [] removes them without lifting the body. */
+  setBindings(list) { bodySetBindings(this, list); }
   /** Break the bindings this body rests with (free mode). */
   unbind() { bodyUnbind(this); }
   /** One pointer event or controller frame of a drag: see wasm/place.js bodyMove. Returns a MoveResult. */

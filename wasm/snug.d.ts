@@ -419,8 +419,12 @@ export class Body {
   info(): BodyInfo;
   /** Turn only so that the local direction stays on the world one; null, null removes the constraint. */
   setOrientation(local: Vec3 | null, world: Vec3 | null): void;
+  /** The orientation constraint as set (unit vectors), or null when the body has none. */
+  orientation(): { local: number[]; world: number[] } | null;
   bindings(): Binding[];
   bind(binding: number, supporter: Body, offer: number): void;
+  /** Restore bindings as they stand (from a file): nothing moves; throws, changing nothing, unless each holds. */
+  setBindings(list: Binding[]): void;
   unbind(): void;
   /** One pointer event or controller frame of a drag; the result is scene.moveResult unless out is given. */
   move(def: MoveDef, out?: MoveResult): MoveResult;

@@ -730,6 +730,9 @@ snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place
  * does not satisfy it is reported by the consistency check and turned upright by its next snap. */
 snug_status snug_body_set_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, const float local[3],
                                       const float world[3]);
+/* The body's orientation constraint as set (unit vectors), or two zero vectors when it has none. */
+snug_status snug_body_get_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, float local[3],
+                                      float world[3]);
 
 typedef struct snug_binding {
     snug_body body;                    /* the supported body */
@@ -746,6 +749,14 @@ snug_status snug_body_get_bindings(snug_ctx* ctx, snug_scene scene, snug_body bo
  * not fit, it would close a cycle, the polygon cannot be contained, or the pose would overlap another body. */
 snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t binding, snug_body supporter,
                            uint32_t offer);
+/* Restore bindings as they stand (from a file, an import): the body's binding records become `list` (its `body`
+ * fields are ignored) without moving anything, and its parent becomes the supporter of the main one, as bind leaves
+ * them. Each must hold where the bodies are now (labels fit, normals equal, planes together, polygon inside the
+ * offer), no two may use the same binding surface, and no supporter may be carried by the body; otherwise the call
+ * fails, changing nothing. Overlaps are not tested (the consistency check reports them). count 0 removes the
+ * bindings without lifting the body. */
+snug_status snug_body_set_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_binding* list,
+                                   uint32_t count);
 /* Break every binding the body rests with (free mode, IConS Alg. 4) and lift it (with what it carries) a skin off
  * their planes, so that it floats clear of what it rested on. What rests on the body stays bound to it. */
 snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body);

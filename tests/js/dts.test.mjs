@@ -9,6 +9,7 @@ import { STEP_MODES, APPROX } from '../../wasm/internal.js';
 const MODULES = [
   ['wasm/snug.d.ts', '../../wasm/snug.js'],
   ['web/snug-three.d.ts', '../../web/snug-three.js'],
+  ['web/gltf/placement.d.ts', '../../web/gltf/placement.js'],
 ];
 
 // Names a .d.ts exports: declared classes, consts and functions, `export { a, b as c } from` lists, and default.

@@ -143,6 +143,21 @@ snug_status snug_body_set_orientation(snug_ctx* ctx, snug_scene scene, snug_body
     return snug_succeed(ctx);
 }
 
+snug_status snug_body_get_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, float local[3],
+                                      float world[3]) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    if (!local || !world) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "get_orientation needs two outputs");
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    const snug_place_body* r = snug_place_body_at(ps, s, b->slot);
+    bool oriented = r && r->oriented;
+    for (int i = 0; i < 3; i++) {
+        local[i] = oriented ? r->orient_local[i] : 0.0f;
+        world[i] = oriented ? r->orient_world[i] : 0.0f;
+    }
+    return snug_succeed(ctx);
+}
+
 snug_status snug_body_get_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, snug_binding* out,
                                    uint32_t capacity, uint32_t* total) {
     SNUG_BODY_ENTRY(ctx, scene, body, s, b);

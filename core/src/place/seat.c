@@ -256,6 +256,56 @@ snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint
     return snug_succeed(ctx);
 }
 
+snug_status snug_body_set_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_binding* list,
+                                   uint32_t count) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    if (count && !list) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_bindings: list is NULL");
+    if (count > SNUG_BINDINGS_MAX)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_bindings: %u bindings (a body rests with at most %u)",
+                         count, SNUG_BINDINGS_MAX);
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    snug_place_prune(ctx, s, ps);
+    snug_group g;
+    snug_status st = snug_group_gather(ctx, s, ps, b, &g);
+    if (st) return st;
+    snug_binding own[SNUG_BINDINGS_MAX];
+    for (uint32_t i = 0; i < count; i++) {
+        own[i] = list[i];
+        own[i].body = body;
+        snug_body_data* sup = snug_body_lookup(ctx, s, own[i].supporter);
+        if (!sup) return SNUG_ERR_STALE_HANDLE;
+        if (snug_group_has(ps, &g, sup->slot))
+            return snug_fail(ctx, SNUG_ERR_CYCLE, "set_bindings: binding %u: body 0x%08x carries its supporter 0x%08x",
+                             i, body, own[i].supporter);
+        for (uint32_t j = 0; j < i; j++)
+            if (own[j].binding == own[i].binding)
+                return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                                 "set_bindings: bindings %u and %u both use binding surface %u", j, i, own[i].binding);
+        double amount;
+        snug_violation_kind kind;
+        if (snug_binding_holds(ctx, s, ps, &own[i], &amount, &kind)) continue;
+        switch (kind) {
+        case SNUG_VIOLATION_STALE:
+            return snug_fail(ctx, SNUG_ERR_INDEX_RANGE,
+                             "set_bindings: binding %u: surface %u is not a binding of the body or %u not an offer of "
+                             "the supporter", i, own[i].binding, own[i].offer);
+        case SNUG_VIOLATION_LABEL:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding's label does not fit the offer's", i);
+        case SNUG_VIOLATION_CONTAINMENT:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding polygon reaches past the offer", i);
+        default:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding does not lie on the offer's plane (off by %g)", i,
+                             amount);
+        }
+    }
+    if ((st = snug_bindings_set(ctx, s, ps, b, own, count))) return st;
+    return snug_succeed(ctx);
+}
+
 snug_status snug_lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
     snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
     if (!rec || !rec->binding_count) return SNUG_OK;

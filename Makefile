@@ -3,8 +3,8 @@
 
 BUILD      ?= build
 CC         ?= cc
-CORE_SRC   := $(sort $(wildcard core/src/*.c))
-CORE_HDR   := core/include/snug.h $(wildcard core/src/*.h) Makefile
+CORE_SRC   := $(sort $(wildcard core/src/*/*.c))
+CORE_HDR   := core/include/snug.h $(wildcard core/src/*/*.h) Makefile
 TEST_SRC   := $(sort $(wildcard tests/c/test_*.c))
 # The tests also run the core through the pthread pool behind its task hooks (wasm/task_pool.c; in the plain
 # wasm test build pthread_create fails and those tests say so).
@@ -31,7 +31,7 @@ WASM_OPT   ?= -O3
 CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) $(WARN) $(INCLUDES) -I$(BUILD)/include
 WASM_LINK  := $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
 
-.PHONY: all native wasm examples test test-c test-native test-asan test-tsan test-wasm meshes deps clean
+.PHONY: all native wasm examples test test-c test-layers test-native test-asan test-tsan test-wasm meshes deps clean
 .SECONDARY:
 
 all: native wasm
@@ -75,7 +75,8 @@ $(BUILD)/include/cglm:
 # Code off every measured path (alternative splitters and builders, blobs, Hausdorff bounds, error messages) is built
 # for size: the module has a size budget (issue 7) and these files gain nothing from -O3. (scene.c and ctx.c are
 # called by the scene step: under -Os the room step looked up to ~20 % slower.)
-WASM_SMALL := blob bvh_bottomup format hausdorff split_bb split_greedy split_kcenter split_kmeans split_zachmann
+WASM_SMALL := bvh/blob research/bvh_bottomup base/format bvh/hausdorff research/split_bb research/split_greedy \
+              research/split_kcenter research/split_kmeans research/split_zachmann
 $(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
 
 $(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm
@@ -170,6 +171,10 @@ test-wasm: $(WASM_TESTS) meshes
 
 test-c: test-native test-asan test-tsan test-wasm
 
+# The core's folders are layers that include only downward (tests/tools/layers.mjs).
+test-layers:
+	node tests/tools/layers.mjs
+
 # The examples are built and run by the test command, so they keep working.
 $(BUILD)/examples/overlap: examples/overlap.c $(BUILD)/native/libsnug.a
 	@mkdir -p $(@D)
@@ -181,6 +186,7 @@ examples: $(BUILD)/examples/overlap $(BUILD)/wasm/snug.mjs
 
 # The README's test command: install what is missing, then run every suite.
 test: deps
+	$(MAKE) test-layers
 	$(MAKE) all
 	$(MAKE) test-c
 	$(MAKE) examples
@@ -251,7 +257,7 @@ $(BUILD)/bench/snug_bench.cjs: $(BENCH_DEPS) $(BUILD)/wasm/libsnug.a
 
 # The same benchmark without -msimd128 (core compiled in one go, no library): the rows "snug wasm-nosimd" show
 # what the SIMD paths (SAH binning, ray tree, sweep) buy.
-$(BUILD)/bench/snug_bench_nosimd.cjs: $(BENCH_DEPS) $(CORE_SRC) core/src/*.h core/include/snug.h
+$(BUILD)/bench/snug_bench_nosimd.cjs: $(BENCH_DEPS) $(CORE_SRC) $(wildcard core/src/*/*.h) core/include/snug.h
 	@mkdir -p $(@D)
 	$(EMCC) $(filter-out $(WASM_SIMD),$(CFLAGS_W)) -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
 	  $(CORE_SRC) $(filter-out $(WASM_SIMD),$(WASM_LINK)) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 \

@@ -27,24 +27,24 @@ int main(void) {
     snug_pose a = snug_pose_identity(), b = snug_pose_identity();
     b.p[0] = 3.0f;
     snug_distance_result d;
-    snug_query_distance(ctx, box, &a, box, &b, &d);
+    snug_mesh_distance(ctx, box, &a, box, &b, &d);
     printf("distance before the move: %.3f\n", d.distance);
 
     const float move[3] = {4.0f, 0.0f, 0.0f};
     snug_toi_result r;
-    snug_query_sweep(ctx, box, &a, move, box, &b, &r);
+    snug_mesh_sweep(ctx, box, &a, move, box, &b, &r);
     printf("the sweep stops at %.3f of the move (x = %.3f), normal (%.0f, %.0f, %.0f)\n", r.t, r.t * move[0],
            r.normal[0], r.normal[1], r.normal[2]);
 
     a.p[0] = 2.5f; /* push it in: the boxes now overlap */
     bool hit;
     snug_tri_pair pair;
-    snug_query_overlap(ctx, box, &a, box, &b, &hit, &pair);
+    snug_mesh_overlap(ctx, box, &a, box, &b, &hit, &pair);
     printf("overlap at x = 2.5: %s (triangles %u and %u)\n", hit ? "yes" : "no", pair.tri_a, pair.tri_b);
 
     /* Bad input gets a status and a message, and changes nothing. */
     a.p[1] = NAN;
-    snug_status st = snug_query_overlap(ctx, box, &a, box, &b, &hit, &pair);
+    snug_status st = snug_mesh_overlap(ctx, box, &a, box, &b, &hit, &pair);
     printf("NaN pose -> %s\n", snug_ctx_last_error(ctx));
 
     snug_ctx_destroy(ctx);

@@ -172,7 +172,7 @@ export class Scene {
   pairs() {
     this._live();
     const s = this.snug;
-    const fn = s._fn('snug_scene_query_pairs');
+    const fn = s._fn('snug_scene_pairs');
     const { stage, total } = this._list((at, cap, tot) => fn(s._ctx, this.handle, at, cap, tot), 8);
     const out = [];
     for (let i = 0; i < total; i++) {
@@ -185,7 +185,7 @@ export class Scene {
   queryBox(min, max) {
     this._live();
     const s = this.snug;
-    const fn = s._fn('snug_scene_query_box');
+    const fn = s._fn('snug_scene_overlap_box');
     s._views();
     s._vec3((s._scratch + 736) >> 2, min);
     s._vec3((s._scratch + 748) >> 2, max);

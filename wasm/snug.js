@@ -40,7 +40,7 @@ const S = {
   pointResult: 216, info: 240, quality: 320, def: 384, handle: 456, motionA: 512, motionB: 584, toiDef: 656,
   toiResult: 680, vecA: 736, vecB: 748, vecC: 760, total: 1024,
 };
-export const TOI_MODES = ['dynamic', 'mixed', 'static', 'daasd'];
+export const TOI_MODES = ['static', 'mixed', 'dynamic', 'daasd'];
 export const ROOT_FINDERS = ['linear', 'regula-falsi', 'quadratic', 'sampling', 'sampling-regula-falsi'];
 export const FEATURES = ['none', 'vertex-face', 'face-vertex', 'edge-edge', 'face-face'];
 
@@ -646,7 +646,7 @@ export class Snug {
     const s = this._scratch;
     this._pose(s + S.poseA, poseA);
     this._pose(s + S.poseB, poseB);
-    this._check(this._m._snug_query_overlap(this._ctx, ha, s + S.poseA, hb, s + S.poseB, s + S.bool, s + S.pair));
+    this._check(this._m._snug_mesh_overlap(this._ctx, ha, s + S.poseA, hb, s + S.poseB, s + S.bool, s + S.pair));
     this._views();
     const hit = this._u8[s + S.bool] !== 0;
     if (hit) { this.pair[0] = this._u32[(s + S.pair) >> 2]; this.pair[1] = this._u32[((s + S.pair) >> 2) + 1]; }
@@ -656,7 +656,7 @@ export class Snug {
   /** Every intersecting triangle pair into out (a TriPairs, grown when too small); returns out. */
   overlapAll(a, poseA, b, poseB, out = new TriPairs()) {
     const ha = this._mesh(a), hb = this._mesh(b);
-    const fn = this._fn('snug_query_overlap_all');
+    const fn = this._fn('snug_mesh_overlap_all');
     const s = this._scratch;
     const { stage, total } = this._listCall((at, cap, totalAt) => {
       this._pose(s + S.poseA, poseA);
@@ -695,7 +695,7 @@ export class Snug {
     this._views();
     this._pose(s + S.poseA, poseA);
     this._pose(s + S.poseB, poseB);
-    this._check(this._fn('snug_query_distance')(this._ctx, ha, s + S.poseA, hb, s + S.poseB, s + S.dist));
+    this._check(this._fn('snug_mesh_distance')(this._ctx, ha, s + S.poseA, hb, s + S.poseB, s + S.dist));
     this._views();
     const D = L.distance_result, at = s + S.dist, f = this._f32, u = this._u32;
     out.distance = f[(at + D.distance) >> 2];
@@ -713,7 +713,7 @@ export class Snug {
     this._views();
     this._pose(s + S.poseA, poseA);
     this._pose(s + S.poseB, poseB);
-    this._check(this._fn('snug_query_within')(this._ctx, ha, s + S.poseA, hb, s + S.poseB, maxDistance, s + S.bool));
+    this._check(this._fn('snug_mesh_within')(this._ctx, ha, s + S.poseA, hb, s + S.poseB, maxDistance, s + S.bool));
     this._views();
     return this._u8[s + S.bool] !== 0;
   }
@@ -744,7 +744,7 @@ export class Snug {
     const dx = dir[0];
     if (dx !== undefined) { f[r + 3] = dx; f[r + 4] = dir[1]; f[r + 5] = dir[2]; } else { f[r + 3] = dir.x; f[r + 4] = dir.y; f[r + 5] = dir.z; }
     f[r + 6] = tmax === undefined ? Infinity : tmax;
-    const status = this._m._snug_query_raycast(this._ctx, h, s, s + S.ray, s + S.hit);
+    const status = this._m._snug_mesh_raycast(this._ctx, h, s, s + S.ray, s + S.hit);
     if (status !== 0 || this._f32.length === 0) this._check(status);
     f = this._f32;
     const u = this._u32, k = (s + S.hit) >> 2;
@@ -764,14 +764,14 @@ export class Snug {
     const s = this._scratch;
     this._pose(s + S.poseA, meshPose);
     this._ray(origin, dir, tmax);
-    this._check(this._fn('snug_query_raycast_any')(this._ctx, h, s + S.poseA, s + S.ray, s + S.bool));
+    this._check(this._fn('snug_mesh_raycast_any')(this._ctx, h, s + S.poseA, s + S.ray, s + S.bool));
     return this._u8[s + S.bool] !== 0;
   }
 
   /** Every hit sorted by t into out (a RayHits, grown when too small); returns out with out.count set. */
   raycastAll(mesh, meshPose, origin, dir, tmax, out = new RayHits(16)) {
     const h = this._mesh(mesh);
-    const fn = this._fn('snug_query_raycast_all');
+    const fn = this._fn('snug_mesh_raycast_all');
     const s = this._scratch;
     const { stage, total } = this._listCall((at, cap, totalAt) => {
       this._pose(s + S.poseA, meshPose);
@@ -799,7 +799,7 @@ export class Snug {
     }
     if (!out) out = new RayHits(n);
     if (out.capacity < n) throw new SnugError(11, `buffer too small: RayHits capacity ${out.capacity} < ${n} rays`);
-    const fn = this._fn('snug_query_raycast_batch');
+    const fn = this._fn('snug_mesh_raycast_batch');
     const stage = this._stageReserve(n * (12 + 12 + 4 + 32));
     const oAt = stage, dAt = oAt + 12 * n, tAt = dAt + 12 * n, hAt = tAt + 4 * n;
     this._views();
@@ -822,7 +822,7 @@ export class Snug {
     const s = this._scratch;
     this._pose(s + S.poseA, meshPose);
     this._vec3((s + S.point) >> 2, point);
-    this._check(this._fn('snug_query_closest_point')(this._ctx, h, s + S.poseA, s + S.point, maxDistance, s + S.pointResult));
+    this._check(this._fn('snug_mesh_closest_point')(this._ctx, h, s + S.poseA, s + S.point, maxDistance, s + S.pointResult));
     this._views();
     const P = L.point_result, at = s + S.pointResult;
     const tri = this._u32[(at + P.tri) >> 2];
@@ -840,7 +840,7 @@ export class Snug {
     const s = this._scratch;
     this._pose(s + S.poseA, meshPose);
     this._vec3((s + S.point) >> 2, point);
-    this._check(this._fn('snug_query_inside')(this._ctx, h, s + S.poseA, s + S.point, s + S.bool));
+    this._check(this._fn('snug_mesh_inside')(this._ctx, h, s + S.poseA, s + S.point, s + S.bool));
     return this._u8[s + S.bool] !== 0;
   }
 
@@ -870,7 +870,7 @@ export class Snug {
   sweep(moving, movingPose, translation, other, otherPose, out = this.toiResult) {
     const ha = moving?.snug === this && moving.handle !== 0 ? moving.handle : this._mesh(moving);
     const hb = other?.snug === this && other.handle !== 0 ? other.handle : this._mesh(other);
-    const fn = this._fn('snug_query_sweep');
+    const fn = this._fn('snug_mesh_sweep');
     if (this._buf !== this._heapBuffer()) this._views();
     const s = this._scratch;
     this._pose(s + S.poseA, movingPose);
@@ -883,7 +883,7 @@ export class Snug {
   /** Rotation by angle (radians, |angle| <= pi) about the world axis through pivot, against other. */
   sweepRotation(moving, movingPose, pivot, axis, angle, other, otherPose, out = this.toiResult) {
     const ha = this._mesh(moving), hb = this._mesh(other);
-    const fn = this._fn('snug_query_sweep_rotation');
+    const fn = this._fn('snug_mesh_sweep_rotation');
     this._views();
     const s = this._scratch;
     this._pose(s + S.poseA, movingPose);
@@ -929,7 +929,7 @@ export class Snug {
    */
   toi(a, motionA, b, motionB, def, out = this.toiResult) {
     const ha = this._mesh(a), hb = this._mesh(b);
-    const fn = this._fn('snug_query_toi');
+    const fn = this._fn('snug_mesh_toi');
     const s = this._scratch, d = s + S.toiDef, D = L.toi_def;
     this._m._snug_default_toi_def(d);
     this._views();

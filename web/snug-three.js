@@ -215,7 +215,7 @@ export function triangleCentroid(entry, tri, out = new Vector3()) {
 /**
  * Drag mover: moves an entry by a world translation, stopping at the last collision-free pose along the way and
  * sliding the rest of the motion along the blocking surface (up to `maxSlides` times). Uses the core's sweep
- * (snug_query_sweep) when the module has it, else bisection on static overlap tests with sub-steps no longer than
+ * (snug_mesh_sweep) when the module has it, else bisection on static overlap tests with sub-steps no longer than
  * a fraction of the moving object's size. Only candidates whose world boxes meet the swept box are tested.
  */
 export class DragMover {
@@ -225,7 +225,7 @@ export class DragMover {
     this.maxSlides = maxSlides;
     this.planeNormal = new Vector3().fromArray(planeNormal);
     this.ignore = ignore;
-    this.useSweep = typeof this.snug.module._snug_query_sweep === 'function';
+    this.useSweep = typeof this.snug.module._snug_mesh_sweep === 'function';
     this.blockers = new Set();      // entries that blocked the last move
     this.contacts = [];             // { point: Vector3, normal: Vector3, entry, triA, triB }
     this.lastQueryMs = 0;

@@ -3,26 +3,37 @@
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
-import { loadMesh } from '../tests/meshes/load.mjs';
+import { loadMesh, meshNames } from '../tests/meshes/load.mjs';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
 const VIRTUAL = 'virtual:snug-meshes';
 
-// Bundled models as base64 typed arrays: one string per array, decoded once on load.
+// Bundled models as base64 typed arrays: one string per array, decoded once on load. `virtual:snug-meshes` holds the
+// page's default meshes; `virtual:snug-meshes/<name>` any one of tests/meshes/load.mjs's meshes as its default export,
+// for a dynamic import (its own chunk, fetched when asked for: the catalog's ornaments).
 function bundledMeshes(names) {
+  const b64 = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
+  const decode = 'const d = (s, T) => { const b = Uint8Array.from(atob(s), (c) => c.charCodeAt(0)); return new T(b.buffer); };';
+  const mesh = async (name) => {
+    const { positions, indices } = await loadMesh(name);
+    return `{ positions: d('${b64(positions)}', Float32Array), indices: d('${b64(indices)}', Uint32Array) }`;
+  };
   return {
     name: 'snug-meshes',
-    resolveId(id) { return id === VIRTUAL ? `\0${VIRTUAL}` : null; },
+    resolveId(id) {
+      if (id === VIRTUAL) return `\0${VIRTUAL}`;
+      const name = id.startsWith(`${VIRTUAL}/`) && id.slice(VIRTUAL.length + 1);
+      return name && meshNames.includes(name) ? `\0${id}` : null;
+    },
     async load(id) {
-      if (id !== `\0${VIRTUAL}`) return null;
-      const lines = ['const d = (s, T) => { const b = Uint8Array.from(atob(s), (c) => c.charCodeAt(0)); return new T(b.buffer); };'];
-      for (const name of names) {
-        const { positions, indices } = await loadMesh(name);
-        const b64 = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('base64');
-        lines.push(`export const ${name} = { positions: d('${b64(positions)}', Float32Array), indices: d('${b64(indices)}', Uint32Array) };`);
+      if (id === `\0${VIRTUAL}`) {
+        const lines = [decode];
+        for (const name of names) lines.push(`export const ${name} = ${await mesh(name)};`);
+        return lines.join('\n');
       }
-      return lines.join('\n');
+      if (id.startsWith(`\0${VIRTUAL}/`)) return `${decode}\nexport default ${await mesh(id.slice(VIRTUAL.length + 2))};`;
+      return null;
     },
   };
 }

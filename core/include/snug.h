@@ -207,9 +207,9 @@ snug_status snug_mesh_get_quality(snug_ctx* ctx, snug_mesh mesh, snug_bvh_qualit
  * ------------------------------------------------------------------------------------------------------------ */
 
 typedef enum snug_traversal {
-    SNUG_TRAVERSE_SIMULTANEOUS = 0, /* expand both nodes */
-    SNUG_TRAVERSE_ONE_SIDED,        /* expand the node of worse quality */
-    SNUG_TRAVERSE_HYBRID,           /* seed 000 Fig. 4.14 with explicit tie-breaks */
+    SNUG_TRAVERSAL_SIMULTANEOUS = 0, /* expand both nodes */
+    SNUG_TRAVERSAL_ONE_SIDED,        /* expand the node of worse quality */
+    SNUG_TRAVERSAL_HYBRID,           /* seed 000 Fig. 4.14 with explicit tie-breaks */
     SNUG_TRAVERSAL_COUNT
 } snug_traversal;
 
@@ -230,10 +230,10 @@ typedef struct snug_tri_pair {
 } snug_tri_pair;
 
 /* Do the meshes intersect (touching within tolerance counts)? Early exit; *pair (optional) gets the witness. */
-snug_status snug_query_overlap(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+snug_status snug_mesh_overlap(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                const snug_pose* pose_b, bool* hit, snug_tri_pair* pair);
 /* Every intersecting triangle pair; writes min(capacity, total) pairs, *total is always the full count. */
-snug_status snug_query_overlap_all(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+snug_status snug_mesh_overlap_all(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                    const snug_pose* pose_b, snug_tri_pair* pairs, uint32_t capacity, uint32_t* total);
 
 typedef struct snug_distance_result {
@@ -242,10 +242,10 @@ typedef struct snug_distance_result {
     uint32_t tri_a, tri_b;
 } snug_distance_result;
 
-snug_status snug_query_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+snug_status snug_mesh_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                 const snug_pose* pose_b, snug_distance_result* out);
 /* Are the meshes closer than max_distance? Exits early in both directions. */
-snug_status snug_query_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                               const snug_pose* pose_b, float max_distance, bool* within);
 
 typedef struct snug_ray {
@@ -263,15 +263,15 @@ typedef struct snug_ray_hit {
 
 #define SNUG_NO_HIT 0xffffffffu
 
-snug_status snug_query_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+snug_status snug_mesh_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
                                snug_ray_hit* hit);
-snug_status snug_query_raycast_any(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+snug_status snug_mesh_raycast_any(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
                                    bool* hit);
 /* All hits sorted by t; *total is always the full count. */
-snug_status snug_query_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
+snug_status snug_mesh_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
                                    snug_ray_hit* hits, uint32_t capacity, uint32_t* total);
 /* N rays in flat arrays (origins 3N, dirs 3N, tmax N or NULL for rays); N results. */
-snug_status snug_query_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float* origins,
+snug_status snug_mesh_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float* origins,
                                      const float* dirs, const float* tmax, uint32_t count, snug_ray_hit* hits);
 
 typedef struct snug_point_result {
@@ -281,10 +281,10 @@ typedef struct snug_point_result {
 } snug_point_result;
 
 /* Closest point on the mesh to a world point, searching within max_distance (INFINITY: everywhere). */
-snug_status snug_query_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
+snug_status snug_mesh_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
                                      float max_distance, snug_point_result* out);
 /* Inside/outside of a closed mesh (SNUG_ERR_NOT_CLOSED otherwise). */
-snug_status snug_query_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
+snug_status snug_mesh_inside(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],
                               bool* inside);
 
 /* ---------------------------------------------------------------------------------------------------------------
@@ -307,14 +307,14 @@ typedef struct snug_motion {
 snug_motion snug_motion_static(const snug_pose* pose);
 snug_motion snug_motion_between(const snug_pose* start, const snug_pose* end);
 /* Pose of the motion at time t (clamped to [0, 1]; NaN gives the start), e.g. to place a mesh at a result's safe_t.
- * The motion is not validated here: pass one that snug_query_toi accepts. */
+ * The motion is not validated here: pass one that snug_mesh_toi accepts. */
 snug_pose snug_motion_pose_at(const snug_motion* motion, double t);
 
 typedef enum snug_toi_mode {
-    SNUG_TOI_DYNAMIC = 0,     /* swept hierarchy traversal + dynamic vertex-face / edge-edge tests: finds tunnelling */
+    SNUG_TOI_STATIC = 0,      /* end pose only; an overlap is reported at t = 0 (do not move), with a triangle pair */
     SNUG_TOI_MIXED,           /* static test at the end pose, then dynamic tests of the overlapping features (seed 000
                                * Fig. 5.24); misses tunnelling, the earliest contact may come from other features */
-    SNUG_TOI_STATIC,          /* end pose only; an overlap is reported at t = 0 (do not move), with a triangle pair */
+    SNUG_TOI_DYNAMIC,         /* swept hierarchy traversal + dynamic vertex-face / edge-edge tests: finds tunnelling */
     SNUG_TOI_DAASD,           /* seed 003: vertex paths as chords in slabs of the AABB overlap region; only vertices
                                * of either mesh through the other's triangles, rotation taken as chords (see daasd.c) */
     SNUG_TOI_MODE_COUNT
@@ -365,7 +365,7 @@ typedef struct snug_toi_result {
 /* Earliest time of impact of mesh a moving by motion_a and mesh b moving by motion_b. Touching within the
  * tolerance is contact; meshes that already touch at t = 0 report t = 0. Limits: the sampling finders miss a
  * contact that begins and ends within one sampling step, parallel edge pairs are left to the vertex-face tests. */
-snug_status snug_query_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
+snug_status snug_mesh_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
                            const snug_motion* motion_b, const snug_toi_def* def, snug_toi_result* result);
 
 /* Placement sweeps: move `moving` from `pose` by `translation` (world) against `other` at `other_pose`. The result's
@@ -373,11 +373,11 @@ snug_status snug_query_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion
  * already touches within tolerance is not blocked by motions that slide along or leave the contact; only motions
  * that push in are (result t = 0). Pushing in is judged by face orientation: triangles must be counter-clockwise
  * seen from outside (as usual for closed meshes). */
-snug_status snug_query_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
+snug_status snug_mesh_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
                              snug_mesh other, const snug_pose* other_pose, snug_toi_result* result);
 /* The same for a rotation by `angle` radians (|angle| < pi; split larger turns) about the world axis through
  * `pivot` along `axis`. */
-snug_status snug_query_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float pivot[3],
+snug_status snug_mesh_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float pivot[3],
                                       const float axis[3], float angle, snug_mesh other, const snug_pose* other_pose,
                                       snug_toi_result* result);
 
@@ -456,10 +456,10 @@ typedef struct snug_body_pair {
 /* Broad phase (incremental 3-axis sweep-and-prune over world AABBs). Every pair of bodies whose world AABBs
  * overlap (touching counts) and that passes the filters (enabled, not both static, layer/mask, ignore list).
  * Writes min(capacity, total) pairs; *total is always the full count. */
-snug_status snug_scene_query_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pair* pairs, uint32_t capacity,
+snug_status snug_scene_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pair* pairs, uint32_t capacity,
                                    uint32_t* total);
 /* Enabled bodies whose world AABB overlaps the box [min, max]. */
-snug_status snug_scene_query_box(snug_ctx* ctx, snug_scene scene, const float min[3], const float max[3],
+snug_status snug_scene_overlap_box(snug_ctx* ctx, snug_scene scene, const float min[3], const float max[3],
                                  snug_body* bodies, uint32_t capacity, uint32_t* total);
 
 typedef struct snug_scene_hit {

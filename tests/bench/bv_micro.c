@@ -13,7 +13,8 @@
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */
 #include <stdio.h>
 
-#include "bv.h"
+#include "geom/bv.h"
+#include "research/obb_seed004.h"
 #include "harness.h"
 #include "test_meshes.h"
 #include "timing.h"

@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bv.h"
-#include "bvh.h"
+#include "geom/bv.h"
+#include "bvh/bvh.h"
 #include "snug.h"
 #include "test_meshes.h"
 #include "timing.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 #define RAY_COUNT 10000
 
@@ -188,7 +188,7 @@ static void rays_single(void* arg) {
         memcpy(ray.dir, j->rays + 6 * i + 3, 12);
         ray.tmax = INFINITY;
         snug_ray_hit hit;
-        snug_status st = snug_query_raycast(j->ctx, j->mesh, &pose, &ray, &hit);
+        snug_status st = snug_mesh_raycast(j->ctx, j->mesh, &pose, &ray, &hit);
         if (st != SNUG_OK) j->status = st;
         j->t[i] = hit.tri == SNUG_NO_HIT ? INFINITY : hit.t;
     }
@@ -197,7 +197,7 @@ static void rays_single(void* arg) {
 static void rays_batch(void* arg) {
     ray_job* j = arg;
     snug_pose pose = snug_pose_identity();
-    snug_status st = snug_query_raycast_batch(j->ctx, j->mesh, &pose, j->origins, j->dirs, NULL, RAY_COUNT, j->hits);
+    snug_status st = snug_mesh_raycast_batch(j->ctx, j->mesh, &pose, j->origins, j->dirs, NULL, RAY_COUNT, j->hits);
     if (st != SNUG_OK) j->status = st;
 }
 
@@ -224,7 +224,7 @@ static void task_rays(snug_ctx* ctx) {
             snprintf(slug, sizeof slug, "snug-%s", flavour);
             write_answers(slug, meshes[i], j.t, RAY_COUNT);
             if (j.status != SNUG_OK) error_row("ray1", meshes[i], "", ctx, j.status);
-            else bench_row("ray1", meshes[i], impl_name(""), &s1, "ok", NAN, "snug_query_raycast, 10,000 rays per sample");
+            else bench_row("ray1", meshes[i], impl_name(""), &s1, "ok", NAN, "snug_mesh_raycast, 10,000 rays per sample");
             j.status = SNUG_OK;
             bench_stats sb = bench_measure(rays_batch, &j, 5, 800);
             int differ = 0;
@@ -233,7 +233,7 @@ static void task_rays(snug_ctx* ctx) {
                 if (!(tb == j.t[r] || fabsf(tb - j.t[r]) <= 1e-5f * (fabsf(tb) + 1.0f))) differ++;
             }
             char note[128];
-            snprintf(note, sizeof note, "snug_query_raycast_batch of 10,000; %d differ from one-per-call", differ);
+            snprintf(note, sizeof note, "snug_mesh_raycast_batch of 10,000; %d differ from one-per-call", differ);
             if (j.status != SNUG_OK) error_row("rayN", meshes[i], "", ctx, j.status);
             else bench_row("rayN", meshes[i], impl_name(""), &sb, differ ? "wrong" : "ok", NAN, note);
             free(j.origins); free(j.dirs); free(j.hits); free(j.t);
@@ -337,11 +337,11 @@ typedef struct pair_job {
 
 static void pair_overlap(void* arg) {
     pair_job* j = arg;
-    j->status = snug_query_overlap(j->ctx, j->mesh, &j->pa, j->mesh, &j->pb, &j->hit, NULL);
+    j->status = snug_mesh_overlap(j->ctx, j->mesh, &j->pa, j->mesh, &j->pb, &j->hit, NULL);
 }
 static void pair_distance(void* arg) {
     pair_job* j = arg;
-    j->status = snug_query_distance(j->ctx, j->mesh, &j->pa, j->mesh, &j->pb, &j->dist);
+    j->status = snug_mesh_distance(j->ctx, j->mesh, &j->pa, j->mesh, &j->pb, &j->dist);
 }
 
 /* One pair case on an already built mesh (both bodies share it, as in the anchors). */
@@ -366,16 +366,16 @@ static void bench_pair(snug_ctx* ctx, snug_mesh mesh, const test_mesh* m, const 
         for (int a = 0; a < SNUG_BV_TYPE_COUNT; ++a)
             for (int b = 0; b < SNUG_BV_TYPE_COUNT; ++b) bvt += qs->bv_tests[a][b];
         char note[128];
-        snprintf(note, sizeof note, "snug_query_overlap: %llu BV tests, %llu triangle tests", (unsigned long long)bvt,
+        snprintf(note, sizeof note, "snug_mesh_overlap: %llu BV tests, %llu triangle tests", (unsigned long long)bvt,
                  (unsigned long long)qs->primitive_tests);
         bench_row("overlap", pc->name, impl_name(label), &so, "ok", j.hit ? 1.0 : 0.0, note);
     }
     if (with_distance) {
         bench_stats sd = bench_measure(pair_distance, &j, 3, 500);
         if (j.status != SNUG_OK) error_row("distance", pc->name, label, ctx, j.status);
-        else bench_row("distance", pc->name, impl_name(label), &sd, "ok", j.dist.distance, "snug_query_distance");
+        else bench_row("distance", pc->name, impl_name(label), &sd, "ok", j.dist.distance, "snug_mesh_distance");
     }
-    snug_ctx_set_traversal(ctx, SNUG_TRAVERSE_SIMULTANEOUS);
+    snug_ctx_set_traversal(ctx, SNUG_TRAVERSAL_SIMULTANEOUS);
 }
 
 /* Build a variant's tree once for all cases of its mesh; 0 (after an error row) when the build fails. */
@@ -407,7 +407,7 @@ static void task_pairs(snug_ctx* ctx) {
             if (strcmp(pc->mesh, meshes[mi]) != 0) continue;
             for (int k = 0; k < COUNT(MAIN_VARIANTS); ++k)
                 if (main_mesh[k])
-                    bench_pair(ctx, main_mesh[k], &m, pc, SNUG_TRAVERSE_SIMULTANEOUS, MAIN_VARIANTS[k].name, 1);
+                    bench_pair(ctx, main_mesh[k], &m, pc, SNUG_TRAVERSAL_SIMULTANEOUS, MAIN_VARIANTS[k].name, 1);
             if (!variants) continue;
             static const char* trav_names[] = {"simultaneous", "one-sided", "hybrid"};
             char label[96];
@@ -417,7 +417,7 @@ static void task_pairs(snug_ctx* ctx) {
                     bench_pair(ctx, main_mesh[k], &m, pc, (snug_traversal)t, label, 0);
                 }
             for (int k = 0; k < COUNT(ALT_VARIANTS); ++k)
-                if (alt_mesh[k]) bench_pair(ctx, alt_mesh[k], &m, pc, SNUG_TRAVERSE_SIMULTANEOUS, ALT_VARIANTS[k].name, 0);
+                if (alt_mesh[k]) bench_pair(ctx, alt_mesh[k], &m, pc, SNUG_TRAVERSAL_SIMULTANEOUS, ALT_VARIANTS[k].name, 0);
         }
         for (int k = 0; k < COUNT(MAIN_VARIANTS); ++k)
             if (main_mesh[k]) snug_mesh_destroy(ctx, main_mesh[k]);
@@ -442,7 +442,7 @@ typedef struct toi_job {
 
 static void toi_once(void* arg) {
     toi_job* j = arg;
-    j->status = snug_query_toi(j->ctx, j->mesh, &j->ma, j->mesh, &j->mb, &j->def, &j->res);
+    j->status = snug_mesh_toi(j->ctx, j->mesh, &j->ma, j->mesh, &j->mb, &j->def, &j->res);
 }
 
 /* The moving copy's pose at time t of the benchmark motion (rotation about Y and shift both linear in t). */
@@ -458,11 +458,11 @@ static void toi_check(toi_job* j, const test_mesh* m, char* note, size_t size, i
     int first = -1;
     for (int k = 0; k <= 256 && first < 0; ++k) {
         snug_pose pk = toi_pose(m, k / 256.0);
-        if (snug_query_overlap(j->ctx, j->mesh, &id, j->mesh, &pk, &hit, NULL) == SNUG_OK && hit) first = k;
+        if (snug_mesh_overlap(j->ctx, j->mesh, &id, j->mesh, &pk, &hit, NULL) == SNUG_OK && hit) first = k;
     }
     snug_pose ps = toi_pose(m, j->res.safe_t);
     bool at_safe = false;
-    snug_query_overlap(j->ctx, j->mesh, &id, j->mesh, &ps, &at_safe, NULL);
+    snug_mesh_overlap(j->ctx, j->mesh, &id, j->mesh, &ps, &at_safe, NULL);
     double first_t = first < 0 ? NAN : first / 256.0;
     *bad = at_safe || (!j->res.hit && first >= 0) || (j->res.hit && first >= 0 && j->res.t > first_t + 1e-6);
     snprintf(note, size, "t %.5f, safe_t %.5f; sampled static overlap first at t %.4f (256 samples)%s",
@@ -485,7 +485,7 @@ static void task_toi(void) {
     snug_pose id = snug_pose_identity(), p0 = toi_pose(&m, 0.0), p1 = toi_pose(&m, 1.0);
     j.ma = snug_motion_between(&id, &id);
     j.mb = snug_motion_between(&p0, &p1);
-    static const char* modes[] = {"dynamic", "mixed", "static", "DAASD"};
+    static const char* modes[] = {"static", "mixed", "dynamic", "DAASD"};
     static const char* finders[] = {"linear", "regula falsi", "quadratic", "sampling", "sampling + regula falsi"};
     for (int mode = 0; mode < SNUG_TOI_MODE_COUNT; ++mode)
         for (int rf = 0; rf < SNUG_ROOT_FINDER_COUNT; ++rf) {
@@ -506,7 +506,7 @@ static void task_toi(void) {
             int bad = 0;
             toi_check(&j, &m, note, sizeof note, &bad);
             char full[400];
-            snprintf(full, sizeof full, "snug_query_toi %s: %s", label, note);
+            snprintf(full, sizeof full, "snug_mesh_toi %s: %s", label, note);
             /* Only the dynamic mode promises the earliest contact; the others are approximations by design. */
             const char* verdict = !bad ? "ok" : mode == SNUG_TOI_DYNAMIC ? "wrong" : "approximate (by design)";
             bench_row(headline ? "toi" : "toi-variants", TOI_CASE, impl_name(headline ? "" : label), &bs, verdict,
@@ -539,7 +539,7 @@ static void bp_step(void* arg) {
         for (int k = 0; k < 3; ++k) p.p[k] = j->pos[3 * i + k] += rng_range(&j->r, -0.1f, 0.1f);
         snug_body_set_pose(j->ctx, j->scene, j->bodies[i], &p);
     }
-    j->status = snug_scene_query_pairs(j->ctx, j->scene, j->pairs, 4 * BP_N, &j->total);
+    j->status = snug_scene_pairs(j->ctx, j->scene, j->pairs, 4 * BP_N, &j->total);
 }
 
 typedef struct room_job {
@@ -599,7 +599,7 @@ static void task_scene(snug_ctx* ctx) {
                              fabsf(pa[2] - pb[2]) <= 1.0f + tol;
                 }
             char note[200];
-            snprintf(note, sizeof note, "snug_body_set_pose x 10k + snug_scene_query_pairs: %u pairs, brute force %u",
+            snprintf(note, sizeof note, "snug_body_set_pose x 10k + snug_scene_pairs: %u pairs, brute force %u",
                      j.total, brute);
             bench_row("broadphase", "10k moving boxes", impl_name(""), &bs, j.total == brute ? "ok" : "wrong",
                       j.total, note);

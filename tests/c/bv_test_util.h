@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bv.h"
+#include "geom/bv.h"
 #include "bv_oracle.h"
 #include "harness.h"
 

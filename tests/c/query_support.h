@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "pose.h"
+#include "base/pose.h"
 #include "snug.h"
 #include "test_meshes.h"
 

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "mesh.h"
+#include "bvh/mesh.h"
 #include "snug.h"
 #include "test_alloc.h"
 #include "test_meshes.h"

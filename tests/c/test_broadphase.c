@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broadphase.h"
-#include "ctx.h"
+#include "scene/broadphase.h"
+#include "base/ctx.h"
 #include "harness.h"
 #include "snug.h"
 #include "test_meshes.h"
@@ -227,7 +227,7 @@ static void check_scene_pairs(world* w, int step, const uint64_t* ignored, uint3
         if (w->body[i]) CHECK(snug_body_get_info(w->ctx, w->scene, w->body[i], &info[i]) == SNUG_OK);
     static snug_body_pair got[SCENE_MAX * SCENE_MAX];
     uint32_t total = 0;
-    CHECK(snug_scene_query_pairs(w->ctx, w->scene, got, SCENE_MAX * SCENE_MAX, &total) == SNUG_OK);
+    CHECK(snug_scene_pairs(w->ctx, w->scene, got, SCENE_MAX * SCENE_MAX, &total) == SNUG_OK);
     static uint8_t seen[SCENE_MAX][SCENE_MAX];
     memset(seen, 0, sizeof seen);
     for (uint32_t k = 0; k < total; k++) {
@@ -344,7 +344,7 @@ static void test_bulk_load_and_box_query(void) {
         CHECK(snug_body_create(w.ctx, w.scene, &def, &bodies[i]) == SNUG_OK);
     }
     uint32_t total = 0;
-    snug_status counted = snug_scene_query_pairs(w.ctx, w.scene, NULL, 0, &total);
+    snug_status counted = snug_scene_pairs(w.ctx, w.scene, NULL, 0, &total);
     uint32_t expected = 0;
     for (int i = 0; i < N; i++) snug_body_get_info(w.ctx, w.scene, bodies[i], &info[i]);
     for (int i = 0; i < N; i++)
@@ -352,7 +352,7 @@ static void test_bulk_load_and_box_query(void) {
     CHECK(total == expected);
     CHECK(expected > 0 && counted == SNUG_ERR_BUFFER_TOO_SMALL); /* counting with capacity 0 */
     snug_body_pair few[2];
-    if (expected > 2) CHECK(snug_scene_query_pairs(w.ctx, w.scene, few, 2, &total) == SNUG_ERR_BUFFER_TOO_SMALL && total == expected);
+    if (expected > 2) CHECK(snug_scene_pairs(w.ctx, w.scene, few, 2, &total) == SNUG_ERR_BUFFER_TOO_SMALL && total == expected);
 
     static snug_body got[N];
     int queries = 200 * harness_scale();
@@ -363,7 +363,7 @@ static void test_bulk_load_and_box_query(void) {
             mx[k] = mn[k] + rng_range(&r, 0.0f, 8.0f);
         }
         uint32_t n = 0;
-        CHECK(snug_scene_query_box(w.ctx, w.scene, mn, mx, got, N, &n) == SNUG_OK);
+        CHECK(snug_scene_overlap_box(w.ctx, w.scene, mn, mx, got, N, &n) == SNUG_OK);
         uint32_t want = 0;
         for (int i = 0; i < N; i++) {
             bool o = snug_box_overlap(info[i].aabb_min, info[i].aabb_max, mn, mx);
@@ -377,7 +377,7 @@ static void test_bulk_load_and_box_query(void) {
     }
     float bad[3] = {0, NAN, 0}, one[3] = {1, 1, 1};
     uint32_t n;
-    CHECK(snug_scene_query_box(w.ctx, w.scene, bad, one, got, N, &n) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_scene_overlap_box(w.ctx, w.scene, bad, one, got, N, &n) == SNUG_ERR_NOT_FINITE);
     snug_ctx_destroy(w.ctx);
 }
 

@@ -8,7 +8,8 @@
 
 #include "bv_test_util.h"
 #include "harness.h"
-#include "obb_fit.h"
+#include "geom/obb_fit.h"
+#include "research/obb_seed004.h"
 
 static void random_obb(rng* r, bool aligned, snug_obb* out) {
     for (int k = 0; k < 3; k++) {

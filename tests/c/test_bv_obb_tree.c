@@ -14,11 +14,11 @@
 #include <string.h>
 
 #include "bv_test_util.h"
-#include "bvh_build.h"
+#include "bvh/bvh_build.h"
 #include "harness.h"
-#include "mesh.h"
-#include "obb_fit.h"
-#include "split.h"
+#include "bvh/mesh.h"
+#include "geom/obb_fit.h"
+#include "bvh/split.h"
 #include "test_meshes.h"
 
 /* zero-area faces in a soup (separate vertices per face): every third collapses to a point and every fifth to a

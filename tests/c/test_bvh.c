@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh_build.h"
+#include "bvh/bvh_build.h"
 #include "harness.h"
-#include "mesh.h"
+#include "bvh/mesh.h"
 #include "snug.h"
 #include "test_meshes.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 static snug_mesh make(snug_ctx* ctx, const test_mesh* m, const snug_bvh_def* bvh, snug_status* st) {
     snug_mesh_def def = snug_default_mesh_def();

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "morton.h"
+#include "bvh/morton.h"
 
 static uint32_t interleave_ref(uint32_t x, uint32_t y, uint32_t z) {
     uint32_t code = 0;

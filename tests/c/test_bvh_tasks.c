@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh_build.h"
+#include "bvh/bvh_build.h"
 #include "harness.h"
-#include "mesh.h"
+#include "bvh/mesh.h"
 #include "snug.h"
 #include "task_pool.h"
 #include "test_alloc.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccd.h"
+#include "ccd/ccd.h"
 #include "harness.h"
 #include "snug.h"
 

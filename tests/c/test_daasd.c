@@ -8,11 +8,11 @@
 #include <time.h>
 
 #include "harness.h"
-#include "motion.h"
-#include "pose.h"
+#include "ccd/motion.h"
+#include "base/pose.h"
 #include "snug.h"
 #include "test_meshes.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 static double now_ms(void) {
     struct timespec t;
@@ -87,10 +87,10 @@ static void test_accuracy_against_exact_toi(void) {
             snug_toi_def def = snug_default_toi_def();
             snug_toi_result ex, da;
             double t0 = now_ms();
-            CHECK(snug_query_toi(ctx, h, &ma, h, &mb, &def, &ex) == SNUG_OK);
+            CHECK(snug_mesh_toi(ctx, h, &ma, h, &mb, &def, &ex) == SNUG_OK);
             double t1 = now_ms();
             def.mode = SNUG_TOI_DAASD;
-            CHECK(snug_query_toi(ctx, h, &ma, h, &mb, &def, &da) == SNUG_OK);
+            CHECK(snug_mesh_toi(ctx, h, &ma, h, &mb, &def, &da) == SNUG_OK);
             double t2 = now_ms();
             /* the discrete baseline of the paper's comparison: a static hierarchy test at 20 steps along the path,
              * reporting the first overlapping step (late: it penetrates by up to one step) */
@@ -100,7 +100,7 @@ static void test_accuracy_against_exact_toi(void) {
                 snug_pose pk = snug_motion_pose_at(&ma, k / 20.0);
                 snug_motion mk = snug_motion_static(&pk);
                 snug_toi_result sr;
-                CHECK(snug_query_toi(ctx, h, &mk, h, &mb, &def, &sr) == SNUG_OK);
+                CHECK(snug_mesh_toi(ctx, h, &mk, h, &mb, &def, &sr) == SNUG_OK);
                 if (sr.hit) t_step = k / 20.0f;
             }
             double t3 = now_ms();
@@ -141,11 +141,11 @@ static void test_edge_edge_limit(void) {
     snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&still);
     snug_toi_def def = snug_default_toi_def();
     snug_toi_result res;
-    CHECK(snug_query_toi(ctx, h, &ma, h, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, h, &ma, h, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit && res.feature == SNUG_FEATURE_EDGE_EDGE);
     CHECK_NEAR(res.t, (1.0 - 0.1) / 2.0, 1e-5);
     def.mode = SNUG_TOI_DAASD;
-    CHECK(snug_query_toi(ctx, h, &ma, h, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, h, &ma, h, &mb, &def, &res) == SNUG_OK);
     CHECK(!res.hit);
     /* a vertex-first approach is what it is built for: the bar's end corner lands on a plate */
     test_mesh plate;
@@ -157,10 +157,10 @@ static void test_edge_edge_limit(void) {
     tilt_end = tilt;
     tilt_end.p[2] = -0.5f;
     ma = snug_motion_between(&tilt, &tilt_end);
-    CHECK(snug_query_toi(ctx, h, &ma, p, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, h, &ma, p, &mb, &def, &res) == SNUG_OK);
     snug_toi_result exact;
     def.mode = SNUG_TOI_DYNAMIC;
-    CHECK(snug_query_toi(ctx, h, &ma, p, &mb, &def, &exact) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, h, &ma, p, &mb, &def, &exact) == SNUG_OK);
     CHECK(res.hit && exact.hit);
     CHECK_NEAR(res.t, exact.t, 1e-5);
     CHECK(res.feature == SNUG_FEATURE_VERTEX_FACE);

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bv.h"
+#include "geom/bv.h"
 #include "harness.h"
-#include "obb_fit.h"
+#include "geom/obb_fit.h"
 
 /* random rotation in double (unit quaternion from four normals' worth of uniforms, rejection-free via rng_unit_quat
  * in float, then renormalised in double: Q only has to be orthonormal to double rounding) */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ctx.h"
+#include "base/ctx.h"
 #include "harness.h"
 
 static void same_as_libc(const char* what, const char* ours, size_t our_len, const char* libc, int libc_len) {

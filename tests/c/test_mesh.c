@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bvh.h"
+#include "bvh/bvh.h"
 #include "harness.h"
 #include "snug.h"
 #include "test_alloc.h"

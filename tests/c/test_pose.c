@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "harness.h"
-#include "pose.h"
+#include "base/pose.h"
 
 /* column-major like cglm: M[c][r] */
 static void ref_matrix(const float qf[4], double M[3][3]) {

@@ -3,7 +3,7 @@
  * size, the reported points must lie on the reported triangles and realise the distance; every BV type, with and
  * without Hausdorff bounds, and every traversal strategy. */
 #include "query_support.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 /* Brute-force distance in A's frame (B through the query's relative transform). */
 static double brute_distance(const test_mesh* a, const test_mesh* b, const snug_xform* rel) {
@@ -54,7 +54,7 @@ static void world_vertex(const test_mesh* m, const snug_pose* p, uint32_t t, int
 static void check_result(snug_ctx* ctx, const test_mesh* ta, snug_mesh ha, const snug_pose* pa, const test_mesh* tb,
                          snug_mesh hb, const snug_pose* pb, double expect, float size, const char* what) {
     snug_distance_result res;
-    CHECK(snug_query_distance(ctx, ha, pa, hb, pb, &res) == SNUG_OK);
+    CHECK(snug_mesh_distance(ctx, ha, pa, hb, pb, &res) == SNUG_OK);
     float tol = 1e-5f * size;
     CHECK_MSG(fabs(res.distance - expect) <= tol, "%s: distance %.9g, brute force %.9g (seed %llu)", what,
               (double)res.distance, expect, (unsigned long long)harness_seed());
@@ -72,7 +72,7 @@ static void check_result(snug_ctx* ctx, const test_mesh* ta, snug_mesh ha, const
     float probes[2] = {(float)expect - 1e-4f * size, (float)expect + 1e-4f * size};
     for (int k = 0; k < 2; k++) {
         bool within = false;
-        CHECK(snug_query_within(ctx, ha, pa, hb, pb, probes[k], &within) == SNUG_OK);
+        CHECK(snug_mesh_within(ctx, ha, pa, hb, pb, probes[k], &within) == SNUG_OK);
         CHECK_MSG(within == (k == 1) || (k == 0 && probes[k] < 0 && !within), "%s: within(%g) = %d for distance %.9g", what,
                   (double)probes[k], within, expect);
     }
@@ -171,29 +171,29 @@ static void test_bad_input_and_strategies_agree(void) {
     bad.q[0] = NAN;
     snug_distance_result res;
     bool w;
-    CHECK(snug_query_distance(NULL, a, &p, b, &q, &res) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_distance(ctx, a, &p, b, &q, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_distance(ctx, a, &bad, b, &q, &res) == SNUG_ERR_NOT_FINITE);
-    CHECK(snug_query_within(ctx, a, &p, b, NULL, 1.0f, &w) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_within(ctx, a, &p, b, &q, NAN, &w) == SNUG_ERR_NOT_FINITE);
-    CHECK(snug_query_within(ctx, a, &p, b, &q, 1.0f, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_distance(NULL, a, &p, b, &q, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_distance(ctx, a, &p, b, &q, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_distance(ctx, a, &bad, b, &q, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_within(ctx, a, &p, b, NULL, 1.0f, &w) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_within(ctx, a, &p, b, &q, NAN, &w) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_within(ctx, a, &p, b, &q, 1.0f, NULL) == SNUG_ERR_INVALID_ARGUMENT);
     snug_mesh gone = qs_make(ctx, &sphere, SNUG_BV_AABB);
     snug_mesh_destroy(ctx, gone);
-    CHECK(snug_query_distance(ctx, gone, &p, b, &q, &res) == SNUG_ERR_STALE_HANDLE);
-    CHECK(snug_query_within(ctx, a, &p, gone, &q, 1.0f, &w) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_distance(ctx, gone, &p, b, &q, &res) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_within(ctx, a, &p, gone, &q, 1.0f, &w) == SNUG_ERR_STALE_HANDLE);
     /* sphere radius 1 at the origin, torus (R 2, r 0.5) centred at x = 5: the nearest torus point is x = 2.5 */
     float first = -1.0f;
     for (int s = 0; s < SNUG_TRAVERSAL_COUNT; s++) {
         snug_ctx_set_traversal(ctx, (snug_traversal)s);
-        CHECK(snug_query_distance(ctx, a, &p, b, &q, &res) == SNUG_OK);
+        CHECK(snug_mesh_distance(ctx, a, &p, b, &q, &res) == SNUG_OK);
         CHECK_NEAR(res.distance, 1.5, 0.02);
         if (s == 0) first = res.distance;
         CHECK_NEAR(res.distance, first, 1e-6);
         CHECK(snug_ctx_last_stats(ctx)->primitive_tests > 0);
     }
-    CHECK(snug_query_within(ctx, a, &p, b, &q, 1.6f, &w) == SNUG_OK && w);
-    CHECK(snug_query_within(ctx, a, &p, b, &q, 1.4f, &w) == SNUG_OK && !w);
-    CHECK(snug_query_within(ctx, a, &p, b, &q, -1.0f, &w) == SNUG_OK && !w);
+    CHECK(snug_mesh_within(ctx, a, &p, b, &q, 1.6f, &w) == SNUG_OK && w);
+    CHECK(snug_mesh_within(ctx, a, &p, b, &q, 1.4f, &w) == SNUG_OK && !w);
+    CHECK(snug_mesh_within(ctx, a, &p, b, &q, -1.0f, &w) == SNUG_OK && !w);
     test_mesh_free(&sphere);
     test_mesh_free(&torus);
     snug_ctx_destroy(ctx);

@@ -3,7 +3,7 @@
  * may reject pairs by their boxes only, so the answers must agree exactly; every BV type the builder offers
  * and every traversal strategy is exercised. */
 #include "query_support.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 typedef struct brute {
     uint32_t n;
@@ -90,13 +90,13 @@ static void check_case(checker* ck, const brute* bf, const test_mesh* ta, snug_m
         snug_ctx_set_traversal(ck->ctx, st);
         bool hit = false;
         snug_tri_pair w = {SNUG_NO_HIT, SNUG_NO_HIT};
-        CHECK(snug_query_overlap(ck->ctx, ha, pa, hb, pb, &hit, &w) == SNUG_OK);
+        CHECK(snug_mesh_overlap(ck->ctx, ha, pa, hb, pb, &hit, &w) == SNUG_OK);
         CHECK_MSG(hit == (n > 0), "%s, traversal %d: first contact %d, brute force %u pairs (seed %llu)", what, (int)st,
                   hit, n, (unsigned long long)harness_seed());
         if (hit) CHECK_MSG(bsearch(&w, ck->expect, n, sizeof w, pair_cmp) != NULL, "%s: witness (%u, %u) not a brute-force pair",
                            what, w.tri_a, w.tri_b);
         uint32_t total = 0;
-        CHECK(snug_query_overlap_all(ck->ctx, ha, pa, hb, pb, ck->got, ck->cap, &total) == SNUG_OK);
+        CHECK(snug_mesh_overlap_all(ck->ctx, ha, pa, hb, pb, ck->got, ck->cap, &total) == SNUG_OK);
         CHECK_MSG(total == n, "%s, traversal %d: %u pairs, brute force %u (seed %llu)", what, (int)st, total, n,
                   (unsigned long long)harness_seed());
         if (total == n && n <= ck->cap) {
@@ -256,27 +256,27 @@ static void test_bad_input(void) {
     bool hit = true;
     snug_tri_pair pairs[4];
     uint32_t total = 7;
-    CHECK(snug_query_overlap(NULL, a, &p, b, &p, &hit, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_overlap(ctx, a, NULL, b, &p, &hit, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_overlap(ctx, a, &p, b, &p, NULL, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_overlap(ctx, a, &p, b, &bad, &hit, NULL) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_overlap(NULL, a, &p, b, &p, &hit, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_overlap(ctx, a, NULL, b, &p, &hit, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_overlap(ctx, a, &p, b, &p, NULL, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_overlap(ctx, a, &p, b, &bad, &hit, NULL) == SNUG_ERR_NOT_FINITE);
     bad = p;
     bad.q[3] = INFINITY;
-    CHECK(snug_query_overlap(ctx, a, &bad, b, &p, &hit, NULL) == SNUG_ERR_NOT_FINITE);
-    CHECK(snug_query_overlap_all(ctx, a, &p, b, &p, NULL, 4, &total) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_overlap_all(ctx, a, &p, b, &p, pairs, 4, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_overlap(ctx, a, &bad, b, &p, &hit, NULL) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_overlap_all(ctx, a, &p, b, &p, NULL, 4, &total) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_overlap_all(ctx, a, &p, b, &p, pairs, 4, NULL) == SNUG_ERR_INVALID_ARGUMENT);
     CHECK(hit == true && total == 7); /* failed calls leave outputs alone */
     snug_mesh_destroy(ctx, b);
-    CHECK(snug_query_overlap(ctx, a, &p, b, &p, &hit, NULL) == SNUG_ERR_STALE_HANDLE);
-    CHECK(snug_query_overlap(ctx, 0, &p, a, &p, &hit, NULL) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_overlap(ctx, a, &p, b, &p, &hit, NULL) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_overlap(ctx, 0, &p, a, &p, &hit, NULL) == SNUG_ERR_STALE_HANDLE);
     /* coincident boxes: every pair of touching triangles; a small buffer still reports the total */
     b = qs_make(ctx, &box, SNUG_BV_AABB);
-    CHECK(snug_query_overlap_all(ctx, a, &p, b, &p, pairs, 4, &total) == SNUG_ERR_BUFFER_TOO_SMALL);
+    CHECK(snug_mesh_overlap_all(ctx, a, &p, b, &p, pairs, 4, &total) == SNUG_ERR_BUFFER_TOO_SMALL);
     CHECK(total > 4);
     uint32_t total0 = 0;
-    CHECK(snug_query_overlap_all(ctx, a, &p, b, &p, NULL, 0, &total0) == SNUG_ERR_BUFFER_TOO_SMALL);
+    CHECK(snug_mesh_overlap_all(ctx, a, &p, b, &p, NULL, 0, &total0) == SNUG_ERR_BUFFER_TOO_SMALL);
     CHECK(total0 == total);
-    CHECK(snug_query_overlap(ctx, a, &p, b, &p, &hit, NULL) == SNUG_OK && hit);
+    CHECK(snug_mesh_overlap(ctx, a, &p, b, &p, &hit, NULL) == SNUG_OK && hit);
     const snug_query_stats* s = snug_ctx_last_stats(ctx);
     CHECK(s->primitive_tests >= 1 && s->nodes_visited >= 1 && s->bv_tests[SNUG_BV_AABB][SNUG_BV_AABB] >= 1);
     CHECK(snug_ctx_set_traversal(ctx, (snug_traversal)9) == SNUG_ERR_INVALID_ARGUMENT);

@@ -2,7 +2,7 @@
  * the reported triangle, max_distance honoured), and inside/outside against the generalized winding number
  * (sum of solid angles, double precision) for points not within 1e-3 of the model size from the surface. */
 #include "query_support.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 static double brute_closest(const test_mesh* m, const float p[3]) {
     float best = INFINITY, q[3];
@@ -53,7 +53,7 @@ static void check_closest(snug_ctx* ctx, rng* r, const test_mesh* m, snug_mesh h
         double expect = brute_closest(m, local);
         float maxd = k % 3 == 0 ? (float)expect * rng_range(r, 0.5f, 1.5f) : INFINITY;
         snug_point_result res;
-        CHECK(snug_query_closest_point(ctx, h, &pose, world, maxd, &res) == SNUG_OK);
+        CHECK(snug_mesh_closest_point(ctx, h, &pose, world, maxd, &res) == SNUG_OK);
         float tol = 1e-5f * size;
         if (expect > maxd + tol) {
             CHECK_MSG(res.tri == SNUG_NO_HIT, "%s point %d: found %.9g beyond max_distance %.9g", name, k, (double)res.distance, (double)maxd);
@@ -135,7 +135,7 @@ static void test_inside_matches_winding_number(void) {
             if (brute_closest(&shapes[s], local) < 1e-3 * size) continue;
             snug_xform_point(&x, local, world);
             bool expect = fabs(winding_number(&shapes[s], local)) > 0.5, inside = !expect;
-            CHECK(snug_query_inside(ctx, h, &pose, world, &inside) == SNUG_OK);
+            CHECK(snug_mesh_inside(ctx, h, &pose, world, &inside) == SNUG_OK);
             CHECK_MSG(inside == expect, "shape %d point %d: inside %d, winding number says %d (seed %llu)", s, k, inside,
                       expect, (unsigned long long)harness_seed());
             inside_count += expect;
@@ -159,23 +159,23 @@ static void test_bad_input(void) {
     float pt[3] = {0, 0, 0}, bad[3] = {0, NAN, 0};
     bool inside;
     snug_point_result res;
-    CHECK(snug_query_inside(ctx, open, &p, pt, &inside) == SNUG_ERR_NOT_CLOSED);
-    CHECK(snug_query_inside(ctx, closed, &p, pt, &inside) == SNUG_OK && inside);
+    CHECK(snug_mesh_inside(ctx, open, &p, pt, &inside) == SNUG_ERR_NOT_CLOSED);
+    CHECK(snug_mesh_inside(ctx, closed, &p, pt, &inside) == SNUG_OK && inside);
     float far[3] = {3, 0, 0};
-    CHECK(snug_query_inside(ctx, closed, &p, far, &inside) == SNUG_OK && !inside);
-    CHECK(snug_query_inside(ctx, closed, &p, bad, &inside) == SNUG_ERR_NOT_FINITE);
-    CHECK(snug_query_inside(ctx, closed, NULL, pt, &inside) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_inside(ctx, closed, &p, pt, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_closest_point(ctx, closed, &p, NULL, INFINITY, &res) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_closest_point(ctx, closed, &p, bad, INFINITY, &res) == SNUG_ERR_NOT_FINITE);
-    CHECK(snug_query_closest_point(ctx, closed, &p, pt, NAN, &res) == SNUG_ERR_NOT_FINITE);
-    CHECK(snug_query_closest_point(ctx, closed, &p, far, INFINITY, &res) == SNUG_OK);
+    CHECK(snug_mesh_inside(ctx, closed, &p, far, &inside) == SNUG_OK && !inside);
+    CHECK(snug_mesh_inside(ctx, closed, &p, bad, &inside) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_inside(ctx, closed, NULL, pt, &inside) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_inside(ctx, closed, &p, pt, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_closest_point(ctx, closed, &p, NULL, INFINITY, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_closest_point(ctx, closed, &p, bad, INFINITY, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_closest_point(ctx, closed, &p, pt, NAN, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_closest_point(ctx, closed, &p, far, INFINITY, &res) == SNUG_OK);
     CHECK_NEAR(res.distance, 2.0, 1e-6);
     CHECK_NEAR(res.point[0], 1.0, 1e-6);
-    CHECK(snug_query_closest_point(ctx, closed, &p, far, 1.5f, &res) == SNUG_OK && res.tri == SNUG_NO_HIT);
-    CHECK(snug_query_closest_point(ctx, closed, &p, far, 2.0f, &res) == SNUG_OK && res.tri != SNUG_NO_HIT);
+    CHECK(snug_mesh_closest_point(ctx, closed, &p, far, 1.5f, &res) == SNUG_OK && res.tri == SNUG_NO_HIT);
+    CHECK(snug_mesh_closest_point(ctx, closed, &p, far, 2.0f, &res) == SNUG_OK && res.tri != SNUG_NO_HIT);
     snug_mesh_destroy(ctx, closed);
-    CHECK(snug_query_closest_point(ctx, closed, &p, far, 2.0f, &res) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_closest_point(ctx, closed, &p, far, 2.0f, &res) == SNUG_ERR_STALE_HANDLE);
     test_mesh_free(&soup);
     test_mesh_free(&box);
     snug_ctx_destroy(ctx);

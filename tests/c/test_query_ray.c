@@ -3,7 +3,7 @@
  * Closest, any, all (sorted, counts past capacity) and batched forms, on small and big meshes of every BV type. */
 #include "query_support.h"
 #include "test_alloc.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 typedef struct ref_hit {
     uint32_t count;  /* all hits in [0, tmax] */
@@ -48,7 +48,7 @@ static snug_ray_hit check_ray(snug_ctx* ctx, const test_mesh* m, snug_mesh h, co
     snug_xform_dir(&inv, ray.dir, d);
     ref_hit ref = brute_ray(m, o, d, ray.tmax);
     snug_ray_hit hit;
-    CHECK(snug_query_raycast(ctx, h, pose, &ray, &hit) == SNUG_OK);
+    CHECK(snug_mesh_raycast(ctx, h, pose, &ray, &hit) == SNUG_OK);
     bool got = hit.tri != SNUG_NO_HIT;
     CHECK_MSG(got == (ref.count > 0), "%s ray %d: hit %d, brute force %u hits (seed %llu)", name, n, got, ref.count,
               (unsigned long long)harness_seed());
@@ -61,10 +61,10 @@ static snug_ray_hit check_ray(snug_ctx* ctx, const test_mesh* m, snug_mesh h, co
         for (int c = 0; c < 3; c++) CHECK_NEAR(hit.point[c], ray.origin[c] + hit.t * ray.dir[c], 1e-5 * size);
     }
     bool any = false;
-    CHECK(snug_query_raycast_any(ctx, h, pose, &ray, &any) == SNUG_OK);
+    CHECK(snug_mesh_raycast_any(ctx, h, pose, &ray, &any) == SNUG_OK);
     CHECK_MSG(any == (ref.count > 0), "%s ray %d: any %d, brute force %u hits", name, n, any, ref.count);
     uint32_t cap = n % 5 == 0 ? 1 : 64, total = 0;
-    snug_status st = snug_query_raycast_all(ctx, h, pose, &ray, all, cap, &total);
+    snug_status st = snug_mesh_raycast_all(ctx, h, pose, &ray, all, cap, &total);
     CHECK_MSG(total == ref.count, "%s ray %d: all %u, brute force %u", name, n, total, ref.count);
     CHECK(st == (total > cap ? SNUG_ERR_BUFFER_TOO_SMALL : SNUG_OK));
     uint32_t w = total < cap ? total : cap;
@@ -121,7 +121,7 @@ static long run_rays(snug_ctx* ctx, rng* r, const test_mesh* m, snug_mesh h, int
             hits_seen += single[nb].tri != SNUG_NO_HIT;
         }
         for (int i = 0; i < nb; i++) batch[i].tri = 12345;
-        CHECK(snug_query_raycast_batch(ctx, h, &pose, origins, dirs, (n / BATCH) % 2 ? tmaxs : NULL, (uint32_t)nb, batch) == SNUG_OK);
+        CHECK(snug_mesh_raycast_batch(ctx, h, &pose, origins, dirs, (n / BATCH) % 2 ? tmaxs : NULL, (uint32_t)nb, batch) == SNUG_OK);
         if ((n / BATCH) % 2)
             for (int i = 0; i < nb; i++)
                 CHECK_MSG(batch[i].tri == single[i].tri && (batch[i].tri == SNUG_NO_HIT || batch[i].t == single[i].t),
@@ -130,7 +130,7 @@ static long run_rays(snug_ctx* ctx, rng* r, const test_mesh* m, snug_mesh h, int
             for (int i = 0; i < nb; i++) {
                 snug_ray ray = {{origins[3 * i], origins[3 * i + 1], origins[3 * i + 2]}, {dirs[3 * i], dirs[3 * i + 1], dirs[3 * i + 2]}, INFINITY};
                 snug_ray_hit hit;
-                snug_query_raycast(ctx, h, &pose, &ray, &hit);
+                snug_mesh_raycast(ctx, h, &pose, &ray, &hit);
                 CHECK_MSG(batch[i].tri == hit.tri && (hit.tri == SNUG_NO_HIT || batch[i].t == hit.t),
                           "%s: batched ray %d differs from the single call", name, i);
             }
@@ -190,21 +190,21 @@ static void test_moved_vertices_and_out_of_memory(void) {
     snug_ray ray = {{-5, 0.1f, 0.2f}, {1, 0, 0}, INFINITY};
     snug_ray_hit hit = {77};
     fail.countdown = 0;
-    CHECK(snug_query_raycast(ctx, h, &p, &ray, &hit) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(snug_mesh_raycast(ctx, h, &p, &ray, &hit) == SNUG_ERR_OUT_OF_MEMORY);
     CHECK(hit.tri == 77);
     float o[3] = {-5, 0.1f, 0.2f}, d[3] = {1, 0, 0};
     fail.countdown = 0;
-    CHECK(snug_query_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(snug_mesh_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_ERR_OUT_OF_MEMORY);
     CHECK(hit.tri == 77);
     fail.countdown = -1;
     /* the tree built, but no room for the batch's stacks: out of memory, nothing written */
     snug_ray_hit single;
-    CHECK(snug_query_raycast(ctx, h, &p, &ray, &single) == SNUG_OK && single.tri != SNUG_NO_HIT);
+    CHECK(snug_mesh_raycast(ctx, h, &p, &ray, &single) == SNUG_OK && single.tri != SNUG_NO_HIT);
     fail.countdown = 0;
-    CHECK(snug_query_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(snug_mesh_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_ERR_OUT_OF_MEMORY);
     CHECK(hit.tri == 77);
     fail.countdown = -1;
-    CHECK(snug_query_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_OK);
+    CHECK(snug_mesh_raycast_batch(ctx, h, &p, o, d, NULL, 1, &hit) == SNUG_OK);
     CHECK(!memcmp(&hit, &single, sizeof hit));
     run_rays(ctx, &r, &knot, h, 128 * harness_scale(), "knot");
     for (int round = 0; round < 3; round++) {
@@ -229,45 +229,45 @@ static void test_bad_input_and_edges(void) {
     snug_ray_hit hit;
     bool any;
     uint32_t total;
-    CHECK(snug_query_raycast(NULL, h, &p, &ray, &hit) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_raycast(ctx, h, NULL, &ray, &hit) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_raycast(ctx, h, &p, NULL, &hit) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_raycast(ctx, h, &p, &ray, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_raycast_any(ctx, h, &p, &ray, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_raycast_all(ctx, h, &p, &ray, NULL, 3, &total) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_raycast_batch(ctx, h, &p, NULL, ray.dir, NULL, 1, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_raycast(NULL, h, &p, &ray, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_raycast(ctx, h, NULL, &ray, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_raycast(ctx, h, &p, NULL, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_raycast(ctx, h, &p, &ray, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_raycast_any(ctx, h, &p, &ray, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_raycast_all(ctx, h, &p, &ray, NULL, 3, &total) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_raycast_batch(ctx, h, &p, NULL, ray.dir, NULL, 1, &hit) == SNUG_ERR_INVALID_ARGUMENT);
     snug_ray bad = ray;
     bad.dir[1] = NAN;
-    CHECK(snug_query_raycast(ctx, h, &p, &bad, &hit) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_raycast(ctx, h, &p, &bad, &hit) == SNUG_ERR_NOT_FINITE);
     bad = ray;
     bad.dir[0] = 0;
-    CHECK(snug_query_raycast(ctx, h, &p, &bad, &hit) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_raycast(ctx, h, &p, &bad, &hit) == SNUG_ERR_INVALID_ARGUMENT);
     float origins[6] = {-5, 0, 0, -5, 0, 0}, dirs[6] = {1, 0, 0, 1, INFINITY, 0};
     snug_ray_hit two[2] = {{77}, {77}};
-    CHECK(snug_query_raycast_batch(ctx, h, &p, origins, dirs, NULL, 2, two) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_raycast_batch(ctx, h, &p, origins, dirs, NULL, 2, two) == SNUG_ERR_NOT_FINITE);
     CHECK(two[0].tri == 77); /* nothing written on failure */
     snug_mesh gone = qs_make(ctx, &box, SNUG_BV_AABB);
     snug_mesh_destroy(ctx, gone);
-    CHECK(snug_query_raycast(ctx, gone, &p, &ray, &hit) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_raycast(ctx, gone, &p, &ray, &hit) == SNUG_ERR_STALE_HANDLE);
     /* along x through the box centre: enters at x = -1 (t = 4), leaves at x = 1 (t = 6) */
-    CHECK(snug_query_raycast(ctx, h, &p, &ray, &hit) == SNUG_OK);
+    CHECK(snug_mesh_raycast(ctx, h, &p, &ray, &hit) == SNUG_OK);
     CHECK_NEAR(hit.t, 4.0, 1e-6);
     CHECK_NEAR(hit.normal[0], -1.0, 1e-6);
     snug_ray_hit all[4];
-    CHECK(snug_query_raycast_all(ctx, h, &p, &ray, all, 4, &total) == SNUG_OK);
+    CHECK(snug_mesh_raycast_all(ctx, h, &p, &ray, all, 4, &total) == SNUG_OK);
     CHECK(total >= 2 && all[0].t <= all[total - 1].t);
     CHECK_NEAR(all[total - 1].t, 6.0, 1e-6);
     /* a segment that stops short, and one through a box edge and a corner (shared by several triangles) */
     ray.tmax = 3.9f;
-    CHECK(snug_query_raycast_any(ctx, h, &p, &ray, &any) == SNUG_OK && !any);
+    CHECK(snug_mesh_raycast_any(ctx, h, &p, &ray, &any) == SNUG_OK && !any);
     snug_ray edge = {{-5, -1, 0}, {1, 0, 0}, INFINITY}, corner = {{-5, -6, -7}, {1, 1, 1}, INFINITY};
-    CHECK(snug_query_raycast_any(ctx, h, &p, &edge, &any) == SNUG_OK && any);
-    CHECK(snug_query_raycast(ctx, h, &p, &corner, &hit) == SNUG_OK && hit.tri != SNUG_NO_HIT);
+    CHECK(snug_mesh_raycast_any(ctx, h, &p, &edge, &any) == SNUG_OK && any);
+    CHECK(snug_mesh_raycast(ctx, h, &p, &corner, &hit) == SNUG_OK && hit.tri != SNUG_NO_HIT);
     /* a pose moves the box: origin now inside, first hit at the far face */
     snug_pose moved = p;
     moved.p[0] = -5;
     ray.tmax = INFINITY;
-    CHECK(snug_query_raycast(ctx, h, &moved, &ray, &hit) == SNUG_OK);
+    CHECK(snug_mesh_raycast(ctx, h, &moved, &ray, &hit) == SNUG_OK);
     CHECK_NEAR(hit.t, 1.0, 1e-6);
     CHECK_NEAR(hit.normal[0], -1.0, 1e-6);
     test_mesh_free(&box);
@@ -501,7 +501,7 @@ static void test_batch_rays_in_flight(void) {
             for (int c = 0; c < 3; c++) dirs[3 * i + c] -= origins[3 * i + c];
             tmaxs[i] = i % 4 ? INFINITY : rng_range(&r, 0.2f, 1.5f);
         }
-        CHECK(snug_query_raycast_batch(ctx, h, &pose, origins, dirs, tmaxs, n, batch) == SNUG_OK);
+        CHECK(snug_mesh_raycast_batch(ctx, h, &pose, origins, dirs, tmaxs, n, batch) == SNUG_OK);
         snug_mesh_get_info(ctx, h, &after);
         CHECK_MSG(after.memory_bytes - before.memory_bytes > (2u << 20), "ray tree of %zu bytes does not exceed the cache "
                   "threshold: the batch ran one ray at a time", (size_t)(after.memory_bytes - before.memory_bytes));
@@ -511,7 +511,7 @@ static void test_batch_rays_in_flight(void) {
                             {dirs[3 * i], dirs[3 * i + 1], dirs[3 * i + 2]}, tmaxs[i]};
             snug_ray_hit one;
             if (i % 64 == 0) one = check_ray(ctx, &knot, h, &pose, &ray, 3.0f, "in flight", (int)i);
-            else CHECK(snug_query_raycast(ctx, h, &pose, &ray, &one) == SNUG_OK);
+            else CHECK(snug_mesh_raycast(ctx, h, &pose, &ray, &one) == SNUG_OK);
             hits += one.tri != SNUG_NO_HIT;
             CHECK_MSG(!memcmp(&one, &batch[i], sizeof one), "batched ray %u differs from its single call (seed %llu)", i,
                       (unsigned long long)harness_seed());

@@ -3,8 +3,8 @@
  * origins, tiny and huge coordinates and degenerate triangles; and it must reject nearly every triangle that the
  * ray's whole line misses (else it would be useless; hits behind the origin are the exact test's to reject). */
 #include "harness.h"
-#include "ray_filter.h"
-#include "tri.h"
+#include "bvh/ray_filter.h"
+#include "geom/tri.h"
 
 #include <math.h>
 

@@ -126,7 +126,7 @@ static void test_nan_poses_change_nothing(void) {
     CHECK(info.child_count == 1 && isfinite(info.aabb_min[0]));
     uint32_t total = 0;
     snug_body_pair pairs[4];
-    CHECK(snug_scene_query_pairs(ctx, s, pairs, 4, &total) == SNUG_OK);
+    CHECK(snug_scene_pairs(ctx, s, pairs, 4, &total) == SNUG_OK);
     CHECK(total == 0); /* the child sits 2 units beside its parent; nothing else was added */
     snug_ctx_destroy(ctx);
 }
@@ -145,7 +145,7 @@ static void test_create_and_destroy_many_times_leaks_nothing(void) {
         CHECK(snug_body_create(ctx, warm, &def, &b) == SNUG_OK);
     }
     uint32_t warm_total;
-    snug_scene_query_pairs(ctx, warm, NULL, 0, &warm_total);
+    snug_scene_pairs(ctx, warm, NULL, 0, &warm_total);
     CHECK(snug_scene_destroy(ctx, warm) == SNUG_OK);
     const size_t start = snug_ctx_allocated_bytes(ctx);
     int rounds = 60 * harness_scale();
@@ -164,11 +164,11 @@ static void test_create_and_destroy_many_times_leaks_nothing(void) {
             if (i > 0 && rng_float(&r) < 0.1f) snug_scene_ignore_pair(ctx, s, bodies[i], bodies[i - 1], true);
         }
         uint32_t total;
-        snug_scene_query_pairs(ctx, s, NULL, 0, &total);
+        snug_scene_pairs(ctx, s, NULL, 0, &total);
         /* destroy some bodies, then the scene with the rest (or all bodies one by one) */
         for (int i = 0; i < n; i++)
             if (rng_float(&r) < (round % 2 ? 1.0f : 0.4f)) CHECK(snug_body_destroy(ctx, s, bodies[i]) == SNUG_OK);
-        snug_scene_query_pairs(ctx, s, NULL, 0, &total);
+        snug_scene_pairs(ctx, s, NULL, 0, &total);
         CHECK(snug_scene_destroy(ctx, s) == SNUG_OK);
         CHECK_MSG(snug_ctx_allocated_bytes(ctx) == start, "round %d: %zu bytes live, %zu at the start", round,
                   snug_ctx_allocated_bytes(ctx), start);
@@ -218,7 +218,7 @@ static void test_failed_allocations_change_nothing(void) {
         else CHECK(st == SNUG_ERR_OUT_OF_MEMORY && snug_ctx_allocated_bytes(ctx) == before);
     }
     uint32_t total;
-    CHECK(snug_scene_query_pairs(ctx, s, NULL, 0, &total) == SNUG_OK && total == 0);
+    CHECK(snug_scene_pairs(ctx, s, NULL, 0, &total) == SNUG_OK && total == 0);
     snug_ctx_destroy(ctx);
 }
 

@@ -64,7 +64,7 @@ static void test_scene_rays_equal_brute_force(void) {
             for (int i = 0; i < NB; i++) {
                 if (!enabled[i] || !(layer[i] & mask)) continue;
                 snug_ray_hit h;
-                CHECK(snug_query_raycast(ctx, mesh_of[i], &pose[i], &ray, &h) == SNUG_OK);
+                CHECK(snug_mesh_raycast(ctx, mesh_of[i], &pose[i], &ray, &h) == SNUG_OK);
                 if (h.tri != SNUG_NO_HIT && h.t < best) best = h.t, who = bodies[i];
             }
             CHECK_MSG(one.body == who, "round %d ray %d: body %u, brute force %u", round, q, one.body, who);

@@ -1,5 +1,5 @@
-/* The collision step: results equal running the pair queries by hand (static mode: snug_query_overlap at the
- * target poses of every pair with a moved body; dynamic and mixed: snug_query_toi over the motions); budgets of 0
+/* The collision step: results equal running the pair queries by hand (static mode: snug_mesh_overlap at the
+ * target poses of every pair with a moved body; dynamic and mixed: snug_mesh_toi over the motions); budgets of 0
  * and infinity give the documented answers, and every budget in between is conservative; the indicator's
  * distance bound holds against a brute-force distance; motions of a parent and its child compose along the
  * hierarchy; commits place groups on their motion; misuse gives errors. */
@@ -8,10 +8,10 @@
 #include <string.h>
 
 #include "harness.h"
-#include "motion.h"
-#include "pose.h"
+#include "ccd/motion.h"
+#include "base/pose.h"
 #include "snug.h"
-#include "tri.h"
+#include "geom/tri.h"
 #include "test_alloc.h"
 #include "test_meshes.h"
 
@@ -194,7 +194,7 @@ static int body_index(const rig* g, snug_body b) {
 static bool tri_pair_overlaps(rig* g, int i, int j, uint32_t ta, uint32_t tb) {
     static snug_tri_pair pairs[4096];
     uint32_t total = 0;
-    snug_status st = snug_query_overlap_all(g->ctx, g->meshes[g->mesh_of[i]], &g->target[i],
+    snug_status st = snug_mesh_overlap_all(g->ctx, g->meshes[g->mesh_of[i]], &g->target[i],
                                             g->meshes[g->mesh_of[j]], &g->target[j], pairs, 4096, &total);
     if (st != SNUG_OK) return false;
     for (uint32_t k = 0; k < total; k++)
@@ -232,7 +232,7 @@ static void test_static_step_equals_pair_queries(void) {
                 if (g.group[i] < 0 && g.group[j] < 0) continue;
                 if (g.group[i] == g.group[j] || !pair_tested(&g, i, j)) continue;
                 bool hit = false;
-                CHECK(snug_query_overlap(g.ctx, g.meshes[g.mesh_of[i]], &g.target[i], g.meshes[g.mesh_of[j]],
+                CHECK(snug_mesh_overlap(g.ctx, g.meshes[g.mesh_of[i]], &g.target[i], g.meshes[g.mesh_of[j]],
                                          &g.target[j], &hit, NULL) == SNUG_OK);
                 if (!hit) continue;
                 expect_pairs++;
@@ -400,7 +400,7 @@ static void test_dynamic_and_mixed_equal_toi_queries(void) {
                     snug_motion mi = snug_motion_between(&g.world[i], &g.target[i]);
                     snug_motion mj = snug_motion_between(&g.world[j], &g.target[j]);
                     snug_toi_result tr;
-                    CHECK(snug_query_toi(g.ctx, g.meshes[g.mesh_of[i]], &mi, g.meshes[g.mesh_of[j]], &mj, &td, &tr) ==
+                    CHECK(snug_mesh_toi(g.ctx, g.meshes[g.mesh_of[i]], &mi, g.meshes[g.mesh_of[j]], &mj, &td, &tr) ==
                           SNUG_OK);
                     if (tr.hit && tr.t < best[g.group[i]]) best[g.group[i]] = tr.t;
                 }
@@ -469,7 +469,7 @@ static void test_nested_motions_equal_pair_queries(void) {
             for (int j = i + 1; j < g.nb; j++) {
                 if (g.group[i] == g.group[j]) continue; /* also: neither moves */
                 bool hit = false;
-                CHECK(snug_query_overlap(g.ctx, g.meshes[g.mesh_of[i]], &g.target[i], g.meshes[g.mesh_of[j]],
+                CHECK(snug_mesh_overlap(g.ctx, g.meshes[g.mesh_of[i]], &g.target[i], g.meshes[g.mesh_of[j]],
                                          &g.target[j], &hit, NULL) == SNUG_OK);
                 if (!hit) continue;
                 if (g.group[i] >= 0) expect[g.group[i]] = true;

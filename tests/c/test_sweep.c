@@ -6,11 +6,11 @@
 #include <string.h>
 
 #include "harness.h"
-#include "pose.h"
+#include "base/pose.h"
 #include "snug.h"
 #include "test_brute.h"
 #include "test_meshes.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 /* A flat n x n grid of triangles in z = 0 covering [-s, s]^2 (with vertices where a sliding box's edges pass). */
 static snug_mesh make_grid(snug_ctx* ctx, int n, float s) {
@@ -67,7 +67,7 @@ static void test_translation_closed_form(void) {
         snug_mesh A = test_box_make(ctx, ha[0], ha[1], ha[2]), B = test_box_make(ctx, hb[0], hb[1], hb[2]);
         snug_pose pa = test_pose_at(a0[0], a0[1], a0[2]), pb = test_pose_at(0, 0, 0);
         snug_toi_result res;
-        CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
+        CHECK(snug_mesh_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
         CHECK_MSG(res.hit == (expect <= 1.0), "it %d: hit %d t %g, expected %g", it, res.hit, res.t, expect);
         if (res.hit && expect <= 1.0) {
             hits++;
@@ -93,12 +93,12 @@ static void check_resting(snug_ctx* ctx, snug_mesh box, snug_mesh support, const
     const float blocked[][3] = {{0, 0, -1}, {2, 0, -0.3f}, {-1, 1, -0.05f}};
     snug_toi_result res;
     for (size_t k = 0; k < sizeof free_moves / sizeof free_moves[0]; k++) {
-        CHECK(snug_query_sweep(ctx, box, &pose, free_moves[k], support, support_pose, &res) == SNUG_OK);
+        CHECK(snug_mesh_sweep(ctx, box, &pose, free_moves[k], support, support_pose, &res) == SNUG_OK);
         CHECK_MSG(!res.hit, "%s: move %zu blocked at %g (feature %d, tris %u/%u)", what, k, res.t, res.feature,
                   res.tri_a, res.tri_b);
     }
     for (size_t k = 0; k < sizeof blocked / sizeof blocked[0]; k++) {
-        CHECK(snug_query_sweep(ctx, box, &pose, blocked[k], support, support_pose, &res) == SNUG_OK);
+        CHECK(snug_mesh_sweep(ctx, box, &pose, blocked[k], support, support_pose, &res) == SNUG_OK);
         CHECK_MSG(res.hit && res.t < 1e-4f, "%s: push %zu not blocked (hit %d t %g)", what, k, res.hit, res.t);
         if (res.hit) CHECK_MSG(res.normal[2] > 0.7f, "%s: push %zu normal %g %g %g", what, k, res.normal[0], res.normal[1], res.normal[2]);
     }
@@ -124,17 +124,17 @@ static void test_start_in_contact(void) {
     snug_pose pw = test_pose_at(0.6f, 0, 0), pos = test_pose_at(0, 0, 0);
     snug_toi_result res;
     const float along[3] = {0, 3, -2}, away[3] = {-2, 1, 0}, into[3] = {1, 0.5f, 0};
-    CHECK(snug_query_sweep(ctx, box, &pos, along, wall, &pw, &res) == SNUG_OK && !res.hit);
-    CHECK(snug_query_sweep(ctx, box, &pos, away, wall, &pw, &res) == SNUG_OK && !res.hit);
-    CHECK(snug_query_sweep(ctx, box, &pos, into, wall, &pw, &res) == SNUG_OK && res.hit && res.t < 1e-4f);
+    CHECK(snug_mesh_sweep(ctx, box, &pos, along, wall, &pw, &res) == SNUG_OK && !res.hit);
+    CHECK(snug_mesh_sweep(ctx, box, &pos, away, wall, &pw, &res) == SNUG_OK && !res.hit);
+    CHECK(snug_mesh_sweep(ctx, box, &pos, into, wall, &pw, &res) == SNUG_OK && res.hit && res.t < 1e-4f);
     CHECK(res.normal[0] < -0.99f);
     /* a box resting on the plate moved diagonally towards the wall: the plate lets it slide, the wall stops it */
     snug_pose near = test_pose_at(-1, 0, 0.5f);
     const float diag[3] = {2, 1, 0};
     snug_pose pw2 = test_pose_at(0.6f, 0, 0.5f);
-    CHECK(snug_query_sweep(ctx, box, &near, diag, wall, &pw2, &res) == SNUG_OK && res.hit);
+    CHECK(snug_mesh_sweep(ctx, box, &near, diag, wall, &pw2, &res) == SNUG_OK && res.hit);
     CHECK_NEAR(res.t, 1.0 / 2.0, 1e-5);
-    CHECK(snug_query_sweep(ctx, box, &near, diag, plate, &pp, &res) == SNUG_OK && !res.hit);
+    CHECK(snug_mesh_sweep(ctx, box, &near, diag, plate, &pp, &res) == SNUG_OK && !res.hit);
     snug_ctx_destroy(ctx);
 }
 
@@ -147,19 +147,19 @@ static void test_rotation_sweep(void) {
     double corner = atan2(1.3, 0.2), dist = sqrt(1.3 * 1.3 + 0.2 * 0.2);
     double expect = corner - asin(0.05 / dist);
     snug_toi_result res;
-    CHECK(snug_query_sweep_rotation(ctx, rod, &pr, pivot, axis, 1.5f, post, &pp, &res) == SNUG_OK);
+    CHECK(snug_mesh_sweep_rotation(ctx, rod, &pr, pivot, axis, 1.5f, post, &pp, &res) == SNUG_OK);
     CHECK(res.hit);
     CHECK_NEAR(res.t * 1.5, expect, 1e-4);
     CHECK(res.safe_t <= res.t);
     /* turning the other way: the rod's -x half meets the post's corner (-0.2, 1.3) after the same angle */
-    CHECK(snug_query_sweep_rotation(ctx, rod, &pr, pivot, axis, -1.5f, post, &pp, &res) == SNUG_OK);
+    CHECK(snug_mesh_sweep_rotation(ctx, rod, &pr, pivot, axis, -1.5f, post, &pp, &res) == SNUG_OK);
     CHECK(res.hit);
     CHECK_NEAR(res.t * 1.5, expect, 1e-4); /* mirror image of the first case */
     /* the same scene shifted by +1 in x with the pivot shifted along: the angle must not change */
     snug_pose shifted = test_pose_at(1, 0, 0);
     const float p2[3] = {1, 0, 0};
     snug_pose pp2 = test_pose_at(1, 1.5f, 0);
-    CHECK(snug_query_sweep_rotation(ctx, rod, &shifted, p2, axis, 1.5f, post, &pp2, &res) == SNUG_OK);
+    CHECK(snug_mesh_sweep_rotation(ctx, rod, &shifted, p2, axis, 1.5f, post, &pp2, &res) == SNUG_OK);
     CHECK(res.hit);
     CHECK_NEAR(res.t * 1.5, expect, 1e-4);
     /* resting on a plate: spinning about the vertical axis slides, tipping about a bottom edge so that the box
@@ -167,14 +167,14 @@ static void test_rotation_sweep(void) {
     snug_mesh box = test_box_make(ctx, 0.5f, 0.5f, 0.5f), plate = test_box_make(ctx, 5, 5, 0.1f);
     snug_pose rest = test_pose_at(0.3f, 0.2f, 0.5f), pl = test_pose_at(0, 0, -0.1f);
     const float centre[3] = {0.3f, 0.2f, 0.5f}, up[3] = {0, 0, 1}, edge[3] = {0.8f, 0.2f, 0.0f}, ey[3] = {0, 1, 0};
-    CHECK(snug_query_sweep_rotation(ctx, box, &rest, centre, up, 2.5f, plate, &pl, &res) == SNUG_OK);
+    CHECK(snug_mesh_sweep_rotation(ctx, box, &rest, centre, up, 2.5f, plate, &pl, &res) == SNUG_OK);
     CHECK_MSG(!res.hit, "spin blocked at %g", res.t);
-    CHECK(snug_query_sweep_rotation(ctx, box, &rest, edge, ey, 1.0f, plate, &pl, &res) == SNUG_OK);
+    CHECK(snug_mesh_sweep_rotation(ctx, box, &rest, edge, ey, 1.0f, plate, &pl, &res) == SNUG_OK);
     CHECK_MSG(!res.hit, "tipping up blocked at %g", res.t);
-    CHECK(snug_query_sweep_rotation(ctx, box, &rest, edge, ey, -1.0f, plate, &pl, &res) == SNUG_OK);
+    CHECK(snug_mesh_sweep_rotation(ctx, box, &rest, edge, ey, -1.0f, plate, &pl, &res) == SNUG_OK);
     CHECK_MSG(res.hit && res.t < 1e-3f, "tipping down: hit %d at %g", res.hit, res.t);
     /* free rotation: a small turn that stays clear */
-    CHECK(snug_query_sweep_rotation(ctx, rod, &pr, pivot, axis, 1.0f, post, &pp, &res) == SNUG_OK);
+    CHECK(snug_mesh_sweep_rotation(ctx, rod, &pr, pivot, axis, 1.0f, post, &pp, &res) == SNUG_OK);
     CHECK(!res.hit);
     snug_ctx_destroy(ctx);
 }
@@ -215,8 +215,8 @@ static void test_random_sweeps_against_dense_sampling(void) {
         for (int i = 0; i < 3; i++) pivot[i] = rng_range(&r, -1.0f, 1.0f);
         rng_unit_vec(&r, axis);
         snug_toi_result res;
-        if (rotate) CHECK(snug_query_sweep_rotation(ctx, A, &pa, pivot, axis, angle, B, &pb, &res) == SNUG_OK);
-        else CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
+        if (rotate) CHECK(snug_mesh_sweep_rotation(ctx, A, &pa, pivot, axis, angle, B, &pb, &res) == SNUG_OK);
+        else CHECK(snug_mesh_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
         double first = 2.0;
         for (int s = 1; s <= samples && first > 1.0; s++) {
             float t = (float)s / samples;
@@ -279,7 +279,7 @@ static void test_blocking_normal_report(void) {
     snug_pose pa = test_pose_at(-(1.0f + 1.886f), -0.39f, 0), pb = test_pose_at(0, 0, 0);
     const float d[3] = {2.677f, 0, 0};
     snug_toi_result res;
-    CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK && res.hit);
+    CHECK(snug_mesh_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK && res.hit);
     CHECK_NEAR(res.t, 1.886 / 2.677, 1e-5);
     CHECK_MSG(res.normal[0] < -0.99f, "feature %d normal %g %g %g", res.feature, res.normal[0], res.normal[1],
               res.normal[2]);
@@ -332,7 +332,7 @@ static void test_blocking_normal_family(void) {
             glm_quat_copy(q, pa.q), glm_quat_copy(q, pb.q);
         }
         snug_toi_result res;
-        CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
+        CHECK(snug_mesh_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK);
         versor qi;
         glm_quat_inv(q, qi);
         glm_quat_rotatev(qi, res.normal, res.normal); /* back to B's frame for the checks below */
@@ -371,20 +371,20 @@ static void test_validation(void) {
     float d[3] = {10, 0, 0}, pivot[3] = {0, 0, 0}, axis[3] = {0, 0, 1};
     snug_toi_result res;
     d[1] = NAN;
-    CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_ERR_NOT_FINITE);
     d[1] = 0;
     pa.q[3] = INFINITY;
-    CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_ERR_NOT_FINITE);
     pa.q[3] = 1;
-    CHECK(snug_query_sweep(ctx, A, &pa, d, B + 99, &pb, &res) == SNUG_ERR_STALE_HANDLE);
-    CHECK(snug_query_sweep(ctx, A, &pa, NULL, B, &pb, &res) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_sweep_rotation(ctx, A, &pa, pivot, axis, 3.2f, B, &pb, &res) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_sweep_rotation(ctx, A, &pa, pivot, axis, NAN, B, &pb, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_sweep(ctx, A, &pa, d, B + 99, &pb, &res) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_sweep(ctx, A, &pa, NULL, B, &pb, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_sweep_rotation(ctx, A, &pa, pivot, axis, 3.2f, B, &pb, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_sweep_rotation(ctx, A, &pa, pivot, axis, NAN, B, &pb, &res) == SNUG_ERR_NOT_FINITE);
     axis[2] = 0;
-    CHECK(snug_query_sweep_rotation(ctx, A, &pa, pivot, axis, 1, B, &pb, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_sweep_rotation(ctx, A, &pa, pivot, axis, 1, B, &pb, &res) == SNUG_ERR_INVALID_ARGUMENT);
     CHECK(strstr(snug_ctx_last_error(ctx), "axis") != NULL);
     axis[2] = 1;
-    CHECK(snug_query_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK && res.hit);
+    CHECK(snug_mesh_sweep(ctx, A, &pa, d, B, &pb, &res) == SNUG_OK && res.hit);
     CHECK_NEAR(res.t, 3.0 / 10.0, 1e-5);
     snug_ctx_destroy(ctx);
 }

@@ -6,12 +6,12 @@
 #include <string.h>
 
 #include "harness.h"
-#include "motion.h"
-#include "pose.h"
+#include "ccd/motion.h"
+#include "base/pose.h"
 #include "snug.h"
 #include "test_brute.h"
 #include "test_meshes.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 static float brute_distance(const test_mesh* a, const snug_pose* pa, const test_mesh* b, const snug_pose* pb) {
     float* wa = malloc(sizeof(float) * 9 * a->triangle_count);
@@ -66,7 +66,7 @@ static void test_translation_closed_form(void) {
             snug_toi_def def = snug_default_toi_def();
             def.root_finder = (snug_root_finder)f;
             snug_toi_result res;
-            CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
+            CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
             CHECK_MSG(res.hit == (expect <= 1.0), "it %d finder %d: hit %d at %g kind %d, expected t %g", it, f, res.hit, res.t, res.feature, expect);
             if (res.hit && expect <= 1.0) {
                 double speed = sqrt((a1[0] - a0[0]) * (a1[0] - a0[0]) + (a1[1] - a0[1]) * (a1[1] - a0[1]) +
@@ -118,14 +118,14 @@ static int check_against_sampling(snug_ctx* ctx, const test_mesh* ma, const test
         snug_toi_def fd = snug_default_toi_def();
         fd.root_finder = (snug_root_finder)f;
         snug_toi_result fr;
-        CHECK(snug_query_toi(ctx, A, mA, B, mB, &fd, &fr) == SNUG_OK);
+        CHECK(snug_mesh_toi(ctx, A, mA, B, mB, &fd, &fr) == SNUG_OK);
         if (first <= 1.0)
             CHECK_MSG(fr.hit && fr.t <= first + 1e-5, "case %d finder %d: first sampled overlap at %g, toi %s %g",
                       it, f, first, fr.hit ? "hit" : "no hit", fr.t);
     }
     snug_toi_def def = snug_default_toi_def();
     snug_toi_result res;
-    CHECK(snug_query_toi(ctx, A, mA, B, mB, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, A, mA, B, mB, &def, &res) == SNUG_OK);
     if (res.hit) {
         /* at t the meshes touch: brute-force distance within a few tolerances of the scale */
         snug_pose pa = snug_motion_pose_at(mA, res.t), pb = snug_motion_pose_at(mB, res.t);
@@ -214,7 +214,7 @@ static void test_translations_against_dense_sampling(void) {
         if (it % 4 == 2) { /* B stays (it is even) */
             /* resting start: begin just off the first contact and move away or slide */
             snug_toi_result first;
-            CHECK(snug_query_toi(ctx, A, &mA, B, &mB, NULL, &first) == SNUG_OK);
+            CHECK(snug_mesh_toi(ctx, A, &mA, B, &mB, NULL, &first) == SNUG_OK);
             if (first.hit && first.safe_t > 0.0f) {
                 snug_pose s0 = snug_motion_pose_at(&mA, first.safe_t), s1 = s0;
                 for (int i = 0; i < 3; i++) s1.p[i] += rng_range(&r, -2.0f, 2.0f);
@@ -243,22 +243,22 @@ static void test_thin_wall_tunnelling(void) {
     snug_motion mw = snug_motion_static(&w), mb = snug_motion_between(&s, &e);
     snug_toi_def def = snug_default_toi_def();
     snug_toi_result res;
-    CHECK(snug_query_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);
     CHECK(res.hit);
     CHECK_NEAR(res.t, (3.0 - 0.051) / 6.0, 1e-5);
     CHECK_MSG(res.normal[0] < -0.99f, "normal %g %g %g kind %d", res.normal[0], res.normal[1], res.normal[2], res.feature);
     def.mode = SNUG_TOI_STATIC;
-    CHECK(snug_query_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);
     CHECK(!res.hit);
     def.mode = SNUG_TOI_MIXED;
-    CHECK(snug_query_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);
     CHECK(!res.hit);
     /* fast and turning: half a turn while crossing */
     snug_pose e2 = e;
     e2.q[1] = 1, e2.q[3] = 0.2f;
     mb = snug_motion_between(&s, &e2);
     def.mode = SNUG_TOI_DYNAMIC;
-    CHECK(snug_query_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);
     CHECK(res.hit && res.t > 0.45f && res.t < 0.5f);
     snug_ctx_destroy(ctx);
 }
@@ -275,7 +275,7 @@ static void test_modes_on_overlapping_end(void) {
     const snug_toi_mode modes[3] = {SNUG_TOI_DYNAMIC, SNUG_TOI_MIXED, SNUG_TOI_STATIC};
     for (int m = 0; m < 3; m++) {
         def.mode = modes[m];
-        CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
+        CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
         CHECK(res.hit);
         if (modes[m] == SNUG_TOI_STATIC) {
             CHECK(res.t == 0 && res.safe_t == 0 && res.feature == SNUG_FEATURE_FACE_FACE);
@@ -298,7 +298,7 @@ static void test_parallel_and_grazing_edges(void) {
     snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&pb);
     snug_toi_def def = snug_default_toi_def();
     snug_toi_result res;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit);
     CHECK_NEAR(res.t, (5.0 - 2.0 * sqrt(2.0)) / 5.0, 1e-5); /* the vertical edges meet when centres are 2 sqrt 2 apart */
     /* grazing: A slides over B's top face with a gap of 20 tolerances (no contact) and of half a tolerance (contact
@@ -310,7 +310,7 @@ static void test_parallel_and_grazing_edges(void) {
         float gap = k == 0 ? 20 * tol : 0.5f * tol;
         snug_pose g0 = test_pose_at(-3, 0.5f, 2 + gap), g1 = test_pose_at(3, -0.5f, 2 + gap), q0 = test_pose_at(0, 0, 0);
         snug_motion mg = snug_motion_between(&g0, &g1), mq = snug_motion_static(&q0);
-        CHECK(snug_query_toi(ctx, A, &mg, B, &mq, &def, &res) == SNUG_OK);
+        CHECK(snug_mesh_toi(ctx, A, &mg, B, &mq, &def, &res) == SNUG_OK);
         if (k == 0) CHECK(!res.hit);
         else CHECK(res.hit && res.t <= (3.0 - 2.0) / 6.0 + 1e-5);
     }
@@ -321,7 +321,7 @@ static void test_parallel_and_grazing_edges(void) {
         snug_pose r0 = test_pose_at(0, -2, gap), r1 = test_pose_at(0, 2, gap), q0 = test_pose_at(0, 0, 0);
         r0.q[2] = r1.q[2] = sinf(0.4f), r0.q[3] = r1.q[3] = cosf(0.4f);
         snug_motion mr = snug_motion_between(&r0, &r1), mq = snug_motion_static(&q0);
-        CHECK(snug_query_toi(ctx, thin, &mr, thin, &mq, &def, &res) == SNUG_OK);
+        CHECK(snug_mesh_toi(ctx, thin, &mr, thin, &mq, &def, &res) == SNUG_OK);
         CHECK(res.hit == (k == 1));
     }
     snug_ctx_destroy(ctx);
@@ -335,25 +335,25 @@ static void test_start_contact_and_keyframes(void) {
     /* touching at the start: t = 0 */
     snug_pose s = test_pose_at(2, 0, 0), e = test_pose_at(5, 0, 0), pb = test_pose_at(0, 0, 0);
     snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&pb);
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit && res.t == 0);
     /* deep overlap at the start */
     s = test_pose_at(0.5f, 0.2f, 0);
     ma = snug_motion_between(&s, &e);
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit && res.t == 0 && res.feature == SNUG_FEATURE_FACE_FACE);
     /* a straight path through B is blocked; a keyframed detour over it is not */
     s = test_pose_at(-5, 0, 0), e = test_pose_at(5, 0, 0);
     ma = snug_motion_between(&s, &e);
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit);
     float times[2] = {0.3f, 0.7f};
     snug_pose keys[2] = {test_pose_at(-3, 0, 3), test_pose_at(3, 0, 3)};
     ma.key_times = times, ma.key_poses = keys, ma.key_count = 2;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(!res.hit);
     keys[1] = test_pose_at(3, 0, 1.5f); /* the second leg clips the top edge */
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_OK);
     CHECK(res.hit && res.t > 0.3f && res.t < 0.7f);
     snug_ctx_destroy(ctx);
 }
@@ -368,41 +368,41 @@ static void test_validation(void) {
     memset(&res, 0x5a, sizeof res);
     before = res;
     ma.end.p[1] = NAN;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_NOT_FINITE);
     CHECK(strstr(snug_ctx_last_error(ctx), "motion_a") != NULL);
     ma.end.p[1] = 0;
     mb.start.q[0] = INFINITY;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_NOT_FINITE);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_NOT_FINITE);
     mb.start.q[0] = 0;
     def.mode = (snug_toi_mode)17;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
     def = snug_default_toi_def();
     def.root_finder = (snug_root_finder)-1;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
     def = snug_default_toi_def();
     def.sampling_step = 0;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
     def.sampling_step = NAN;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
     def = snug_default_toi_def();
     def.tolerance = -1;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
     def = snug_default_toi_def();
     float times[2] = {0.6f, 0.4f};
     snug_pose keys[2] = {s, e};
     ma.key_times = times, ma.key_poses = keys, ma.key_count = 2;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
     ma.key_poses = NULL;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
     ma.key_count = 0;
-    CHECK(snug_query_toi(ctx, A, &ma, B + 12345, &mb, &def, &res) == SNUG_ERR_STALE_HANDLE);
-    CHECK(snug_query_toi(ctx, A, NULL, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B + 12345, &mb, &def, &res) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_toi(ctx, A, NULL, B, &mb, &def, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, NULL) == SNUG_ERR_INVALID_ARGUMENT);
     CHECK(memcmp(&res, &before, sizeof res) == 0); /* failed calls leave the result alone */
     snug_mesh_destroy(ctx, B);
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_STALE_HANDLE);
     /* NULL def means defaults */
-    CHECK(snug_query_toi(ctx, A, &ma, A, &mb, NULL, &res) == SNUG_OK && res.hit);
+    CHECK(snug_mesh_toi(ctx, A, &ma, A, &mb, NULL, &res) == SNUG_OK && res.hit);
     snug_ctx_destroy(ctx);
 }
 
@@ -429,16 +429,16 @@ static void test_out_of_memory(void) {
     memset(&res, 0x33, sizeof res);
     keep = res;
     fail_allocs = 1;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, NULL, &res) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, NULL, &res) == SNUG_ERR_OUT_OF_MEMORY);
     snug_toi_def def = snug_default_toi_def();
     def.mode = SNUG_TOI_DAASD;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, &def, &res) == SNUG_ERR_OUT_OF_MEMORY);
     float d[3] = {10, 0, 0};
-    CHECK(snug_query_sweep(ctx, A, &s, d, B, &pb, &res) == SNUG_ERR_OUT_OF_MEMORY);
+    CHECK(snug_mesh_sweep(ctx, A, &s, d, B, &pb, &res) == SNUG_ERR_OUT_OF_MEMORY);
     CHECK(memcmp(&res, &keep, sizeof res) == 0);
     CHECK(snug_ctx_allocated_bytes(ctx) == before);
     fail_allocs = 0;
-    CHECK(snug_query_toi(ctx, A, &ma, B, &mb, NULL, &res) == SNUG_OK && res.hit);
+    CHECK(snug_mesh_toi(ctx, A, &ma, B, &mb, NULL, &res) == SNUG_OK && res.hit);
     snug_ctx_destroy(ctx);
 }
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "tri.h"
+#include "geom/tri.h"
 
 typedef struct v3 {
     double x, y, z;

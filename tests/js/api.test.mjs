@@ -161,7 +161,7 @@ test('memory growth: views are re-acquired, data survives, queries still work', 
   assert.equal(bm.info().triangleCount, 2);
   assert.equal(m.info().triangleCount, s.indices.length / 3);
   bm.dispose();
-  if (has(snug, 'snug_query_raycast')) {
+  if (has(snug, 'snug_mesh_raycast')) {
     const hit = snug.raycast(m, null, [0, 0, -5], [0, 0, 1]);
     assert.ok(hit && Math.abs(hit.t - 4) < 0.05, `ray after growth: ${hit && hit.t}`);
   }
@@ -231,7 +231,7 @@ const bunnyMesh = (await import('../meshes/load.mjs')).loadMesh;
 const bunny = await bunnyMesh('bunny');
 
 test('raycast / raycastAny / raycastAll / raycastBatch against brute force (bunny, random poses)',
-  { skip: !has(snug, 'snug_query_raycast') && 'snug_query_raycast not in this build yet' }, () => {
+  { skip: !has(snug, 'snug_mesh_raycast') && 'snug_mesh_raycast not in this build yet' }, () => {
     const r = rng(seed);
     const m = snug.createMesh(bunny);
     const info = m.info();
@@ -288,7 +288,7 @@ test('raycast / raycastAny / raycastAll / raycastBatch against brute force (bunn
     m.dispose();
   });
 
-test('raycast hot path allocates no result objects', { skip: !has(snug, 'snug_query_raycast') && 'not in this build yet' }, () => {
+test('raycast hot path allocates no result objects', { skip: !has(snug, 'snug_mesh_raycast') && 'not in this build yet' }, () => {
   const m = snug.createMesh(sphere(1, 8, 8));
   const h1 = snug.raycast(m, null, [0, 0, -5], [0, 0, 1]);
   const h2 = snug.raycast(m, null, [0, 0, 5], [0, 0, -1]);
@@ -297,7 +297,7 @@ test('raycast hot path allocates no result objects', { skip: !has(snug, 'snug_qu
   m.dispose();
 });
 
-test('closestPoint against brute force', { skip: !has(snug, 'snug_query_closest_point') && 'not in this build yet' }, () => {
+test('closestPoint against brute force', { skip: !has(snug, 'snug_mesh_closest_point') && 'not in this build yet' }, () => {
   const r = rng(seed + 1);
   const m = snug.createMesh(bunny);
   const p = randomPose(r, 0.1);
@@ -315,7 +315,7 @@ test('closestPoint against brute force', { skip: !has(snug, 'snug_query_closest_
   m.dispose();
 });
 
-test('inside on a closed sphere, NOT_CLOSED on an open soup', { skip: !has(snug, 'snug_query_inside') && 'not in this build yet' }, () => {
+test('inside on a closed sphere, NOT_CLOSED on an open soup', { skip: !has(snug, 'snug_mesh_inside') && 'not in this build yet' }, () => {
   const s = snug.createMesh(sphere(1, 16, 24));
   const p = pose([0, 0, 0, 1], [3, 0, 0]);
   assert.equal(snug.inside(s, p, [3, 0.2, 0.1]), true);
@@ -328,7 +328,7 @@ test('inside on a closed sphere, NOT_CLOSED on an open soup', { skip: !has(snug,
 });
 
 test('overlap / overlapAll / distance / within: spheres against analytic distances',
-  { skip: !has(snug, 'snug_query_overlap') && 'not in this build yet' }, () => {
+  { skip: !has(snug, 'snug_mesh_overlap') && 'not in this build yet' }, () => {
     const r = rng(seed + 2);
     const a = snug.createMesh(sphere(1, 16, 24));
     const b = snug.createMesh(sphere(0.5, 12, 16));
@@ -344,7 +344,7 @@ test('overlap / overlapAll / distance / within: spheres against analytic distanc
       if (Math.abs(gap) < 0.08 || 1.5 + gap < 0.6) continue;
       const hit = snug.overlap(a, pa, b, pb);
       assert.equal(hit, gap < 0, `case ${i} gap ${gap} (${msg})`);
-      if (has(snug, 'snug_query_overlap_all')) {
+      if (has(snug, 'snug_mesh_overlap_all')) {
         snug.overlapAll(a, pa, b, pb, pairs);
         assert.equal(pairs.count > 0, hit);
         if (hit) {
@@ -354,7 +354,7 @@ test('overlap / overlapAll / distance / within: spheres against analytic distanc
           assert.ok(set.has(`${snug.pair[0]},${snug.pair[1]}`), 'overlap witness is one of all pairs');
         }
       }
-      if (has(snug, 'snug_query_distance')) {
+      if (has(snug, 'snug_mesh_distance')) {
         const d = snug.distance(a, pa, b, pb);
         if (gap > 0) assert.ok(Math.abs(d.distance - gap) < 0.08, `distance ${d.distance} vs ${gap}`);
         else assert.equal(d.distance, 0);
@@ -363,7 +363,7 @@ test('overlap / overlapAll / distance / within: spheres against analytic distanc
           assert.ok(Math.abs(sep - d.distance) < 1e-4, 'closest points are distance apart');
         }
       }
-      if (has(snug, 'snug_query_within') && gap > 0) {
+      if (has(snug, 'snug_mesh_within') && gap > 0) {
         assert.equal(snug.within(a, pa, b, pb, gap + 0.1), true);
         assert.equal(snug.within(a, pa, b, pb, gap - 0.1), false);
       }
@@ -372,7 +372,7 @@ test('overlap / overlapAll / distance / within: spheres against analytic distanc
     b.dispose();
   });
 
-test('lastStats counts the work of the last query', { skip: !has(snug, 'snug_query_overlap') && 'not in this build yet' }, () => {
+test('lastStats counts the work of the last query', { skip: !has(snug, 'snug_mesh_overlap') && 'not in this build yet' }, () => {
   const a = snug.createMesh(sphere(1, 16, 24));
   snug.setTraversal('simultaneous');
   snug.overlap(a, null, a, pose([0, 0, 0, 1], [0.5, 0, 0]));
@@ -397,7 +397,7 @@ test('serialize / meshFromBlob round trip; corrupt and foreign blobs rejected',
     const a = m.info(), b = copy.info();
     for (const k of ['vertexCount', 'triangleCount', 'nodeCount', 'leafCount', 'depth', 'closed']) assert.equal(b[k], a[k], k);
     assert.deepEqual(b.aabbMin, a.aabbMin);
-    if (has(snug, 'snug_query_raycast')) {
+    if (has(snug, 'snug_mesh_raycast')) {
       const h1 = { ...snug.raycast(m, null, [0, 0.1, 1], [0, 0, -1]) };
       const h2 = other.raycast(copy, null, [0, 0.1, 1], [0, 0, -1]);
       assert.equal(h2.tri, h1.tri);

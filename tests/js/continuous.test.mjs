@@ -15,7 +15,7 @@ function box(hx, hy, hz) {
   return { positions: p, indices: idx };
 }
 
-test('sweep: boxes meet at the analytic fraction; the normal points back at the mover', { skip: !has(snug, 'snug_query_sweep') && 'not in this build yet' }, () => {
+test('sweep: boxes meet at the analytic fraction; the normal points back at the mover', { skip: !has(snug, 'snug_mesh_sweep') && 'not in this build yet' }, () => {
   const r = rng(seed);
   // B is taller and deeper than A, so the first contact is A's leading face on B's face interior (no coplanar
   // side faces, where a grazing face may legitimately be reported).
@@ -39,7 +39,7 @@ test('sweep: boxes meet at the analytic fraction; the normal points back at the 
   b.dispose();
 });
 
-test('sweepRotation: free just before the reported angle, overlapping just after', { skip: !has(snug, 'snug_query_sweep_rotation') && 'not in this build yet' }, () => {
+test('sweepRotation: free just before the reported angle, overlapping just after', { skip: !has(snug, 'snug_mesh_sweep_rotation') && 'not in this build yet' }, () => {
   const r = rng(seed + 1);
   const bar = snug.createMesh({ positions: box(1, 0.05, 0.05).positions.map((v, i) => (i % 3 === 0 ? v + 1 : v)), indices: box(1, 0.05, 0.05).indices });
   const post = snug.createMesh(box(0.1, 0.5, 0.1));
@@ -63,7 +63,7 @@ test('sweepRotation: free just before the reported angle, overlapping just after
   post.dispose();
 });
 
-test('toi: motions of both meshes; static mode reports an end overlap at t = 0', { skip: !has(snug, 'snug_query_toi') && 'not in this build yet' }, () => {
+test('toi: motions of both meshes; static mode reports an end overlap at t = 0', { skip: !has(snug, 'snug_mesh_toi') && 'not in this build yet' }, () => {
   const a = snug.createMesh(box(0.5, 0.5, 0.5));
   const b = snug.createMesh(box(0.5, 0.5, 0.5));
   // Both move towards each other: gap 1 closes at t = 0.5 when each moves 1.

@@ -1,6 +1,6 @@
 // JS <-> wasm overhead of the API per single call (not a test: prints numbers). Compares the wrapper with a bare
 // call of the same exported C function on the same scratch memory, for a query whose C work is trivial, and
-// reports single-ray throughput on the 871k dragon when the module has snug_query_raycast.
+// reports single-ray throughput on the 871k dragon when the module has snug_mesh_raycast.
 //   node tests/js/overhead.mjs
 import { Snug } from '../../wasm/snug.js';
 import { loadMesh } from '../meshes/load.mjs';
@@ -28,11 +28,11 @@ function time(label, fn) {
 const s = snug._scratch;
 snug._pose(s, pa);
 snug._pose(s + 32, pb);
-const bare = time('bare _snug_query_overlap (apart, root reject)', () => m._snug_query_overlap(snug._ctx, a.handle, s, b.handle, s + 32, s + 128, s + 144));
+const bare = time('bare _snug_mesh_overlap (apart, root reject)', () => m._snug_mesh_overlap(snug._ctx, a.handle, s, b.handle, s + 32, s + 128, s + 144));
 const wrapped = time('snug.overlap (poses written, checks, result)', () => snug.overlap(a, pa, b, pb));
 console.log(`wrapper overhead per call: ${(wrapped - bare).toFixed(1)} ns`);
 
-if (typeof m._snug_query_raycast === 'function') {
+if (typeof m._snug_mesh_raycast === 'function') {
   const dragon = snug.createMesh(await loadMesh('dragon871k'));
   const info = dragon.info();
   const c = info.aabbMin.map((v, i) => (v + info.aabbMax[i]) / 2);
@@ -51,7 +51,7 @@ if (typeof m._snug_query_raycast === 'function') {
   const far = [info.aabbMax[0] + info.scale, 0, 0], up = [0, 1, 0];
   snug._pose(s, null);
   snug._ray(far, up, Infinity);
-  const bareRay = time('bare _snug_query_raycast (misses the root)', () => m._snug_query_raycast(snug._ctx, dragon.handle, s, s + 64, s + 96));
+  const bareRay = time('bare _snug_mesh_raycast (misses the root)', () => m._snug_mesh_raycast(snug._ctx, dragon.handle, s, s + 64, s + 96));
   const wrappedRay = time('snug.raycast (pose, ray, checks, result)', () => snug.raycast(dragon, null, far, up));
   console.log(`raycast wrapper overhead per call: ${(wrappedRay - bareRay).toFixed(1)} ns`);
   const t0 = process.hrtime.bigint();
@@ -70,7 +70,7 @@ if (typeof m._snug_query_raycast === 'function') {
   for (let i = 0; i < rays; i++) {
     f[rAt] = origins[3 * i]; f[rAt + 1] = origins[3 * i + 1]; f[rAt + 2] = origins[3 * i + 2];
     f[rAt + 3] = dirs[3 * i]; f[rAt + 4] = dirs[3 * i + 1]; f[rAt + 5] = dirs[3 * i + 2];
-    m._snug_query_raycast(snug._ctx, dragon.handle, s, s + 64, s + 96);
+    m._snug_mesh_raycast(snug._ctx, dragon.handle, s, s + 64, s + 96);
   }
   const sec1 = Number(process.hrtime.bigint() - t1) / 1e9;
   console.log(`same rays through the bare export:  ${(rays / sec1 / 1000).toFixed(0)}k rays/s`);

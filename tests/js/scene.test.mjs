@@ -69,7 +69,7 @@ test('broad-phase pairs and box queries against brute force over world boxes', {
   mesh.dispose();
 });
 
-test('scene raycast equals the closest per-body raycast', { skip: !(ready && has(snug, 'snug_scene_raycast') && has(snug, 'snug_query_raycast')) && 'scene rays not in this build yet' }, () => {
+test('scene raycast equals the closest per-body raycast', { skip: !(ready && has(snug, 'snug_scene_raycast') && has(snug, 'snug_mesh_raycast')) && 'scene rays not in this build yet' }, () => {
   const r = rng(seed + 8);
   const mesh = snug.createMesh(sphere(0.4, 10, 12));
   const scene = snug.createScene();

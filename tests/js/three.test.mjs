@@ -89,7 +89,7 @@ test('SnugSync: child poses follow parents, bodies mirror the hierarchy', () => 
   sync.dispose();
 });
 
-test('DragMover: stops before the wall without overlap, then slides along it', { skip: !has(snug, 'snug_query_overlap') && 'overlap not in this build yet' }, () => {
+test('DragMover: stops before the wall without overlap, then slides along it', { skip: !has(snug, 'snug_mesh_overlap') && 'overlap not in this build yet' }, () => {
   const { parent, sync, ep, ew } = room(false);
   const mover = new DragMover(sync);
   mover.move(ep, new Vector3(5, 0, 0));
@@ -148,7 +148,7 @@ test('hierarchyFromBlob reads the core tree: root box = mesh bounds, children in
   });
 
 test('DragMover moves a parent with its registered children as one group: a protruding child blocks first',
-  { skip: !has(snug, 'snug_query_overlap') && 'overlap not in this build yet' }, () => {
+  { skip: !has(snug, 'snug_mesh_overlap') && 'overlap not in this build yet' }, () => {
     const { parent, child, sync, ep, ec, ew } = room(false);
     parent.rotation.y = 0;
     child.position.set(0.8, 0, 0); // sticks out 0.3 past the parent's +x face

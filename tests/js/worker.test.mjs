@@ -19,7 +19,7 @@ test('worker build round trip: progress, blob, same mesh as a local build', { sk
   const a = mesh.info(), b = local.info();
   for (const k of ['vertexCount', 'triangleCount', 'nodeCount', 'leafCount', 'depth', 'closed', 'edgeCount']) assert.equal(a[k], b[k], k);
   assert.deepEqual(a.aabbMin, b.aabbMin);
-  if (has(snug, 'snug_query_raycast')) {
+  if (has(snug, 'snug_mesh_raycast')) {
     for (const o of [[0, 0.1, 1], [0.02, 0.12, -1], [-0.05, 0.05, 1]]) {
       const d = [0, 0, -Math.sign(o[2])];
       const h1 = snug.raycast(local, null, o, d);

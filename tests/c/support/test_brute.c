@@ -3,8 +3,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "pose.h"
-#include "tri.h"
+#include "base/pose.h"
+#include "geom/tri.h"
 
 void test_world_tris(const test_mesh* m, const snug_pose* pose, float* out) {
     snug_xform x;

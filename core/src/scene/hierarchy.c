@@ -1,0 +1,154 @@
+/* Hierarchy: parent/child links, local poses and cached world poses (seed 000 App. B variant 2 with the world
+ * pose cached as in variant 1: one write per manipulation, O(1) reads). A change to a body's local pose
+ * recomputes its subtree's world poses at once, so every read is current; the broad phase picks the moved
+ * boxes up lazily from the dirty queue. */
+#include "scene/scene.h"
+
+#include <math.h>
+#include <string.h>
+
+/* snug_pose is not 16-byte aligned while cglm's vec4 code may assume it: quaternions go through locals. */
+snug_pose snug_pose_mul(const snug_pose* a, const snug_pose* b) {
+    snug_pose r;
+    versor qa, qb, q;
+    memcpy(qa, a->q, sizeof qa);
+    memcpy(qb, b->q, sizeof qb);
+    glm_quat_mul(qa, qb, q);
+    memcpy(r.q, q, sizeof q);
+    glm_quat_rotatev(qa, (float*)b->p, r.p);
+    glm_vec3_add(r.p, (float*)a->p, r.p);
+    /* renormalize so long chains of products do not drift */
+    return snug_pose_normalized(&r);
+}
+
+snug_pose snug_pose_inverse(const snug_pose* a) {
+    snug_pose r;
+    versor qa, q;
+    memcpy(qa, a->q, sizeof qa);
+    glm_quat_conjugate(qa, q);
+    memcpy(r.q, q, sizeof q);
+    glm_quat_rotatev(q, (float*)a->p, r.p);
+    glm_vec3_negate(r.p);
+    return r;
+}
+
+uint32_t snug_hierarchy_next(const snug_scene_data* scene, uint32_t root, uint32_t b) {
+    const snug_body_data* body = snug_body_at(scene, b);
+    if (body->first_child != SNUG_NONE) return body->first_child;
+    while (b != root) {
+        body = snug_body_at(scene, b);
+        if (body->next_sibling != SNUG_NONE) return body->next_sibling;
+        b = body->parent;
+    }
+    return SNUG_NONE;
+}
+
+void snug_hierarchy_update(snug_scene_data* scene, snug_body_data* body) {
+    uint32_t root = body->slot;
+    for (uint32_t s = root; s != SNUG_NONE; s = snug_hierarchy_next(scene, root, s)) {
+        snug_body_data* b = snug_body_at(scene, s);
+        if (b->parent == SNUG_NONE) b->world = b->local;
+        else b->world = snug_pose_mul(&snug_body_at(scene, b->parent)->world, &b->local);
+        snug_scene_mark_dirty(scene, b);
+    }
+}
+
+void snug_hierarchy_unlink(snug_scene_data* scene, snug_body_data* body) {
+    if (body->parent == SNUG_NONE) return;
+    snug_body_data* parent = snug_body_at(scene, body->parent);
+    if (body->prev_sibling != SNUG_NONE) snug_body_at(scene, body->prev_sibling)->next_sibling = body->next_sibling;
+    else parent->first_child = body->next_sibling;
+    if (body->next_sibling != SNUG_NONE) snug_body_at(scene, body->next_sibling)->prev_sibling = body->prev_sibling;
+    parent->child_count--;
+    body->parent = body->prev_sibling = body->next_sibling = SNUG_NONE;
+}
+
+void snug_hierarchy_link(snug_scene_data* scene, snug_body_data* body, snug_body_data* parent) {
+    body->parent = parent->slot;
+    body->prev_sibling = SNUG_NONE;
+    body->next_sibling = parent->first_child;
+    if (parent->first_child != SNUG_NONE) snug_body_at(scene, parent->first_child)->prev_sibling = body->slot;
+    parent->first_child = body->slot;
+    parent->child_count++;
+}
+
+/* ---------------------------------------------------------------- public */
+
+static snug_status check_pose(snug_ctx* ctx, const snug_pose* pose) {
+    if (!pose) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "pose is NULL");
+    if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "pose has NaN or Inf");
+    return SNUG_OK;
+}
+
+snug_status snug_body_set_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose) {
+    SNUG_BODY_ENTRY(ctx, scene, body, S, b);
+    snug_status st = check_pose(ctx, pose);
+    if (st) return st;
+    snug_pose n = snug_pose_normalized(pose);
+    if (b->parent == SNUG_NONE) {
+        b->local = n;
+    } else {
+        /* App. B.2.2: an absolute world pose becomes T_local = P^-1 T_new */
+        snug_pose pinv = snug_pose_inverse(&snug_body_at(S, b->parent)->world);
+        b->local = snug_pose_mul(&pinv, &n);
+    }
+    snug_hierarchy_update(S, b);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_body_get_pose(snug_ctx* ctx, snug_scene scene, snug_body body, snug_pose* out) {
+    SNUG_BODY_ENTRY(ctx, scene, body, S, b);
+    if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "output is NULL");
+    *out = b->world;
+    return snug_succeed(ctx);
+}
+
+snug_status snug_body_set_local_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose) {
+    SNUG_BODY_ENTRY(ctx, scene, body, S, b);
+    snug_status st = check_pose(ctx, pose);
+    if (st) return st;
+    b->local = snug_pose_normalized(pose);
+    snug_hierarchy_update(S, b);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_body_get_local_pose(snug_ctx* ctx, snug_scene scene, snug_body body, snug_pose* out) {
+    SNUG_BODY_ENTRY(ctx, scene, body, S, b);
+    if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "output is NULL");
+    *out = b->local;
+    return snug_succeed(ctx);
+}
+
+snug_status snug_body_set_parent(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body parent, bool keep_world) {
+    SNUG_BODY_ENTRY(ctx, scene, body, S, b);
+    snug_body_data* p = NULL;
+    if (parent != 0) {
+        p = snug_body_lookup(ctx, S, parent);
+        if (!p) return SNUG_ERR_STALE_HANDLE;
+        /* a parent inside b's subtree (b itself included) would close a cycle */
+        for (uint32_t a = p->slot; a != SNUG_NONE; a = snug_body_at(S, a)->parent)
+            if (a == b->slot)
+                return snug_fail(ctx, SNUG_ERR_CYCLE, "body 0x%08x is an ancestor of (or is) the new parent 0x%08x",
+                                 body, parent);
+    }
+    snug_hierarchy_unlink(S, b);
+    if (p) snug_hierarchy_link(S, b, p);
+    if (keep_world) {
+        /* IConS §3.7.3: T'_B = T_A^-1 T_B keeps the world pose */
+        if (p) {
+            snug_pose pinv = snug_pose_inverse(&p->world);
+            b->local = snug_pose_mul(&pinv, &b->world);
+        } else {
+            b->local = b->world;
+        }
+    }
+    snug_hierarchy_update(S, b);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_body_get_parent(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out) {
+    SNUG_BODY_ENTRY(ctx, scene, body, S, b);
+    if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "output is NULL");
+    *out = b->parent == SNUG_NONE ? 0 : snug_body_at(S, b->parent)->handle;
+    return snug_succeed(ctx);
+}

@@ -1,0 +1,47 @@
+// The core's layers include only downward: a file in core/src/<layer>/ may include "snug.h", system headers and
+// headers of its own layer or of the layers below it. research/ holds variants kept for comparison: it may
+// include the layers it builds on, and no product layer includes it. Exits 1 listing every include that breaks
+// the rule (make test-layers; part of make test).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ORDER = ['base', 'geom', 'bvh', 'query', 'ccd', 'scene', 'place'];
+const RESEARCH = { name: 'research', below: ['base', 'geom', 'bvh'] };
+const root = new URL('../../core/src/', import.meta.url).pathname;
+
+function allowed(from, to) {
+  if (from === to) return true;
+  if (from === RESEARCH.name) return RESEARCH.below.includes(to);
+  if (to === RESEARCH.name) return false;
+  const a = ORDER.indexOf(from), b = ORDER.indexOf(to);
+  return a >= 0 && b >= 0 && b < a;
+}
+
+const problems = [];
+let files = 0;
+for (const layer of readdirSync(root)) {
+  if (!ORDER.includes(layer) && layer !== RESEARCH.name) {
+    problems.push(`core/src/${layer}: not a layer (${[...ORDER, RESEARCH.name].join(', ')})`);
+    continue;
+  }
+  for (const name of readdirSync(join(root, layer))) {
+    if (!/\.[ch]$/.test(name)) continue;
+    files++;
+    const lines = readFileSync(join(root, layer, name), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      const m = /^\s*#\s*include\s+"([^"]+)"/.exec(line);
+      if (!m || m[1] === 'snug.h') return;
+      const where = `core/src/${layer}/${name}:${i + 1}`;
+      const slash = m[1].indexOf('/');
+      if (slash < 0) return problems.push(`${where}: "${m[1]}" names no layer (write "<layer>/${m[1]}")`);
+      const to = m[1].slice(0, slash);
+      if (!allowed(layer, to)) problems.push(`${where}: ${layer} includes "${m[1]}" (layer ${to})`);
+    });
+  }
+}
+if (problems.length) {
+  console.error(`layers: ${problems.length} include(s) against the layer order ${ORDER.join(' -> ')}:`);
+  for (const p of problems) console.error(`  ${p}`);
+  process.exit(1);
+}
+console.log(`layers: ${files} files include only their own layer and the layers below (${ORDER.join(' -> ')}; research beside bvh)`);

@@ -175,14 +175,19 @@ test-c: test-native test-asan test-tsan test-wasm
 test-layers:
 	node tests/tools/layers.mjs
 
-# The examples are built and run by the test command, so they keep working.
+# The examples are built and run by the test command, so they keep working; each exits non-zero when one of its
+# claims stops holding. The JavaScript ones import 'snug' as an installed package would (node resolves the
+# repository's own name through package.json "exports" to dist/).
 $(BUILD)/examples/overlap: examples/overlap.c $(BUILD)/native/libsnug.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) $< $(BUILD)/native/libsnug.a -lm -o $@
 
-examples: $(BUILD)/examples/overlap $(BUILD)/wasm/snug.mjs
+examples: $(BUILD)/examples/overlap package
 	$(BUILD)/examples/overlap
 	node examples/place.mjs
+	node examples/core.mjs
+	node examples/engine-bay.mjs
+	node examples/peg-in-hole.mjs
 
 # The README's test command: install what is missing, then run every suite.
 test: deps
@@ -192,6 +197,7 @@ test: deps
 	$(MAKE) examples
 	$(MAKE) test-js
 	$(MAKE) test-browser
+	$(MAKE) test-package
 	sh tests/tools/summary.sh
 
 # The long runs: ten times the cases of every randomized test.
@@ -202,7 +208,7 @@ deps:
 	sh tests/tools/deps.sh
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) dist
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
 # (wasm/, web/, tests/js/, tests/browser/). The layout probe checks wasm/layout.js against the compiler.
@@ -236,9 +242,35 @@ test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/js/layout.jso
 	sh tests/js/run.sh
 
 test-browser: web
-	sh tests/browser/run.sh
+	sh tests/browser/run.sh browser tests/browser/*.test.mjs
 
 .PHONY: web run dev test-js test-browser
+
+# ---------------------------------------------------------------- npm package
+# `make package` assembles dist/, what `npm pack` ships (package.json "files"; its prepack script runs this): the JS
+# API, the three.js layer, the worker and both prebuilt modules in one folder, so that every file finds the next one
+# beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
+# sources import the modules from the build folder (../build/wasm/) and the three.js layer imports ../wasm/; here
+# both become ./, and no path may leave the folder.
+PKG_SRC  := wasm/snug.js wasm/scene.js wasm/layout.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
+            web/snug-three.js web/snug-three.d.ts
+PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js)
+
+dist/snug.js: $(PKG_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs Makefile
+	rm -rf dist
+	mkdir -p dist
+	cp $(PKG_WASM) dist/
+	for f in $(PKG_SRC); do sed -e 's#\.\./build/wasm/#./#g' -e 's#\.\./wasm/#./#g' $$f > dist/$$(basename $$f); done
+	@if grep -n '\.\./' dist/*.js dist/*.d.ts; then echo "package: the paths above leave dist/"; rm -rf dist; exit 1; fi
+
+package: dist/snug.js
+
+# The package as a user gets it: npm pack, an offline install into a new Vite + three.js project, its build, and
+# the app in headless Chromium (tests/package/).
+test-package: package
+	sh tests/browser/run.sh package tests/package/*.test.mjs
+
+.PHONY: package test-package
 
 # ---------------------------------------------------------------- benchmarks (not part of the tests)
 # `make bench`: snug natively and as wasm under node (one C source), FCL natively, three-mesh-bvh, Rapier and Jolt

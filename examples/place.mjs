@@ -1,6 +1,6 @@
 // snug from JavaScript (node or a bundler): drag a box towards another one and stop at contact, then slide.
-// Run: make examples (or node examples/place.mjs after make wasm).
-import { Snug, pose } from '../wasm/snug.js';
+// Run: make examples (or node examples/place.mjs after make package).
+import { Snug, pose } from 'snug';
 
 const snug = await Snug.create();
 const s = 0.5;

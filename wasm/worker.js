@@ -7,19 +7,20 @@
 //               { id, type: 'done', blob, info }  |  { id, type: 'error', status, message }
 import { Snug, SnugError } from './snug.js';
 
-let port = typeof self !== 'undefined' && typeof self.postMessage === 'function' ? self : null;
-if (!port) {
-  const wt = 'node:worker_threads';
-  const { parentPort } = await import(/* @vite-ignore */ wt);
-  port = {
+// The message port: the worker's own scope in a browser, worker_threads' parentPort in node. No top-level await here:
+// bundlers build workers as classic scripts unless told otherwise (Vite's default worker.format is 'iife'), and a
+// classic script cannot have one.
+const WORKER_THREADS = 'node:worker_threads'; // a variable keeps bundlers from resolving a node module for the web
+const portReady = typeof self !== 'undefined' && typeof self.postMessage === 'function'
+  ? Promise.resolve(self)
+  : import(/* @vite-ignore */ WORKER_THREADS).then(({ parentPort }) => ({
     postMessage: (m, transfer) => parentPort.postMessage(m, transfer),
     set onmessage(fn) { parentPort.on('message', (data) => fn({ data })); },
-  };
-}
+  }));
 
 let snugPromise = null;
 
-async function build({ id, positions, indices, def = {}, wasmUrl }) {
+async function build(port, { id, positions, indices, def = {}, wasmUrl }) {
   const progress = (stage, fraction) => port.postMessage({ id, type: 'progress', stage, fraction });
   progress('load', 0);
   if (!snugPromise) snugPromise = Snug.create(wasmUrl ? { locateFile: () => wasmUrl } : {});
@@ -37,13 +38,15 @@ async function build({ id, positions, indices, def = {}, wasmUrl }) {
   }
 }
 
-port.onmessage = (e) => {
-  const msg = e.data;
-  if (!msg || msg.type !== 'build') return;
-  build(msg).catch((err) => {
-    port.postMessage({
-      id: msg.id, type: 'error', status: err instanceof SnugError ? err.status : 'Error', code: err.code ?? -1,
-      message: err.message,
+portReady.then((port) => {
+  port.onmessage = (e) => {
+    const msg = e.data;
+    if (!msg || msg.type !== 'build') return;
+    build(port, msg).catch((err) => {
+      port.postMessage({
+        id: msg.id, type: 'error', status: err instanceof SnugError ? err.status : 'Error', code: err.code ?? -1,
+        message: err.message,
+      });
     });
-  });
-};
+  };
+});

@@ -1,29 +1,53 @@
-// wasm/snug.d.ts matches the code: the same exports, and per class the same public methods and accessors.
+// Each hand-written .d.ts matches its module: the same exports, and per class the same public methods and
+// accessors. A module with types gets one line in MODULES.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import * as api from '../../wasm/snug.js';
 
-const dts = readFileSync(new URL('../../wasm/snug.d.ts', import.meta.url), 'utf8');
+const MODULES = [
+  ['wasm/snug.d.ts', '../../wasm/snug.js'],
+  ['web/snug-three.d.ts', '../../web/snug-three.js'],
+];
 
-test('every export is declared and every declaration is exported', () => {
-  const declared = new Set([...dts.matchAll(/^export (?:declare )?(?:class|const|function) (\w+)/gm)].map((m) => m[1]));
-  if (/^export default/m.test(dts)) declared.add('default');
-  assert.deepEqual([...declared].sort(), Object.keys(api).sort());
-});
-
-test('classes: declared methods and accessors exist, public ones are declared', () => {
-  for (const [, name, body] of dts.matchAll(/^export class (\w+)[^{]*\{([\s\S]*?)^\}/gm)) {
-    const cls = api[name];
-    assert.equal(typeof cls, 'function', name);
-    const methods = new Set([...body.matchAll(/^ {2}(?:static )?(\w+)\(/gm)].map((m) => m[1]).filter((m) => m !== 'constructor'));
-    const proto = Object.getOwnPropertyNames(cls.prototype).filter((n) => n !== 'constructor' && !n.startsWith('_'));
-    const statics = Object.getOwnPropertyNames(cls).filter((n) => !['length', 'name', 'prototype'].includes(n));
-    for (const m of methods) assert.ok(proto.includes(m) || statics.includes(m), `${name}.${m} declared but missing`);
-    for (const p of proto) {
-      const isGetter = !!Object.getOwnPropertyDescriptor(cls.prototype, p).get;
-      if (isGetter) assert.match(body, new RegExp(`^  readonly ${p}[?]?:`, 'm'), `${name}.${p} accessor not declared`);
-      else assert.ok(methods.has(p), `${name}.${p} exists but is not declared`);
-    }
+// Names a .d.ts exports: declared classes, consts and functions, `export { a, b as c } from` lists, and default.
+function declaredExports(dts) {
+  const names = new Set([...dts.matchAll(/^export (?:declare )?(?:class|const|function) (\w+)/gm)].map((m) => m[1]));
+  for (const [, list] of dts.matchAll(/^export \{([^}]*)\}/gm)) {
+    for (const item of list.split(',')) if (item.trim()) names.add(item.trim().split(/\s+as\s+/).pop());
   }
+  if (/^export default/m.test(dts)) names.add('default');
+  return names;
+}
+
+for (const [dtsFile, modulePath] of MODULES) {
+  const dts = readFileSync(new URL(`../../${dtsFile}`, import.meta.url), 'utf8');
+  const api = await import(modulePath);
+
+  test(`${dtsFile}: every export is declared and every declaration is exported`, () => {
+    assert.deepEqual([...declaredExports(dts)].sort(), Object.keys(api).sort());
+  });
+
+  test(`${dtsFile}: classes: declared methods and accessors exist, public ones are declared`, () => {
+    const classes = [...dts.matchAll(/^export class (\w+)[^{]*\{([\s\S]*?)^\}/gm)];
+    assert.ok(classes.length > 0, 'no class found: the parser and the file disagree');
+    for (const [, name, body] of classes) {
+      const cls = api[name];
+      assert.equal(typeof cls, 'function', name);
+      const methods = new Set([...body.matchAll(/^ {2}(?:static )?(\w+)\(/gm)].map((m) => m[1]).filter((m) => m !== 'constructor'));
+      const proto = Object.getOwnPropertyNames(cls.prototype).filter((n) => n !== 'constructor' && !n.startsWith('_'));
+      const statics = Object.getOwnPropertyNames(cls).filter((n) => !['length', 'name', 'prototype'].includes(n));
+      for (const m of methods) assert.ok(proto.includes(m) || statics.includes(m), `${name}.${m} declared but missing`);
+      for (const p of proto) {
+        const isGetter = !!Object.getOwnPropertyDescriptor(cls.prototype, p).get;
+        if (isGetter) assert.match(body, new RegExp(`^  readonly ${p}[?]?:`, 'm'), `${name}.${p} accessor not declared`);
+        else assert.ok(methods.has(p), `${name}.${p} exists but is not declared`);
+      }
+    }
+  });
+}
+
+test('declaredExports reads every export form', () => {
+  const names = declaredExports('export class A {\n}\nexport const B: 1;\nexport function c(): void;\n' +
+    "export { d, e as f } from './x.js';\nexport default A;\ninterface G {}\n");
+  assert.deepEqual([...names].sort(), ['A', 'B', 'c', 'd', 'default', 'f']);
 });

@@ -1,0 +1,20 @@
+// The page: the drag on the main thread, on two threads (when the page is cross-origin isolated), in a worker of
+// the app's own, and a hierarchy built in snug's worker.
+import { BoxGeometry } from 'three';
+import { Snug } from 'snug';
+import { dragIntoWall } from './drag.js';
+
+const snug = await Snug.create();
+const threaded = globalThis.crossOriginIsolated
+  ? await Snug.create({ threads: 2, threadedModuleUrl: new URL('snug-mt/snug-mt.mjs', location.href) })
+  : null;
+const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const fine = new BoxGeometry(1, 1, 1, 8, 8, 8).toNonIndexed().getAttribute('position').array;
+window.result = {
+  main: dragIntoWall(snug),
+  threaded: threaded && { threads: threaded.threads, ...dragIntoWall(threaded) },
+  worker: await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); }),
+  builtInWorker: (await snug.buildMeshInWorker({ positions: fine })).info().triangleCount,
+  // SNAP CHECK (issue 17, added by the lead once placement lands): put a lamp on a table top here and report
+  // the binding, e.g. snapped: { offer, onTop }.
+};

@@ -1,0 +1,23 @@
+// The same drag in node, on one and two threads, and hierarchies built in snug's worker (worker_threads): one it
+// starts itself, and one the app starts from the package's snug/worker and reuses.
+import { Worker } from 'node:worker_threads';
+import { Snug } from 'snug';
+import { dragIntoWall } from './drag.js';
+
+const snug = await Snug.create();
+const threaded = await Snug.create({ threads: 2 });
+const triangles = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1];
+const worker = new Worker(new URL(import.meta.resolve('snug/worker')));
+const result = {
+  main: dragIntoWall(snug),
+  threaded: { threads: threaded.threads, ...dragIntoWall(threaded) },
+  builtInWorker: (await snug.buildMeshInWorker({ positions: triangles })).info().triangleCount,
+  builtInOwnWorker: [
+    (await snug.buildMeshInWorker({ positions: triangles }, { worker })).info().triangleCount,
+    (await snug.buildMeshInWorker({ positions: triangles.slice(0, 9) }, { worker })).info().triangleCount,
+  ],
+};
+await worker.terminate();
+threaded.dispose();
+snug.dispose();
+console.log(JSON.stringify(result));

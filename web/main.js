@@ -4,6 +4,8 @@ import { Box3, Vector3 } from 'three';
 import wasmUrl from '../build/wasm/snug.wasm?url';
 import { Snug } from '../wasm/snug.js';
 import { catalogItems } from './catalog/furniture.js';
+import { ornamentItems } from './catalog/ornaments.js';
+import { loadOrnamentMeshes } from './catalog/ornament-meshes.js';
 import { Viewport } from './app/viewport.js';
 import { buildRoom, INTERIOR } from './app/room.js';
 import { Placement } from './app/placement.js';
@@ -39,10 +41,14 @@ export async function start() {
   const $ = (id) => document.getElementById(id);
   const status = new Status($('status'));
   const viewport = new Viewport($('viewport'));
+  // The ornaments' meshes (the 48k dragon among them) load beside the core and join the catalog when they arrive;
+  // the default room does without them, so a first visit does not wait for them.
+  const ornaments = loadOrnamentMeshes();
   const snug = await createSnug();
   const catalog = new Catalog(catalogItems());
+  catalog.addLater(ornaments.then(ornamentItems));
   const placement = new Placement(snug, { root: viewport.scene, catalog, room: { interior: INTERIOR } });
-  const room = buildRoom(placement);
+  const room = buildRoom(placement, catalog);
   const roomBox = new Box3(new Vector3(INTERIOR.minX, 0, INTERIOR.minZ), new Vector3(INTERIOR.maxX, INTERIOR.height, INTERIOR.maxZ));
   // A portrait screen looks along the room's long side, so the room fills more of it.
   if (viewport.camera.aspect < 1) viewport.camera.position.set(9, 6.5, 0.8);

@@ -16,6 +16,17 @@ after(async () => { if (env) await env.close(); });
 
 const idOf = (page, item) => page.evaluate((item) => window.snugApp.placement.ids().find((id) => window.snugApp.placement.itemOf(id) === item), item);
 const pos = (page, id) => page.evaluate((id) => window.snugApp.placement.poseOf(id).slice(4), id);
+// The exact world extent of an object (its vertices at its pose): { min: [x, y, z], max: [x, y, z] }.
+const extent = (page, id) => page.evaluate((id) => {
+  const o = window.snugApp.placement.object(id);
+  const p = o.geometry.getAttribute('position'), v = o.position.clone();
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < p.count; i++) {
+    v.fromBufferAttribute(p, i).applyMatrix4(o.matrixWorld);
+    v.toArray().forEach((x, a) => { min[a] = Math.min(min[a], x); max[a] = Math.max(max[a], x); });
+  }
+  return { min, max };
+}, id);
 const isRed = (page, id) => page.evaluate((id) => window.snugApp.placement.object(id).material.color.getHex() === 0xe63946, id);
 
 // Drag object `id` so that its grab point goes to world (x, z) at the grab height; { hold } keeps the button down.
@@ -33,20 +44,26 @@ test('the page loads the default room without errors; first drag possible time',
     return { items: placement.snapshot().map((r) => r.item), violations: placement.violations(), readyMs,
       triangles: placement.triangleCount(), nav: performance.getEntriesByName('snug-first-drag-possible')[0].startTime };
   });
-  for (const item of ['sofa', 'table', 'chair', 'bookcase', 'bunny', 'dragon']) assert.ok(info.items.includes(item), item);
+  for (const item of ['sofa', 'table', 'chair', 'bookcase', 'desk', 'plant']) assert.ok(info.items.includes(item), item);
   assert.deepEqual(info.violations, []);
-  assert.ok(info.triangles > 15000, `triangles ${info.triangles}`);
+  assert.ok(info.triangles > 1000, `triangles ${info.triangles}`);
   assert.equal(info.nav, info.readyMs);
-  // Reported, not asserted (no timed assertions): milliseconds from navigation start to the first frame with the
-  // room in the core and the input bound.
-  t.diagnostic(`first drag possible ${(info.readyMs / 1000).toFixed(2)} s after navigation`);
-  writeFileSync(`${SHOTS}first-drag.txt`, `first drag possible ${info.readyMs.toFixed(0)} ms after navigation (headless Chromium, SwiftShader)\n`);
+  // Reported, not asserted (no timed assertions): from navigation start to the first frame with the room in the
+  // core and the input bound, for this first page of a fresh browser and for a second page in a new context.
+  await page.waitForFunction(() => window.snugApp.panel.thumbnails.rendered === window.snugApp.catalog.insertable().length, null, { timeout: 60000 });
+  const second = await openPage(env, { width: 1100, height: 720 });
+  const warmMs = await second.page.evaluate(() => window.snugApp.readyMs);
+  await second.context.close();
+  const line = `first drag possible ${(info.readyMs / 1000).toFixed(2)} s after navigation (first page of the browser), ` +
+    `${(warmMs / 1000).toFixed(2)} s (second page); headless Chromium, SwiftShader`;
+  t.diagnostic(line);
+  writeFileSync(`${SHOTS}first-drag.txt`, `${line}\n`);
   // And a drag right then works.
-  const id = await idOf(page, 'bunny');
+  const id = await idOf(page, 'plant');
   const before = await pos(page, id);
-  await dragTo(page, id, before[0] + 0.5, before[2] + 0.3);
+  await dragTo(page, id, before[0] - 0.5, before[2] - 0.3);
   const after = await pos(page, id);
-  assert.ok(Math.hypot(after[0] - before[0], after[2] - before[2]) > 0.3, `the bunny moved: ${before} -> ${after}`);
+  assert.ok(Math.hypot(after[0] - before[0], after[2] - before[2]) > 0.3, `the plant moved: ${before} -> ${after}`);
   await shot(page, 'page');
   assert.deepEqual(errors, []);
 });
@@ -65,59 +82,67 @@ test('the page is cross-origin isolated and runs snug on the threaded module wit
 
 test('a drag into another object stops at contact; the blocker is red only while it blocks', async () => {
   const { page, errors } = ctx;
-  const bunny = await idOf(page, 'bunny'), sculpture = await idOf(page, 'sculpture');
-  await page.evaluate((id) => window.snugApp.placement.setPoses([{ id, pose: [0, 0, 0, 1, -2.4, window.snugApp.placement.poseOf(id)[5], 1.7] }]), bunny);
-  const start = await pos(page, bunny), obstacle = await pos(page, sculpture);
-  await dragTo(page, bunny, obstacle[0] + 1.2, start[2], { hold: true });
+  const lamp = await idOf(page, 'floor-lamp'), sofa = await idOf(page, 'sofa');
+  // The floor lamp in front of the sofa (placed through the seam, not dragged), pulled straight into its front:
+  // nothing to slide along.
+  await page.evaluate((id) => window.snugApp.placement.setPoses([{ id, pose: [0, 0, 0, 1, -1.4, window.snugApp.placement.poseOf(id)[5], 0.6] }]), lamp);
+  const start = await pos(page, lamp);
+  await dragTo(page, lamp, start[0], -3.5, { hold: true });
   const during = await page.evaluate(([a, b]) => ({
     overlap: window.snugApp.placement.overlaps(a, b),
     contacts: window.snugApp.feedback.contacts.visible,
-  }), [bunny, sculpture]);
-  const at = await pos(page, bunny);
-  const redDuring = await isRed(page, sculpture);
+  }), [lamp, sofa]);
+  const at = await pos(page, lamp);
+  const redDuring = await isRed(page, sofa);
   await shot(page, 'drag-blocked');
   await page.mouse.up();
+  const front = await page.evaluate((id) => {
+    const o = window.snugApp.placement.object(id);
+    return o.geometry.boundingBox.clone().applyMatrix4(o.matrixWorld).max.z;
+  }, sofa);
   assert.equal(during.overlap, false, 'the core reports no overlap at the final pose');
-  assert.ok(at[0] > start[0] + 0.8, `the bunny moved towards the sculpture: x ${start[0]} -> ${at[0]}`);
-  assert.ok(at[0] < obstacle[0] - 0.3, `the bunny stopped before the sculpture: x ${at[0]} vs ${obstacle[0]}`);
+  assert.ok(at[2] < start[2] - 1.5, `the lamp moved towards the sofa: z ${start[2]} -> ${at[2]}`);
+  // Its base (radius 15 cm; the shade above reaches further but passes over the sofa) stopped at the sofa's front.
+  const base = at[2] - 0.15;
+  assert.ok(base > front - 0.01 && base < front + 0.05, `the lamp's base stopped at the sofa's front: ${base} vs ${front}`);
+  assert.ok(Math.abs(at[0] - start[0]) < 0.05, `no slide sideways: x ${start[0]} -> ${at[0]}`);
   assert.ok(redDuring, 'the blocker is red while it blocks');
   assert.ok(during.contacts, 'contact points show');
-  assert.equal(await isRed(page, sculpture), false, 'the red goes with the release');
+  assert.equal(await isRed(page, sofa), false, 'the red goes with the release');
   assert.equal(await page.evaluate(() => window.snugApp.feedback.contacts.visible), false);
   assert.deepEqual(errors, []);
 });
 
 test('a drag diagonally into a wall slides along it', async () => {
   const { page, errors } = ctx;
-  const dragon = await idOf(page, 'dragon');
-  const start = await pos(page, dragon);
-  await dragTo(page, dragon, start[0] + 3, start[2] - 1.5, { steps: 24, hold: true });
-  const at = await pos(page, dragon);
+  const chair = await idOf(page, 'chair');
+  // From a spot with a clear way to the right wall.
+  await page.evaluate((id) => window.snugApp.placement.setPoses([{ id, pose: [0, 1, 0, 0, 2.6, window.snugApp.placement.poseOf(id)[5], 1.0] }]), chair);
+  const start = await pos(page, chair);
+  await dragTo(page, chair, start[0] + 3, start[2] - 1.5, { steps: 24, hold: true });
+  const at = await pos(page, chair);
   const state = await page.evaluate((id) => ({
     overlap: window.snugApp.placement.overlaps(id, 'wall-right'),
     red: window.snugApp.placement.object('wall-right').material.color.getHex() === 0xe63946,
-  }), dragon);
+  }), chair);
   await shot(page, 'drag-slide');
   await page.mouse.up();
   assert.equal(state.overlap, false);
   assert.ok(state.red, 'the wall is red while it blocks');
-  assert.ok(at[0] < 4, `inside the room: x ${at[0]}`);
+  assert.ok(at[0] + 0.225 < 4 && at[0] + 0.225 > 3.95, `at the wall, inside the room: x ${at[0]}`);
   assert.ok(at[2] < start[2] - 1.0, `slid along the wall: z ${start[2]} -> ${at[2]}`);
   assert.deepEqual(errors, []);
 });
 
 test('the room is closed: a drag towards each wall stops inside it', async () => {
   const { page, errors } = ctx;
-  for (const [item, dx, dz, wall] of [['chair', 0, 6, 'wall-front'], ['bunny', -9, 0, 'wall-left'], ['table', 0, -7, 'wall-back']]) {
+  for (const [item, dx, dz, wall] of [['floor-lamp', 0, 6, 'wall-front'], ['sofa', -9, 0, 'wall-left'], ['table', 0, -7, 'wall-back']]) {
     const id = await idOf(page, item);
     const start = await pos(page, id);
     await dragTo(page, id, start[0] + dx, start[2] + dz, { steps: 30 });
     const at = await pos(page, id);
-    const box = await page.evaluate((id) => {
-      const o = window.snugApp.placement.object(id);
-      const b = o.geometry.boundingBox.clone().applyMatrix4(o.matrixWorld);
-      return [b.min.x, b.max.x, b.min.z, b.max.z];
-    }, id);
+    const { min, max } = await extent(page, id);
+    const box = [min[0], max[0], min[2], max[2]];
     assert.ok(box[0] > -4 && box[1] < 4 && box[2] > -3 && box[3] < 3, `the ${item} stays in the room (${wall}): ${box}`);
     // It went up to the wall: within 5 cm of it.
     const gap = { 'wall-front': 3 - box[3], 'wall-left': box[0] + 4, 'wall-back': box[2] + 3 }[wall];
@@ -129,11 +154,15 @@ test('the room is closed: a drag towards each wall stops inside it', async () =>
   assert.deepEqual(errors, []);
 });
 
-test('H walks the selected object\'s collision hierarchy level by level', async () => {
+test('the ornaments join the catalog after the first frame; H walks an inserted dragon\'s collision hierarchy', async () => {
   const { page, errors } = ctx;
+  await page.waitForSelector('.tile[data-item="dragon"]', { timeout: 30000 });
+  await page.click('.tile[data-item="dragon"]');
+  const at = await screenOf(page, [-1.0, 0, 1.5]);
+  await page.mouse.click(at.x, at.y);
   const dragon = await idOf(page, 'dragon');
-  const g = await grabPoint(page, dragon);
-  await page.mouse.click(g.x, g.y);
+  assert.ok(dragon, 'a dragon was inserted');
+  assert.deepEqual(await page.evaluate(() => window.snugApp.selection.list()), [dragon]);
   await page.keyboard.press('h');
   await page.keyboard.press('h');
   await page.keyboard.press('h');
@@ -141,6 +170,7 @@ test('H walks the selected object\'s collision hierarchy level by level', async 
     const h = window.snugApp.hierarchy;
     return { level: h.level, levels: h.helper.levels.length, visible: h.helper.levels.map((l) => l.visible), id: h.id };
   });
+  await page.keyboard.press('f');
   await shot(page, 'hierarchy');
   assert.equal(state.id, dragon);
   assert.equal(state.level, 2);

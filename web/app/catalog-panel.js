@@ -10,7 +10,7 @@ export class CatalogPanel {
     this.thumbnails = new Thumbnails();
     this._tiles = new Map();
     this._thumbsOn = false;
-    for (const item of catalog.items()) this._tile(item);
+    for (const item of catalog.insertable()) this._tile(item);
     catalog.addEventListener('add', ({ item }) => this._tile(item));
     catalog.addEventListener('remove', ({ item }) => {
       this._tiles.get(item.id)?.remove();

@@ -1,10 +1,23 @@
-// The catalog: what can be put in the room. Built-in items come from ../catalog/furniture.js ({ id, name,
-// category, make() -> { geometry, surfaces, upright, color } }); imported glTF files join as items of the
-// category "Imported". Each item is made once into a prototype that every object of the item shares (geometry and
-// its snug mesh), as IConS's instances share their model.
+// The catalog: what can be put in the room. Built-in items come from ../catalog/ ({ id, name, category,
+// make() -> { geometry, surfaces, upright, color } }); imported glTF files join as items of the category
+// "imported". Each item is made once into a prototype that every object of the item shares (geometry and its snug
+// mesh), as IConS's instances share their model.
 import { EventDispatcher, Color } from 'three';
+import { toCreasedNormals } from 'three/examples/jsm/utils/BufferGeometryUtils.js';
 
-export const IMPORTED = 'Imported';
+export const IMPORTED = 'imported';
+/** The category the room shell is made of (room.js builds it): not offered for inserting. */
+export const STRUCTURE = 'structure';
+
+/**
+ * What to draw for a collision geometry: the same triangles with normals creased at 30 degrees (box corners stay
+ * sharp, curved meshes stay smooth; the catalog's meshes share corner vertices between faces).
+ */
+export function renderGeometry(geometry) {
+  const g = toCreasedNormals(geometry, Math.PI / 6);
+  g.computeBoundingBox();
+  return g;
+}
 
 export class Catalog extends EventDispatcher {
   /** items: [{ id, name, category, make }] */
@@ -12,6 +25,7 @@ export class Catalog extends EventDispatcher {
     super();
     this._items = new Map();
     this._protos = new Map();
+    this.loaded = Promise.resolve();
     for (const it of items) this._add(it);
   }
 
@@ -27,20 +41,36 @@ export class Catalog extends EventDispatcher {
     return it;
   }
   items() { return [...this._items.values()]; }
+  /** The items a user can insert (everything but the room's structure). */
+  insertable() { return this.items().filter((it) => it.category !== STRUCTURE); }
 
   /**
-   * The item's prototype, made on first use: { name, geometry (bounding box computed), surfaces, upright,
-   * color (Color), blob? (a serialized snug mesh when its hierarchy was built in a worker) }.
+   * Built-in items that arrive later (the ornaments, whose meshes load while the page starts): `items` is a promise
+   * of them. loaded resolves once they are in.
+   */
+  addLater(items) {
+    this.loaded = items.then((list) => {
+      for (const item of list) {
+        this._add(item);
+        this.dispatchEvent({ type: 'add', item });
+      }
+    });
+    return this.loaded;
+  }
+
+  /**
+   * The item's prototype, made on first use: { name, geometry (what collides; bounding box computed),
+   * renderGeometry (what is drawn), surfaces, upright, color (Color), blob? (a serialized snug mesh when its
+   * hierarchy was built in a worker) }.
    */
   prototype(id) {
     let p = this._protos.get(id);
     if (!p) {
       const it = this.get(id);
       const made = it.make();
-      if (!made.geometry.getAttribute('normal')) made.geometry.computeVertexNormals();
       made.geometry.computeBoundingBox();
-      p = { name: it.name, geometry: made.geometry, surfaces: made.surfaces ?? [], upright: made.upright ?? true,
-        color: new Color(made.color), blob: made.blob ?? null };
+      p = { name: it.name, geometry: made.geometry, renderGeometry: renderGeometry(made.geometry), surfaces: made.surfaces ?? [],
+        upright: made.upright ?? true, color: new Color(made.color), blob: made.blob ?? null };
       this._protos.set(id, p);
     }
     return p;

@@ -94,6 +94,7 @@ export class Editor {
   async openRoom(text, { name = 'the room file', asCommand = true } = {}) {
     const added = [];
     try {
+      await this.catalog.loaded; // a room may hold items that arrive late
       const { records, imported } = readRoom(text, (id) => this.catalog.has(id));
       for (const source of imported) {
         if (this.catalog.has(source.id)) continue;

@@ -1,6 +1,7 @@
 // What a drag and an insert show while they happen: the objects blocking a drag turn red (only while they block),
-// contact points and normals show in yellow, objects moved along with the selection (the binding group, once the
-// core has one) get an amber glow, and an insert shows a ghost of the object where it would land.
+// contact points and normals show in yellow, the objects carried along with the grabbed one (the rest of the
+// selection; with the core, also what stands on them) glow amber, and an insert shows a ghost of the object where
+// it would land.
 import { Color, Mesh, MeshStandardMaterial } from 'three';
 import { ContactHelper } from '../helpers.js';
 
@@ -51,7 +52,7 @@ export class Feedback {
     const proto = this.placement.catalog.prototype(item);
     if (!this.ghost || this.ghost.userData.item !== item) {
       this.hideGhost();
-      this.ghost = new Mesh(proto.geometry, new MeshStandardMaterial({ color: proto.color, transparent: true, opacity: 0.55, depthWrite: false }));
+      this.ghost = new Mesh(proto.renderGeometry, new MeshStandardMaterial({ color: proto.color, transparent: true, opacity: 0.55, depthWrite: false }));
       this.ghost.userData.item = item;
       this.ghost.name = 'insert ghost';
       this.viewport.scene.add(this.ghost);

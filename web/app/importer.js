@@ -3,7 +3,6 @@
 // is scaled down to fit. Big meshes build their collision hierarchy in a worker (snug.buildMeshInWorker) so the
 // page keeps responding; the progress reports the bytes read, the parse and the worker's stages.
 import { BufferAttribute, BufferGeometry, Color, LoadingManager, Vector3, Box3 } from 'three';
-import { GLTFLoader } from 'three/examples/jsm/loaders/GLTFLoader.js';
 
 /** From this many triangles the hierarchy is built in a worker. */
 export const WORKER_TRIANGLES = 20000;
@@ -30,6 +29,8 @@ export async function importGltf(files, { snug, wasmUrl, interior, onProgress = 
   const urls = new Map(files.filter((f) => f !== main).map((f) => [f.name, URL.createObjectURL(f)]));
   const manager = new LoadingManager();
   manager.setURLModifier((url) => urls.get(decodeURIComponent(url.split('/').pop())) ?? url);
+  // The loader is fetched with the first import, so it does not weigh on the page's start.
+  const { GLTFLoader } = await import('three/examples/jsm/loaders/GLTFLoader.js');
   let gltf;
   try {
     gltf = await new GLTFLoader(manager).parseAsync(buffer, '');
@@ -52,7 +53,6 @@ export async function makeImportedItem(source, { snug, wasmUrl, onProgress = () 
   const geometry = new BufferGeometry();
   geometry.setAttribute('position', new BufferAttribute(source.positions, 3));
   if (source.indices) geometry.setIndex(new BufferAttribute(source.indices, 1));
-  geometry.computeVertexNormals();
   const triangles = source.indices ? source.indices.length / 3 : source.positions.length / 9;
   let blob = null;
   if (triangles >= WORKER_TRIANGLES) {

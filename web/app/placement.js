@@ -72,14 +72,15 @@ export class Placement extends EventDispatcher {
 
   // ---------------------------------------------------------------- the room shell
   /**
-   * Register a part of the room (floor, wall): static, never moved, selected, deleted or saved. surfaces are its
-   * offers in its local frame (kept for the core's placement; ../notes' surface format).
+   * Register a part of the room (floor, wall): static, never moved, selected, deleted or saved. geometry is what
+   * collides (when the drawn one differs), surfaces its offers and bindings in its local frame (kept for the core's
+   * placement).
    */
-  addShell(id, object, { floor = false, surfaces = [] } = {}) {
+  addShell(id, object, { geometry = object.geometry, floor = false, surfaces = [] } = {}) {
     this.root.add(object);
     object.userData.placementId = id;
     object.userData.baseColor = object.material.color.clone();
-    const entry = this.sync.add(object, { isStatic: true, label: id });
+    const entry = this.sync.add(object, { geometry, isStatic: true, label: id });
     this._shell.set(id, { id, object, entry, surfaces });
     if (floor) this._floor = entry;
   }
@@ -125,7 +126,7 @@ export class Placement extends EventDispatcher {
     if (this._objects.has(id) || this._shell.has(id)) throw new PlacementError(`object id ${id} is taken`);
     const n = /^o(\d+)$/.exec(id);
     if (n) this._nextId = Math.max(this._nextId, Number(n[1]) + 1);
-    const object = new Mesh(proto.geometry, new MeshStandardMaterial({ color: proto.color, roughness: 0.7 }));
+    const object = new Mesh(proto.renderGeometry, new MeshStandardMaterial({ color: proto.color, roughness: 0.7 }));
     object.name = proto.name;
     object.castShadow = object.receiveShadow = true;
     object.userData.placementId = id;
@@ -137,7 +138,7 @@ export class Placement extends EventDispatcher {
     // the item (later ones share the first one's mesh in SnugSync).
     const firstOfItem = !this.ids().some((other) => this._objects.get(other).item === item);
     const mesh = proto.blob && firstOfItem ? this.snug.meshFromBlob(proto.blob, item) : undefined;
-    const entry = this.sync.add(object, { label: id, mesh });
+    const entry = this.sync.add(object, { geometry: proto.geometry, label: id, mesh });
     this._objects.set(id, { id, item, object, entry });
     this.dispatchEvent({ type: 'change', kind: 'insert', ids: [id] });
     return id;
@@ -308,7 +309,8 @@ export class Placement extends EventDispatcher {
    * Start dragging objects `ids` as one group, grabbed on `grabbed` at world `point`. Returns a drag:
    *   move(ray)  one call per pointer event: the group follows the pointer on the horizontal plane through the grab
    *              point, stopping at contact and sliding along what blocks it. Returns the feedback
-   *              { blockers: ids, contacts: [{ point, normal }], group: ids moving along }.
+   *              { blockers: ids, contacts: [{ point, normal }], group: the ids carried along with the grabbed one }
+   *              (today the rest of the selection; with the core, also what stands on them).
    *   end()      { from: records, to: records } of the members (for the undo stack)
    *   cancel()   every member back to where the drag started
    */
@@ -322,6 +324,7 @@ export class Placement extends EventDispatcher {
     this.mover.members = members.map((r) => r.entry);
     const idOf = (entry) => entry.object.userData.placementId;
     const changed = () => this.dispatchEvent({ type: 'change', kind: 'move', ids: [...ids] });
+    const group = ids.filter((id) => id !== grabbed);
     let live = true;
     return {
       move: (ray) => {
@@ -337,7 +340,7 @@ export class Placement extends EventDispatcher {
         return {
           blockers: [...this.mover.blockers].map(idOf),
           contacts: this.mover.contacts.map((c) => ({ point: c.point.clone(), normal: c.normal.clone() })),
-          group: [],
+          group,
         };
       },
       end: () => {

@@ -1,54 +1,50 @@
-// The room shell: a floor and four walls, so nothing can be dragged out of the room. A wall between the camera and
-// the room is cut down to a low stub for the view (it still blocks), since a room seen from outside is otherwise
-// hidden behind its own walls.
+// The room shell: the catalog's floor and four of its walls around it, so nothing can be dragged out of the room.
+// A wall between the camera and the room is cut down to a low stub for the view (it still blocks, and rays pick
+// through it), since a room seen from outside is otherwise hidden behind its own walls.
 import { BoxGeometry, Mesh, MeshStandardMaterial, Vector3 } from 'three';
+import { renderGeometry } from './catalog.js';
 
 const THICK = 0.12;
 const STUB = 0.08; // height of a cut-down wall
 
-/** Interior of the default room in meters (floor top at y = 0). */
+/** Interior of the default room in meters (floor top at y = 0), centered on the origin. */
 export const INTERIOR = { minX: -4, maxX: 4, minZ: -3, maxZ: 3, height: 2.6 };
 
-// Offer surfaces in ../notes' format (local frame = world frame here: the shell is never moved).
-function rect(y, x0, x1, z0, z1) { return [[x0, y, z1], [x1, y, z1], [x1, y, z0], [x0, y, z0]]; }
-
-/** Build the shell and register its parts with the placement seam. Returns { walls, fade(camera) }. */
-export function buildRoom(placement, I = INTERIOR) {
+/**
+ * Build the shell from the catalog's 'floor' and 'wall' items and register its parts with the placement seam.
+ * Returns { fade(camera) }.
+ */
+export function buildRoom(placement, catalog, I = INTERIOR) {
   const w = I.maxX - I.minX, d = I.maxZ - I.minZ, h = I.height;
-  const cx = (I.minX + I.maxX) / 2, cz = (I.minZ + I.maxZ) / 2;
-  const floor = new Mesh(new BoxGeometry(w + 2 * THICK, 0.1, d + 2 * THICK).translate(cx, -0.05, cz),
-    new MeshStandardMaterial({ color: 0xb08d6e, roughness: 0.9 }));
-  floor.receiveShadow = true;
-  floor.name = 'floor';
-  placement.addShell('floor', floor, {
-    floor: true,
-    surfaces: [{ kind: 'offer', label: 'onFloor', normal: [0, 1, 0], polygon: rect(0, I.minX, I.maxX, I.minZ, I.maxZ) }],
-  });
+  const shell = (id, item, options, position, turn, extra = {}) => {
+    const made = catalog.get(item).make(options);
+    const mesh = new Mesh(renderGeometry(made.geometry), new MeshStandardMaterial({ color: made.color, roughness: 0.92 }));
+    mesh.name = id;
+    mesh.receiveShadow = true;
+    mesh.position.copy(position);
+    mesh.rotation.y = turn;
+    mesh.updateMatrixWorld();
+    placement.addShell(id, mesh, { geometry: made.geometry, surfaces: made.surfaces, ...extra });
+    return mesh;
+  };
+  shell('floor', 'floor', { width: w, depth: d }, new Vector3(0, 0, 0), 0, { floor: true });
 
-  // Each wall: its box, the outward normal of the room side and the wall front polygon (offer onWall, facing in).
+  // A catalog wall faces +z; each is turned to face into the room. The back and front walls cover the corners.
   const specs = [
-    { id: 'wall-back', size: [w + 2 * THICK, h, THICK], at: [cx, h / 2, I.minZ - THICK / 2], out: [0, 0, -1],
-      front: [[I.minX, 0, I.minZ], [I.maxX, 0, I.minZ], [I.maxX, h, I.minZ], [I.minX, h, I.minZ]] },
-    { id: 'wall-front', size: [w + 2 * THICK, h, THICK], at: [cx, h / 2, I.maxZ + THICK / 2], out: [0, 0, 1],
-      front: [[I.maxX, 0, I.maxZ], [I.minX, 0, I.maxZ], [I.minX, h, I.maxZ], [I.maxX, h, I.maxZ]] },
-    { id: 'wall-left', size: [THICK, h, d], at: [I.minX - THICK / 2, h / 2, cz], out: [-1, 0, 0],
-      front: [[I.minX, 0, I.maxZ], [I.minX, 0, I.minZ], [I.minX, h, I.minZ], [I.minX, h, I.maxZ]] },
-    { id: 'wall-right', size: [THICK, h, d], at: [I.maxX + THICK / 2, h / 2, cz], out: [1, 0, 0],
-      front: [[I.maxX, 0, I.minZ], [I.maxX, 0, I.maxZ], [I.maxX, h, I.maxZ], [I.maxX, h, I.minZ]] },
+    { id: 'wall-back', width: w + 2 * THICK, at: [0, 0, I.minZ - THICK / 2], turn: 0 },
+    { id: 'wall-front', width: w + 2 * THICK, at: [0, 0, I.maxZ + THICK / 2], turn: Math.PI },
+    { id: 'wall-left', width: d, at: [I.minX - THICK / 2, 0, 0], turn: Math.PI / 2 },
+    { id: 'wall-right', width: d, at: [I.maxX + THICK / 2, 0, 0], turn: -Math.PI / 2 },
   ];
   const walls = specs.map((s) => {
-    const mesh = new Mesh(new BoxGeometry(...s.size).translate(...s.at), new MeshStandardMaterial({ color: 0xe9e4da, roughness: 0.95 }));
-    mesh.name = s.id;
-    mesh.receiveShadow = true;
-    const stub = new Mesh(new BoxGeometry(s.size[0], STUB, s.size[2]).translate(s.at[0], STUB / 2, s.at[2]), mesh.material.clone());
+    const mesh = shell(s.id, 'wall', { width: s.width, height: h, thickness: THICK }, new Vector3(...s.at), s.turn);
+    const stub = new Mesh(new BoxGeometry(s.width, STUB, THICK).translate(0, STUB / 2, 0), mesh.material.clone());
     stub.receiveShadow = true;
     stub.visible = false;
     mesh.add(stub);
-    placement.addShell(s.id, mesh, {
-      surfaces: [{ kind: 'offer', label: 'onWall', normal: s.out.map((v) => -v), polygon: s.front }],
-    });
-    // A point on the room side and the outward normal: the camera is behind the wall when it is past that plane.
-    return { id: s.id, mesh, stub, inner: new Vector3(...s.at).addScaledVector(new Vector3(...s.out), -THICK / 2), out: new Vector3(...s.out) };
+    // The room side of the wall and its outward normal: the camera is behind the wall when it is past that plane.
+    const out = new Vector3(0, 0, -1).applyQuaternion(mesh.quaternion);
+    return { id: s.id, mesh, stub, out, inner: mesh.position.clone().addScaledVector(out, -THICK / 2) };
   });
 
   const _d = new Vector3();
@@ -62,5 +58,5 @@ export function buildRoom(placement, I = INTERIOR) {
       placement.setPickable(wall.id, !behind);
     }
   }
-  return { walls: walls.map((x) => x.mesh), fade, interior: I };
+  return { fade };
 }

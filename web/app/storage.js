@@ -33,8 +33,8 @@ export function writeAutosave(text) { return run('readwrite', (s) => s.put(text,
 export function clearAutosave() { return run('readwrite', (s) => s.delete(KEY)); }
 
 /**
- * Saves the room a moment after each change (changes in a burst are saved once). saved counts the writes done,
- * error holds the last failure (shown by the caller).
+ * Saves the room a moment after each change (changes in a burst are saved once). saved counts the writes done;
+ * pending is true from a change until its write is stored. A failure goes to onError (the caller shows it).
  */
 export class Autosave {
   constructor(getText, { delayMs = 400, onError = () => {} } = {}) {
@@ -42,23 +42,29 @@ export class Autosave {
     this.delayMs = delayMs;
     this.onError = onError;
     this.saved = 0;
+    this.pending = false;
     this._timer = 0;
     this._writing = Promise.resolve();
   }
 
   schedule() {
     clearTimeout(this._timer);
+    this.pending = true;
     this._timer = setTimeout(() => this.flush(), this.delayMs);
   }
 
   /** Write now (after any write under way); resolves when it is stored. */
   flush() {
     clearTimeout(this._timer);
-    this._writing = this._writing.then(() => writeAutosave(this.getText())).then(
-      () => { this.saved++; },
-      (e) => this.onError(e),
+    this._timer = 0;
+    this.pending = true;
+    const done = () => { if (!this._timer && this._writing === writing) this.pending = false; };
+    const writing = this._writing.then(() => writeAutosave(this.getText())).then(
+      () => { this.saved++; done(); },
+      (e) => { done(); this.onError(e); },
     );
-    return this._writing;
+    this._writing = writing;
+    return writing;
   }
 }
 

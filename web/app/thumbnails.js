@@ -47,7 +47,7 @@ export class Thumbnails {
     key.position.set(2, 4, 3);
     scene.add(key);
     const material = new MeshStandardMaterial({ color: proto.color, roughness: 0.6 });
-    scene.add(new Mesh(proto.geometry, material));
+    scene.add(new Mesh(proto.renderGeometry, material));
     const sphere = proto.geometry.boundingBox.getBoundingSphere(new Sphere());
     const camera = new PerspectiveCamera(30, 1, 0.01, 100);
     const dir = new Vector3(1, 0.75, 1.4).normalize();

@@ -46,7 +46,7 @@ export async function start() {
   const ornaments = loadOrnamentMeshes();
   const snug = await createSnug();
   const catalog = new Catalog(catalogItems());
-  catalog.addLater(ornaments.then(ornamentItems));
+  catalog.addLater(ornaments.then(ornamentItems), (e) => status.error(`The ornaments could not be loaded: ${e.message}`));
   const placement = new Placement(snug, { root: viewport.scene, catalog, room: { interior: INTERIOR } });
   const room = buildRoom(placement, catalog);
   const roomBox = new Box3(new Vector3(INTERIOR.minX, 0, INTERIOR.minZ), new Vector3(INTERIOR.maxX, INTERIOR.height, INTERIOR.maxZ));
@@ -71,6 +71,7 @@ export async function start() {
   if (!restored) placement.restore(defaultRoom(catalog));
   const autosave = new Autosave(() => editor.roomText(), { onError: (e) => status.error(`Autosave failed: ${e.message}`) });
   history.addEventListener('change', () => autosave.schedule());
+  catalog.addEventListener('add', ({ item }) => { if (item.imported) autosave.schedule(); }); // kept with the room
 
   const feedback = new Feedback(viewport, placement);
   const insertTool = new InsertTool({ viewport, placement, feedback, editor, status, catalog });

@@ -309,6 +309,7 @@ test('a bad room file shows an error and leaves the room and its undo steps as t
     'outside.json': JSON.stringify({ ...good, items: [{ ...first, pose: [0, 0, 0, 1, 9, first.pose[5], 0] }] }),
     'overlap.json': JSON.stringify({ ...good, items: [first, { ...second, pose: first.pose }] }),
     'duplicate-id.json': JSON.stringify({ ...good, items: [first, { ...second, id: first.id }] }),
+    'shell-id.json': JSON.stringify({ ...good, items: [first, { ...second, id: 'floor' }] }),
     'bad-import.json': JSON.stringify({ ...good, imported: [{ id: 'import:x', name: 'x', color: '#ffffff', positions: 'AAAA', indices: null }] }),
   };
   // Something on the undo stack first: it must survive.
@@ -451,6 +452,23 @@ async function makeGlb(context, url) {
 test('import: a dropped .glb becomes a catalog item built in a worker behind a progress bar, lands where dropped, and survives a reload', async (t) => {
   const { page, errors, context } = await fresh(t);
   const glb = await makeGlb(context, env.url);
+  const drop = await screenOf(page, [-2.4, 0, -0.6]);
+  const files = (name, b64) => page.evaluateHandle(([name, b64]) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], name, { type: 'model/gltf-binary' }));
+    return dt;
+  }, [name, b64]);
+  // A broken file first (the real one cut short): an error, and nothing changes.
+  const room0 = await snapshot(page);
+  const items0 = await app(page, () => window.snugApp.catalog.items().length);
+  const broken = Buffer.from(glb, 'base64').subarray(0, 1000).toString('base64');
+  await page.dispatchEvent('#viewport canvas', 'drop', { dataTransfer: await files('broken.glb', broken), clientX: drop.x, clientY: drop.y });
+  await page.waitForFunction(() => document.getElementById('status').dataset.kind === 'error', null, { timeout: 30000 });
+  assert.match((await statusOf(page)).text, /^Cannot import: broken\.glb/);
+  assert.deepEqual(await snapshot(page), room0);
+  assert.equal(await app(page, () => window.snugApp.catalog.items().length), items0);
+  await shot(page, 'import-broken');
+
   // Record every value the progress bar shows.
   await app(page, () => {
     window.progressSeen = [];
@@ -458,12 +476,7 @@ test('import: a dropped .glb becomes a catalog item built in a worker behind a p
     new MutationObserver(() => window.progressSeen.push([bar.value, document.querySelector('#status .status-text').textContent]))
       .observe(bar, { attributes: true, attributeFilter: ['value'] });
   });
-  const drop = await screenOf(page, [-2.4, 0, -0.6]);
-  const data = await page.evaluateHandle((b64) => {
-    const dt = new DataTransfer();
-    dt.items.add(new File([Uint8Array.from(atob(b64), (c) => c.charCodeAt(0))], 'knot.glb', { type: 'model/gltf-binary' }));
-    return dt;
-  }, glb);
+  const data = await files('knot.glb', glb);
   await page.dispatchEvent('#viewport canvas', 'dragenter', { dataTransfer: data });
   assert.equal(await page.isVisible('#drop-zone'), true, 'the drop zone shows');
   await page.dispatchEvent('#viewport canvas', 'drop', { dataTransfer: data, clientX: drop.x, clientY: drop.y });

@@ -46,15 +46,15 @@ export class Catalog extends EventDispatcher {
 
   /**
    * Built-in items that arrive later (the ornaments, whose meshes load while the page starts): `items` is a promise
-   * of them. loaded resolves once they are in.
+   * of them. loaded resolves once they are in, or once onError has been told why they never will be.
    */
-  addLater(items) {
+  addLater(items, onError) {
     this.loaded = items.then((list) => {
       for (const item of list) {
         this._add(item);
         this.dispatchEvent({ type: 'add', item });
       }
-    });
+    }).catch(onError);
     return this.loaded;
   }
 

@@ -93,7 +93,6 @@ export class Placement extends EventDispatcher {
   ids() { return [...this._objects.keys()]; }
   object(id) { return (this._objects.get(id) || this._shell.get(id))?.object ?? null; }
   itemOf(id) { return this._record(id).item; }
-  isShell(id) { return this._shell.has(id); }
 
   poseOf(id) { return Array.from(this._record(id).entry.pose); }
 
@@ -121,7 +120,7 @@ export class Placement extends EventDispatcher {
    */
   insert({ id, item, pose }) {
     const proto = this.catalog.prototype(item);
-    checkPose(pose);
+    pose = unitPose(pose);
     id = id ?? this.newId();
     if (this._objects.has(id) || this._shell.has(id)) throw new PlacementError(`object id ${id} is taken`);
     const n = /^o(\d+)$/.exec(id);
@@ -160,10 +159,7 @@ export class Placement extends EventDispatcher {
 
   /** Put objects at poses without collision (undo and redo of moves restore poses that were valid). */
   setPoses(records) {
-    for (const { id, pose } of records) {
-      checkPose(pose);
-      this.sync.setWorldPose(this._record(id).object, Float32Array.from(pose));
-    }
+    for (const { id, pose } of records) this.sync.setWorldPose(this._record(id).object, unitPose(pose));
     this.dispatchEvent({ type: 'change', kind: 'move', ids: records.map((r) => r.id) });
   }
 
@@ -177,15 +173,16 @@ export class Placement extends EventDispatcher {
     for (const r of records) {
       if (ids.has(r.id)) throw new PlacementError(`object id ${r.id} appears twice`);
       ids.add(r.id);
-      checkPose(r.pose);
       this.catalog.prototype(r.item);
-      this._checkInside(r.item, r.pose);
+      this._checkInside(r.item, unitPose(r.pose));
     }
-    this._replace(records);
-    const bad = this.violations();
-    if (bad.length) {
+    try {
+      this._replace(records);
+      const bad = this.violations();
+      if (bad.length) throw new PlacementError(`the room is not consistent: ${bad.map((v) => v.message).join('; ')}`);
+    } catch (e) {
       this._replace(before);
-      throw new PlacementError(`the room is not consistent: ${bad.map((v) => v.message).join('; ')}`);
+      throw e;
     }
   }
 
@@ -372,12 +369,16 @@ export class Placement extends EventDispatcher {
   }
 }
 
-// Pose: 7 finite numbers, a unit quaternion (within a tolerance a float round trip keeps).
-function checkPose(pose) {
+// A pose checked (7 finite numbers, a quaternion of unit length within 1e-3) as a Float32Array, its quaternion
+// normalized so that no rounding in a file turns into a scale. One already unit to float precision keeps its bits,
+// so undo and redo give back exactly what was.
+function unitPose(pose) {
   if (!pose || pose.length !== 7) throw new PlacementError('a pose has 7 numbers (quaternion xyzw, position xyz)');
   for (const x of pose) if (typeof x !== 'number' || !Number.isFinite(x)) throw new PlacementError(`pose value ${x} is not a finite number`);
   const n = Math.hypot(pose[0], pose[1], pose[2], pose[3]);
   if (Math.abs(n - 1) > 1e-3) throw new PlacementError(`pose rotation is not a unit quaternion (length ${n.toFixed(4)})`);
+  const k = Math.abs(n - 1) < 1e-6 ? 1 : n;
+  return Float32Array.of(pose[0] / k, pose[1] / k, pose[2] / k, pose[3] / k, pose[4], pose[5], pose[6]);
 }
 
 // Grid offsets (i, j) with |i|, |j| <= reach, nearest first (ties in a fixed order): the search visits spots

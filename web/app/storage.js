@@ -30,7 +30,6 @@ async function run(mode, fn) {
 /** The autosaved room text, or null. */
 export function readAutosave() { return run('readonly', (s) => s.get(KEY)).then((v) => v ?? null); }
 export function writeAutosave(text) { return run('readwrite', (s) => s.put(text, KEY)); }
-export function clearAutosave() { return run('readwrite', (s) => s.delete(KEY)); }
 
 /**
  * Saves the room a moment after each change (changes in a burst are saved once). saved counts the writes done;

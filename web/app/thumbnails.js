@@ -6,7 +6,7 @@ import {
   Sphere, SRGBColorSpace, Vector3, WebGLRenderer,
 } from 'three';
 
-export const THUMB_SIZE = 96;
+const THUMB_SIZE = 96; // CSS pixels
 
 export class Thumbnails {
   constructor(size = THUMB_SIZE) {

@@ -67,7 +67,8 @@ export class Placement extends EventDispatcher {
     this._nextId = 1;
     this._floor = null;
     this.mover = new GroupMover(this.sync, { ignore: (e) => e === this._floor });
-    this.stats = { dragMs: 0, queries: 0, pickMs: 0, insertMs: 0 };
+    // The last of each (null before the first), and the times of the last drag steps (for percentiles).
+    this.stats = { dragMs: null, queries: 0, pickMs: null, insertMs: null, dragTimes: [] };
   }
 
   // ---------------------------------------------------------------- the room shell
@@ -333,6 +334,7 @@ export class Placement extends EventDispatcher {
         this.mover.move(lead.entry, delta);
         this.stats.dragMs = performance.now() - t0;
         this.stats.queries = this.mover.lastQueries;
+        if (this.stats.dragTimes.push(this.stats.dragMs) > 1000) this.stats.dragTimes.shift();
         changed();
         return {
           blockers: [...this.mover.blockers].map(idOf),

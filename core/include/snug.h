@@ -552,6 +552,224 @@ snug_status snug_step_get_stats(snug_ctx* ctx, snug_scene scene, snug_step_stats
 
 /* (section end: scenes) */
 
+/* ---------------------------------------------------------------------------------------------------------------
+ * Placement: surfaces, labels, bindings and the mover (core/src/place)
+ * ------------------------------------------------------------------------------------------------------------ */
+
+/* Placement after IConS (../shared/research/seed-002-icons.md): meshes carry OFFER surfaces (where others may be
+ * placed: a table top, a shelf board, a seat, the floor, a wall's front) and BINDING surfaces (what a body rests or
+ * leans with: one polygon around a table's four feet, a lamp's base, a picture's back). An offer's normal points
+ * out of its object, towards where bindings come from; a binding's normal points into its own object. A binding is
+ * SATISFIED on an offer when both normals are the same direction, the two planes coincide, the binding polygon lies
+ * inside the offer polygon (within the overhang) and the binding's label is <= the offer's in the scene's label
+ * order. A satisfied binding is an edge of the binding graph from the supported body to its supporter; it
+ * restricts the body's motion: one binding plane leaves sliding in the plane and turning about its normal, two
+ * non-parallel planes leave their common line and no turn, three leave nothing.
+ *
+ * Polygons are convex (a non-convex region is several offers: the mover passes between adjacent coplanar offers),
+ * counter-clockwise seen from the tip of the normal, at most SNUG_SURFACE_MAX_VERTICES vertices, in the mesh's
+ * frame. Surfaces belong to the mesh (every body of the mesh has them); bindings belong to bodies. */
+
+#define SNUG_SURFACE_MAX_VERTICES 32
+#define SNUG_LABEL_MAX 64              /* labels per scene */
+#define SNUG_LABEL_NAME_MAX 32         /* bytes per label name, terminator included */
+#define SNUG_BINDINGS_MAX 4            /* satisfied bindings per body */
+
+typedef uint32_t snug_label;           /* index into the scene's label table */
+
+/* The default labels of every scene (a room; three.js convention y up), in this order, until
+ * snug_scene_set_labels replaces them. Order: ON_STORE <= ON_WORKSPACE and ON_STORE <= ON_SEAT (a book goes on a
+ * shelf, a table or a seat; a monitor only on a table; a cup never on the floor); every other label is only <=
+ * itself. */
+enum {
+    SNUG_LABEL_ON_FLOOR = 0,           /* the floor's top; furniture feet; a rug binds and offers it */
+    SNUG_LABEL_ON_WALL,                /* wall fronts; the backs of pictures, boards, shelves against a wall */
+    SNUG_LABEL_ON_WORKSPACE,           /* table and desk tops; monitors */
+    SNUG_LABEL_ON_STORE,               /* shelf boards; books, ornaments, table lamps */
+    SNUG_LABEL_ON_SEAT,                /* chair and sofa seats */
+    SNUG_LABEL_ON_CEILING,             /* the ceiling; pendant lamps */
+    SNUG_LABEL_IN_FRONT_OF_TABLE,      /* a virtual strip in front of a table's side; a chair's front */
+    SNUG_LABEL_DEFAULT_COUNT
+};
+
+typedef enum snug_surface_kind {
+    SNUG_SURFACE_OFFER = 0,
+    SNUG_SURFACE_BINDING,
+    SNUG_SURFACE_KIND_COUNT
+} snug_surface_kind;
+
+typedef struct snug_surface {
+    snug_surface_kind kind;
+    snug_label label;
+    float normal[3];                   /* unit, mesh frame */
+    uint32_t vertex_count;             /* 3..SNUG_SURFACE_MAX_VERTICES */
+    float vertices[SNUG_SURFACE_MAX_VERTICES][3];
+} snug_surface;
+
+/* Replace the mesh's surfaces (count 0 removes them). Each is checked: finite, a unit normal that agrees with the
+ * winding, planar and convex within the mesh's tolerance, no repeated vertex; a bad one fails the call with its
+ * index and what is wrong, and the mesh keeps its old surfaces. Labels are checked against a scene's table when
+ * the mesh is placed there. */
+snug_status snug_mesh_set_surfaces(snug_ctx* ctx, snug_mesh mesh, const snug_surface* surfaces, uint32_t count);
+snug_status snug_mesh_get_surfaces(snug_ctx* ctx, snug_mesh mesh, snug_surface* surfaces, uint32_t capacity,
+                                   uint32_t* total);
+
+/* Label table of a scene: `count` names (each < SNUG_LABEL_NAME_MAX bytes, distinct, non-empty) and the order
+ * given as pairs (lesser, greater) of indices, closed transitively. A pair that would make two labels each <= the
+ * other (a cycle) is SNUG_ERR_CYCLE; the table is then unchanged. Bindings whose labels no longer fit are not
+ * broken: the consistency check reports them. */
+snug_status snug_scene_set_labels(snug_ctx* ctx, snug_scene scene, const char* const* names, uint32_t count,
+                                  const uint32_t* order_pairs, uint32_t pair_count);
+snug_status snug_scene_get_label_count(snug_ctx* ctx, snug_scene scene, uint32_t* count);
+/* Name of a label (into name[SNUG_LABEL_NAME_MAX]) and the label of a name. */
+snug_status snug_scene_get_label_name(snug_ctx* ctx, snug_scene scene, snug_label label, char* name);
+snug_status snug_scene_find_label(snug_ctx* ctx, snug_scene scene, const char* name, snug_label* out);
+/* May a binding with label `binding` rest on an offer with label `offer` (binding <= offer)? */
+snug_status snug_scene_label_fits(snug_ctx* ctx, snug_scene scene, snug_label binding, snug_label offer,
+                                  bool* fits);
+
+typedef struct snug_place_def {
+    float up[3];                       /* world up (unit); pseudo-gravity pulls along -up */
+    float skin;                        /* gap the mover keeps between bodies that are not bound, relative to the
+                                        * moving group's radius */
+    float overhang;                    /* how far a binding polygon may reach past its offer's edge, relative to the
+                                        * binding polygon's radius (0.05: 5 %) */
+    float snap_range;                  /* farthest plane distance a snap may move a body, relative to its radius */
+    uint32_t max_slides;               /* contact planes the mover slides along in one call (1..8) */
+    uint32_t cookie;                   /* set by snug_default_place_def: a def not made by it is refused */
+} snug_place_def;
+
+/* Up +y, skin 2e-3, overhang 0.05, snap range 1, 4 slides. */
+snug_place_def snug_default_place_def(void);
+snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug_place_def* def);
+snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place_def* out);
+
+/* Orientation constraint (IConS §3.4): the body turns only so that its local direction `local` stays on the world
+ * direction `world` (e.g. local up = world up: upright). Zero vectors remove it. The body is not moved: a body that
+ * does not satisfy it is reported by the consistency check and turned upright by its next snap. */
+snug_status snug_body_set_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, const float local[3],
+                                      const float world[3]);
+
+typedef struct snug_binding {
+    snug_body body;                    /* the supported body */
+    uint32_t binding;                  /* index of the binding surface in its mesh's surfaces */
+    snug_body supporter;
+    uint32_t offer;                    /* index of the offer surface in the supporter's mesh's surfaces */
+} snug_binding;
+
+/* The body's satisfied bindings; *total is always set. */
+snug_status snug_body_get_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, snug_binding* out,
+                                   uint32_t capacity, uint32_t* total);
+/* Satisfy a binding: turn and move the body (with what it carries) the smallest way onto the offer, keeping the
+ * binding polygon's centre where it projects (clamped into the offer). Fails, changing nothing, when the labels do
+ * not fit, it would close a cycle, the polygon cannot be contained, or the pose would overlap another body. */
+snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t binding, snug_body supporter,
+                           uint32_t offer);
+/* Break every binding the body rests with (free mode, IConS Alg. 4). What rests on the body stays bound to it. */
+snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body);
+
+typedef enum snug_place_mode {
+    SNUG_PLACE_CONSTRAINED = 0,        /* bindings restrict the motion; offers are snapped to and re-seated on */
+    SNUG_PLACE_FREE,                   /* bindings of the moved body are ignored and none is made; collisions and
+                                        * orientation constraints still hold; the snap candidate is reported */
+    SNUG_PLACE_MODE_COUNT
+} snug_place_mode;
+
+typedef enum snug_move_input {
+    SNUG_MOVE_TARGET = 0,              /* target: the world pose the caller would like (a controller, a script) */
+    SNUG_MOVE_POINTER,                 /* ray + grab: keep the grabbed point under a pointer ray, on the plane of the
+                                        * body's binding (or a horizontal plane through the grab point) */
+    SNUG_MOVE_INPUT_COUNT
+} snug_move_input;
+
+typedef struct snug_move_def {
+    snug_place_mode mode;
+    snug_move_input input;
+    snug_pose target;                  /* SNUG_MOVE_TARGET */
+    snug_ray ray;                      /* SNUG_MOVE_POINTER: the pointer ray (world); also ranks offers under it */
+    float grab[3];                     /* SNUG_MOVE_POINTER: the grabbed point in the body's frame */
+    float turn;                        /* radians about the allowed axis, added this call (both inputs) */
+    float angle_step;                  /* > 0: the turn ends on a multiple of this angle about the axis */
+    uint32_t cookie;                   /* set by snug_default_move_def */
+} snug_move_def;
+
+/* Constrained, target input at identity, no turn, free angles. */
+snug_move_def snug_default_move_def(void);
+
+/* Why a move did not reach its target (bits; SNUG_MOVE_REACHED alone when it did). */
+enum {
+    SNUG_MOVE_REACHED = 0,
+    SNUG_MOVE_BLOCKED = 1u << 0,       /* a body stopped the motion (blockers) */
+    SNUG_MOVE_CONTAINED = 1u << 1,     /* an offer's edge stopped a binding polygon */
+    SNUG_MOVE_CONSTRAINED = 1u << 2,   /* bindings or orientation removed part of the motion or turn */
+    SNUG_MOVE_TURN_BLOCKED = 1u << 3,  /* a body stopped the turn */
+    SNUG_MOVE_TURN_LOCKED = 1u << 4,   /* no turn is allowed (two or more binding planes, or orientation) */
+    SNUG_MOVE_SNAPPED = 1u << 5,       /* the body was set onto an offer (a new binding) */
+    SNUG_MOVE_RESEATED = 1u << 6,      /* the body moved from its offer onto another one under the pointer */
+    SNUG_MOVE_SNAP_BLOCKED = 1u << 7,  /* a snap candidate exists but its pose would overlap (candidate is set) */
+    SNUG_MOVE_STARTED_OVERLAPPING = 1u << 8 /* the group overlapped something before the move (see push_out) */
+};
+
+#define SNUG_MOVE_BLOCKERS_MAX 8
+
+typedef struct snug_blocker {
+    snug_body body;                    /* what blocked */
+    snug_body by;                      /* the member of the moving group it touched */
+    float point[3];                    /* world contact point */
+    float normal[3];                   /* unit, pointing from the blocker towards the group */
+} snug_blocker;
+
+typedef struct snug_move_result {
+    snug_pose pose;                    /* the body's world pose after the call (committed) */
+    uint32_t reasons;                  /* SNUG_MOVE_* bits */
+    uint32_t binding_count;
+    snug_binding bindings[SNUG_BINDINGS_MAX]; /* the body's satisfied bindings after the call */
+    bool has_candidate;                /* a snap the body could take (free mode, or blocked) */
+    snug_binding candidate;
+    snug_pose candidate_pose;          /* the body's pose on the candidate (a ghost for the preview) */
+    uint32_t blocker_count;
+    snug_blocker blockers[SNUG_MOVE_BLOCKERS_MAX];
+    uint32_t allowed_axes;             /* translation degrees of freedom left (0..3) */
+    float turn_axis[3];                /* the axis a turn may use (zero when none) */
+} snug_move_result;
+
+/* One call per pointer event (or controller frame): move the body, with the bodies in its subtree, towards the
+ * target as far as bindings, offers' edges and other bodies allow, sliding along what blocks it, then (constrained
+ * mode) snap or re-seat. Never leaves the group overlapping a body it did not start overlapping. */
+snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
+                           snug_move_result* result);
+
+/* The smallest translation found that separates the body (with its subtree) from every body it overlaps, other
+ * than its supporters, searched along the contact normals, the axes and their diagonals: *moved is whether it
+ * moved. An object that starts overlapping (a loaded scene, an insert) is never trapped. */
+snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, float translation[3], bool* moved);
+
+typedef enum snug_violation_kind {
+    SNUG_VIOLATION_OVERLAP = 0,        /* two bodies interpenetrate beyond the tolerance */
+    SNUG_VIOLATION_PLANE,              /* a binding's planes are apart or not parallel */
+    SNUG_VIOLATION_CONTAINMENT,        /* a binding polygon reaches past its offer by more than the overhang */
+    SNUG_VIOLATION_LABEL,              /* a binding's label does not fit its offer's */
+    SNUG_VIOLATION_CYCLE,              /* the binding graph has a cycle through this body */
+    SNUG_VIOLATION_ORIENTATION,        /* an orientation constraint does not hold */
+    SNUG_VIOLATION_STALE,              /* a binding names a body, mesh or surface that no longer exists */
+    SNUG_VIOLATION_KIND_COUNT
+} snug_violation_kind;
+
+typedef struct snug_violation {
+    snug_violation_kind kind;
+    snug_body body, other;             /* other: the second body, or the supporter (0 when none) */
+    uint32_t binding;                  /* binding index in the body's list, or SNUG_NO_HIT */
+    float amount;                      /* distance, angle (radians) or depth found */
+} snug_violation;
+
+/* The consistency check (IConS §3.8): every binding valid (planes, containment, labels, acyclic graph),
+ * orientation constraints held, and no two bodies interpenetrating beyond the tolerance (bound pairs may touch in
+ * their binding plane). Writes min(capacity, total) violations; *total is always the full count (0: consistent). */
+snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* out, uint32_t capacity,
+                             uint32_t* total);
+
+/* (section end: placement) */
+
 #ifdef __cplusplus
 }
 #endif

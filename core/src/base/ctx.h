@@ -16,6 +16,13 @@
 #define SNUG_COLD
 #endif
 
+/* Data an upper layer hangs on an object of a lower one (the placement layer's surfaces on a mesh, its state on a
+ * scene): the lower layer frees it with `free` when the object goes, without knowing what it is. */
+typedef struct snug_attachment {
+    void* data;
+    void (*free)(struct snug_ctx* ctx, void* data);
+} snug_attachment;
+
 /* A growable block its holder keeps between calls: grown when a call needs more (never shrunk), so a warm hot path
  * never allocates. What it holds is scratch unless the caller asks to keep a prefix. */
 typedef struct snug_buffer {
@@ -68,6 +75,11 @@ static inline uint32_t snug_ctx_workers(const snug_ctx* ctx) { return ctx->def.w
 /* Grow buf to at least `bytes` (doubling from 1 KB), keeping its first `keep` bytes; fails with
  * SNUG_ERR_OUT_OF_MEMORY and leaves buf as it was. */
 snug_status snug_buffer_reserve(snug_ctx* ctx, snug_buffer* buf, size_t bytes, size_t keep);
+
+static inline void snug_attachment_release(snug_ctx* ctx, snug_attachment* a) {
+    if (a->data) a->free(ctx, a->data);
+    a->data = NULL;
+}
 /* The context's scratch arena of at least `bytes`; contents are not kept. */
 static inline snug_status snug_scratch_reserve(snug_ctx* ctx, size_t bytes) {
     return snug_buffer_reserve(ctx, &ctx->scratch, bytes, 0);

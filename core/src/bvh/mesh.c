@@ -32,6 +32,7 @@ void snug_mesh_data_free(snug_ctx* ctx, snug_mesh_data* mesh) {
     snug_free(ctx, mesh->tri_edges);
     snug_free(ctx, mesh->edge_tris);
     snug_ray_tree_free(ctx, mesh->ray);
+    snug_attachment_release(ctx, &mesh->place);
     snug_free(ctx, mesh);
 }
 

@@ -27,6 +27,7 @@ typedef struct snug_mesh_data {
     snug_bvh bvh;
     struct snug_ray_tree* ray;  /* 4-wide ray tree and corners in leaf order (ray_tree.h); built by the first ray
                                  * query, NULL until then and after a move */
+    snug_attachment place;      /* the placement layer's surfaces (place/surface.c) */
 } snug_mesh_data;
 
 /* The mesh of a handle, or NULL after recording SNUG_ERR_STALE_HANDLE on ctx. */

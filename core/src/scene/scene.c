@@ -18,6 +18,7 @@ snug_body_data* snug_body_lookup(snug_ctx* ctx, snug_scene_data* scene, snug_bod
 }
 
 void snug_scene_data_free(snug_ctx* ctx, snug_scene_data* scene) {
+    snug_attachment_release(ctx, &scene->place);
     uint32_t cursor = 0;
     snug_body_data* b;
     while ((b = snug_pool_next(&scene->bodies, &cursor))) snug_free(ctx, b);

@@ -60,6 +60,7 @@ typedef struct snug_scene_data {
     snug_pairset ignore;        /* body-slot pairs never reported */
     snug_buffer buf;            /* query buffer (not the ctx scratch: the per-body queries use that) */
     snug_step_state step;
+    snug_attachment place;      /* the placement layer's labels, settings and bindings (place/place.h) */
 } snug_scene_data;
 
 /* The scene of a handle, or NULL after recording SNUG_ERR_STALE_HANDLE. */

@@ -1,0 +1,114 @@
+/* The moving group: a body and its subtree, which moves rigidly with it (what stands on a table is its child), the
+ * group's bindings on bodies outside it, and the bodies around it. */
+#include <float.h>
+#include <string.h>
+
+#include "place/place.h"
+
+static snug_status next_stamp(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps) {
+    uint32_t need = s->bodies.slot_count;
+    if (ps->stamp_cap < need) {
+        uint32_t cap = ps->stamp_cap ? ps->stamp_cap : 64;
+        while (cap < need) cap *= 2;
+        uint32_t* fresh = snug_realloc(ctx, ps->stamps, (size_t)cap * sizeof *fresh);
+        if (!fresh) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "placement stamps for %u bodies", cap);
+        memset(fresh + ps->stamp_cap, 0, (size_t)(cap - ps->stamp_cap) * sizeof *fresh);
+        ps->stamps = fresh;
+        ps->stamp_cap = cap;
+    }
+    if (++ps->stamp == 0) { /* wrapped: old marks could alias the new one */
+        memset(ps->stamps, 0, (size_t)ps->stamp_cap * sizeof *ps->stamps);
+        ps->stamp = 1;
+    }
+    return SNUG_OK;
+}
+
+void snug_group_refresh(snug_group* g) {
+    g->lo = dv(DBL_MAX, DBL_MAX, DBL_MAX);
+    g->hi = dv(-DBL_MAX, -DBL_MAX, -DBL_MAX);
+    for (uint32_t i = 0; i < g->count; i++) {
+        snug_member* m = &g->members[i];
+        m->pose = dpose_f(&m->body->world);
+        float lo[3], hi[3];
+        snug_body_world_box(m->body, &m->body->world, lo, hi);
+        g->lo = dv(fmin(g->lo.x, lo[0]), fmin(g->lo.y, lo[1]), fmin(g->lo.z, lo[2]));
+        g->hi = dv(fmax(g->hi.x, hi[0]), fmax(g->hi.y, hi[1]), fmax(g->hi.z, hi[2]));
+    }
+    g->centre = dv_scale(dv_add(g->lo, g->hi), 0.5);
+    g->radius = 0.5 * dv_len(dv_sub(g->hi, g->lo));
+}
+
+snug_status snug_group_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b,
+                              snug_group* g) {
+    snug_status st = next_stamp(ctx, s, ps);
+    if (st) return st;
+    uint32_t count = 0;
+    for (uint32_t i = b->slot; i != SNUG_NONE; i = snug_hierarchy_next(s, b->slot, i)) count++;
+    size_t bytes = (size_t)count * sizeof(snug_member) + (size_t)count * SNUG_BINDINGS_MAX * sizeof(snug_ext_binding);
+    if ((st = snug_buffer_reserve(ctx, &ps->group, bytes, 0))) return st;
+    g->members = (snug_member*)ps->group.data;
+    g->ext = (snug_ext_binding*)(g->members + count);
+    g->count = 0;
+    g->ext_count = 0;
+    g->stamp = ps->stamp;
+    for (uint32_t i = b->slot; i != SNUG_NONE; i = snug_hierarchy_next(s, b->slot, i)) {
+        snug_body_data* mb = snug_body_at(s, i);
+        snug_mesh_data* mesh = snug_mesh_lookup(ctx, mb->mesh);
+        if (!mesh) return SNUG_ERR_STALE_HANDLE;
+        ps->stamps[i] = g->stamp;
+        g->members[g->count++] = (snug_member){mb, mesh, dpose_f(&mb->world)};
+    }
+    for (uint32_t k = 0; k < g->count; k++) {
+        snug_place_body* r = snug_place_body_at(ps, s, g->members[k].body->slot);
+        for (uint32_t j = 0; r && j < r->binding_count; j++) {
+            snug_body_data* sup = snug_pool_get(&s->bodies, r->bindings[j].supporter);
+            if (sup && !snug_group_has(ps, g, sup->slot))
+                g->ext[g->ext_count++] = (snug_ext_binding){k, j, r->bindings[j]};
+        }
+    }
+    snug_group_refresh(g);
+    return SNUG_OK;
+}
+
+snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                                  dvec3 lo, dvec3 hi, snug_body_data*** out, uint32_t* count) {
+    snug_status st = snug_scene_sync(ctx, s);
+    if (st) return st;
+    if ((st = snug_buffer_reserve(ctx, &ps->near, (size_t)s->bp.proxy_count * sizeof(snug_body_data*) + 1, 0)))
+        return st;
+    snug_body_data** list = (snug_body_data**)ps->near.data;
+    const float qlo[3] = {(float)lo.x, (float)lo.y, (float)lo.z}, qhi[3] = {(float)hi.x, (float)hi.y, (float)hi.z};
+    uint32_t n = 0;
+    for (uint32_t p = 0; p < s->bp.proxy_count; p++) {
+        const snug_bp_proxy* P = &s->bp.proxies[p];
+        if (!P->live || !snug_box_overlap(P->min, P->max, qlo, qhi)) continue;
+        snug_body_data* o = snug_body_at(s, P->user);
+        if (!o->enabled || (g && snug_group_has(ps, g, o->slot))) continue;
+        list[n++] = o;
+    }
+    *out = list;
+    *count = n;
+    return SNUG_OK;
+}
+
+/* World normal of one of a member's surfaces at its gathered pose (zero when the surface is gone). */
+static dvec3 surface_normal(const snug_member* m, uint32_t surface) {
+    const snug_place_surfaces* ss = snug_mesh_surfaces(m->mesh);
+    if (!ss || surface >= ss->count) return dv(0, 0, 0);
+    return dpose_dir(m->pose, dv_f(ss->items[surface].s.normal));
+}
+
+dvec3 snug_bound_lift(snug_place_scene* ps, const snug_scene_data* s, const snug_member* m,
+                      const snug_body_data* other, double gap) {
+    dvec3 lift = {0, 0, 0};
+    snug_place_body* rm = snug_place_body_at(ps, s, m->body->slot);
+    for (uint32_t j = 0; rm && j < rm->binding_count; j++)
+        if (rm->bindings[j].supporter == other->handle)
+            lift = dv_madd(lift, surface_normal(m, rm->bindings[j].binding), gap);
+    /* the other body rests on the member: its binding normal is the member's offer normal */
+    snug_place_body* ro = snug_place_body_at(ps, s, other->slot);
+    for (uint32_t j = 0; ro && j < ro->binding_count; j++)
+        if (ro->bindings[j].supporter == m->body->handle)
+            lift = dv_madd(lift, surface_normal(m, ro->bindings[j].offer), -gap);
+    return lift;
+}

@@ -1,0 +1,454 @@
+/* snug_body_move: one call per pointer event. In constrained mode (IConS Fig. 3.13, extended):
+ *  1. re-seat: when the pointer is over an offer the body may rest on, other than the one it slides on, the body
+ *     goes there under the pointer in one gesture if it is free there (IConS needed free mode for a lamp from the
+ *     desk to the table);
+ *  2. turn about the axis the bindings and orientation constraints leave, kept on the offers, stopped at contact;
+ *  3. translate in the bindings' degrees of freedom, kept on the union of coplanar offers (support.c), carried by
+ *     the mover (sweep, stop a skin short, slide);
+ *  4. snap: a binding surface that rests on nothing takes the nearest offer whose prism holds it, if free there.
+ * Free mode breaks the body's own bindings, moves without snapping and reports the seat it would take. */
+#include <string.h>
+
+#include "place/align.h"
+#include "place/mover.h"
+#include "place/seat.h"
+#include "place/support.h"
+
+#define MAX_SUPPORTS (SNUG_BINDINGS_MAX * 8)
+
+snug_move_def snug_default_move_def(void) {
+    snug_move_def d;
+    memset(&d, 0, sizeof d);
+    d.target = snug_pose_identity();
+    d.ray.tmax = INFINITY;
+    d.cookie = SNUG_PLACE_COOKIE;
+    return d;
+}
+
+static bool finite_pose(const snug_pose* p) {
+    for (int i = 0; i < 4; i++)
+        if (!isfinite(p->q[i])) return false;
+    return isfinite(p->p[0]) && isfinite(p->p[1]) && isfinite(p->p[2]);
+}
+
+static snug_status check_def(snug_ctx* ctx, const snug_move_def* d) {
+    if (d->cookie != SNUG_PLACE_COOKIE)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def not made by snug_default_move_def");
+    if ((unsigned)d->mode >= SNUG_PLACE_MODE_COUNT || (unsigned)d->input >= SNUG_MOVE_INPUT_COUNT)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: mode %d or input %d out of range", (int)d->mode,
+                         (int)d->input);
+    if (!isfinite(d->turn) || !isfinite(d->angle_step) || d->angle_step < 0.0f || d->angle_step > 3.2f)
+        return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: turn or angle step not finite or out of [0, pi]");
+    if (!finite_pose(&d->target)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: target pose not finite");
+    double qn = sqrt((double)d->target.q[0] * d->target.q[0] + (double)d->target.q[1] * d->target.q[1] +
+                     (double)d->target.q[2] * d->target.q[2] + (double)d->target.q[3] * d->target.q[3]);
+    if (d->input == SNUG_MOVE_TARGET && fabs(qn - 1.0) > 1e-3)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: target quaternion is not unit (length %g)", qn);
+    if (d->input == SNUG_MOVE_POINTER) {
+        dvec3 o = dv_f(d->ray.origin), dir = dv_f(d->ray.dir), g = dv_f(d->grab);
+        if (!dv_finite(o) || !dv_finite(dir) || !dv_finite(g))
+            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: ray or grab point not finite");
+        if (!(dv_len(dir) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: ray direction is zero");
+    }
+    return SNUG_OK;
+}
+
+static void store_binding_list(snug_place_scene* ps, const snug_scene_data* s, const snug_body_data* b,
+                               snug_move_result* r) {
+    snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
+    r->binding_count = rec ? rec->binding_count : 0;
+    for (uint32_t i = 0; i < r->binding_count; i++) r->bindings[i] = rec->bindings[i];
+}
+
+/* The world pose of the group's body after a seat's motion. */
+static snug_pose seat_pose(const snug_group* g, const snug_seat* seat) {
+    dpose p = dpose_turn(g->members[0].pose, seat->turn, seat->pivot);
+    p.p = dv_add(p.p, seat->shift);
+    return dpose_store(p);
+}
+
+/* Do other members rest on bodies outside the group? Then the group cannot jump to another offer. */
+static bool others_bound(const snug_group* g) {
+    for (uint32_t e = 0; e < g->ext_count; e++)
+        if (g->ext[e].member != 0) return true;
+    return false;
+}
+
+/* Is this offer the one the binding rests on now, or coplanar with it (the slide reaches those)? */
+static bool on_current_support(snug_ctx* ctx, snug_scene_data* s, const snug_group* g, const snug_seat* seat) {
+    for (uint32_t e = 0; e < g->ext_count; e++) {
+        const snug_ext_binding* x = &g->ext[e];
+        if (x->member != 0 || x->b.binding != seat->b.binding) continue;
+        if (x->b.supporter == seat->b.supporter && x->b.offer == seat->b.offer) return true;
+        /* coplanar: the seat turns nothing and moves nothing across the plane */
+        snug_body_data* sup = snug_pool_get(&s->bodies, x->b.supporter);
+        snug_mesh_data* sm = sup ? snug_pool_get(&ctx->meshes, sup->mesh) : NULL;
+        const snug_place_surfaces* ss = sm ? snug_mesh_surfaces(sm) : NULL;
+        if (!ss || x->b.offer >= ss->count) continue;
+        dvec3 n = dv_norm(dpose_dir(dpose_f(&sup->world), dv_f(ss->items[x->b.offer].s.normal)));
+        if (1.0 - fabs(seat->turn.w) < 1e-12 && fabs(dv_dot(seat->shift, n)) < 1e-5 * g->radius) return true;
+    }
+    return false;
+}
+
+/* The offer under the pointer the body could take: the first body the ray meets outside the group, an offer of it
+ * holding the hit point, and a binding surface of the body whose label fits. */
+static snug_status pointer_seat(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                                const snug_move_def* def, bool* found, snug_seat* out) {
+    *found = false;
+    for (uint32_t i = 0; i < g->count; i++) g->members[i].body->enabled = false;
+    snug_scene_hit hit;
+    snug_status st = snug_scene_raycast(ctx, s->handle, &def->ray, 0xffffffffu, &hit);
+    for (uint32_t i = 0; i < g->count; i++) g->members[i].body->enabled = true;
+    if (st || hit.body == 0) return st;
+    snug_body_data* h = snug_pool_get(&s->bodies, hit.body);
+    snug_mesh_data* hm = h ? snug_pool_get(&ctx->meshes, h->mesh) : NULL;
+    const snug_place_surfaces* hs = hm ? snug_mesh_surfaces(hm) : NULL;
+    const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
+    if (!hs || !bs) return SNUG_OK;
+    dvec3 x = dv_f(hit.point), dir = dv_norm(dv_f(def->ray.dir));
+    const snug_seat_anchor anchor = {.rule = SNUG_SEAT_POINTER, .ray = def->ray, .grab = dv_f(def->grab)};
+    double best = INFINITY;
+    for (uint32_t a = 0; a < hs->count; a++) {
+        const snug_place_surface* A = &hs->items[a];
+        if (A->s.kind != SNUG_SURFACE_OFFER) continue;
+        snug_world_surface Aw;
+        snug_world_surface_at(A, dpose_f(&h->world), &Aw);
+        if (dv_dot(Aw.n, dir) >= 0.0) continue; /* seen from behind */
+        dvec3 d = dv_sub(x, Aw.origin);
+        if (fabs(dv_dot(d, Aw.n)) > 1e-3 * (Aw.radius + g->radius)) continue;
+        snug_poly2 poly = {.n = Aw.count};
+        memcpy(poly.x, Aw.x, Aw.count * sizeof(double));
+        memcpy(poly.y, Aw.y, Aw.count * sizeof(double));
+        if (!snug_poly2_contains(&poly, dv_dot(d, Aw.u), dv_dot(d, Aw.v), 1e-6 * Aw.radius)) continue;
+        for (uint32_t b = 0; b < bs->count; b++) {
+            if (bs->items[b].s.kind != SNUG_SURFACE_BINDING) continue;
+            snug_seat seat;
+            if (!snug_seat_find(ctx, s, ps, g, b, h, a, &anchor, false, &seat)) continue;
+            /* the binding turned least wins: a die lands on the face that faces the offer */
+            double turn = 1.0 - fabs(seat.turn.w);
+            if (turn < best) best = turn, *out = seat, *found = true;
+        }
+    }
+    if (*found && on_current_support(ctx, s, g, out)) *found = false;
+    return SNUG_OK;
+}
+
+/* The nearest offer (within the snap range) whose prism holds an unbound binding surface of the body. */
+static snug_status prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                               snug_seat* seats, uint32_t cap, uint32_t* count) {
+    *count = 0;
+    const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
+    if (!bs) return SNUG_OK;
+    snug_place_body* rec = snug_place_body_at(ps, s, g->members[0].body->slot);
+    double range = ps->def.snap_range * g->radius;
+    dvec3 grow = dv(range, range, range);
+    snug_body_data** near;
+    uint32_t n;
+    snug_status st = snug_group_neighbours(ctx, s, ps, g, dv_sub(g->lo, grow), dv_add(g->hi, grow), &near, &n);
+    if (st) return st;
+    const snug_seat_anchor prism = {.rule = SNUG_SEAT_PRISM};
+    for (uint32_t b = 0; b < bs->count; b++) {
+        if (bs->items[b].s.kind != SNUG_SURFACE_BINDING) continue;
+        bool bound = false;
+        for (uint32_t i = 0; rec && i < rec->binding_count; i++) bound |= rec->bindings[i].binding == b;
+        if (bound) continue;
+        for (uint32_t k = 0; k < n; k++) {
+            snug_mesh_data* om = snug_pool_get(&ctx->meshes, near[k]->mesh);
+            const snug_place_surfaces* os = om ? snug_mesh_surfaces(om) : NULL;
+            for (uint32_t a = 0; os && a < os->count; a++) {
+                if (os->items[a].s.kind != SNUG_SURFACE_OFFER) continue;
+                snug_seat seat;
+                if (!snug_seat_find(ctx, s, ps, g, b, near[k], a, &prism, true, &seat)) continue;
+                if (seat.distance > range) continue;
+                /* keep the `cap` nearest, sorted */
+                uint32_t at = *count < cap ? (*count)++ : cap;
+                if (at == cap && seat.distance >= seats[cap - 1].distance) continue;
+                if (at == cap) at = cap - 1;
+                while (at > 0 && seats[at - 1].distance > seat.distance) seats[at] = seats[at - 1], at--;
+                seats[at] = seat;
+            }
+        }
+    }
+    return SNUG_OK;
+}
+
+/* Try seats in order; take the first the group is free at. */
+static snug_status take_first_free(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                                   const snug_seat* seats, uint32_t count, bool keep_others, bool apply,
+                                   snug_move_result* r, bool* taken) {
+    *taken = false;
+    for (uint32_t i = 0; i < count; i++) {
+        bool free = false;
+        snug_status st = snug_group_free_at(ctx, s, ps, g, seats[i].turn, seats[i].pivot, seats[i].shift,
+                                            &seats[i].b, &free, NULL);
+        if (st) return st;
+        if (!free) continue;
+        if (apply) {
+            if ((st = snug_seat_take(ctx, s, ps, g, &seats[i], keep_others))) return st;
+        } else {
+            r->has_candidate = true;
+            r->candidate = seats[i].b;
+            r->candidate_pose = seat_pose(g, &seats[i]);
+        }
+        *taken = true;
+        return SNUG_OK;
+    }
+    if (count && !r->has_candidate) {
+        r->has_candidate = true;
+        r->candidate = seats[0].b;
+        r->candidate_pose = seat_pose(g, &seats[0]);
+        if (apply) r->reasons |= SNUG_MOVE_SNAP_BLOCKED;
+    }
+    return SNUG_OK;
+}
+
+/* Do all supports hold after turning by q about pivot and moving by t (strictly: see snug_support_holds)? */
+static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* g, dquat q, dvec3 pivot, dvec3 t) {
+    for (uint32_t i = 0; i < n; i++) {
+        dpose p = dpose_turn(g->members[sp[i].member].pose, q, pivot);
+        p.p = dv_add(p.p, t);
+        if (!snug_support_holds(&sp[i], p, false)) return false;
+    }
+    return true;
+}
+
+/* The translation nearest to t that keeps every support (the group starts supported): t itself, a clamp into one
+ * offer of one support, or the farthest point along t. */
+static dvec3 clamp_to_supports(const snug_support* sp, uint32_t n, const snug_group* g, const snug_dof* dof, dvec3 t) {
+    dquat id = dq_identity();
+    dvec3 o = dv(0, 0, 0);
+    if (n == 0 || supports_hold(sp, n, g, id, o, t)) return t;
+    double lo = 0.0, hi = 1.0;
+    for (int i = 0; i < 40; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (supports_hold(sp, n, g, id, o, dv_scale(t, mid))) lo = mid;
+        else hi = mid;
+    }
+    dvec3 best = dv_scale(t, lo);
+    double best_d = dv_len(dv_sub(best, t));
+    for (uint32_t i = 0; i < n; i++) {
+        dvec3 c = snug_dof_project(dof, snug_support_clamp(&sp[i], g->members[sp[i].member].pose, t));
+        double d = dv_len(dv_sub(c, t));
+        if (d < best_d && supports_hold(sp, n, g, id, o, c)) best = c, best_d = d;
+    }
+    return best;
+}
+
+snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
+                           snug_move_result* result) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    if (!def || !result) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "body_move needs a def and a result");
+    snug_status st = check_def(ctx, def);
+    if (st) return st;
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    snug_place_prune(ctx, s, ps);
+    memset(result, 0, sizeof *result);
+    bool constrained = def->mode == SNUG_PLACE_CONSTRAINED;
+    if (!constrained) {
+        snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
+        if (rec && rec->binding_count && (st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
+    }
+    snug_group g;
+    if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
+    double skin = ps->def.skin * g.radius;
+    dvec3 up = dv_f(ps->def.up);
+
+    /* 1. re-seat under the pointer */
+    bool pointer = def->input == SNUG_MOVE_POINTER;
+    if (constrained && pointer && !others_bound(&g)) {
+        bool found = false;
+        snug_seat seat;
+        if ((st = pointer_seat(ctx, s, ps, &g, def, &found, &seat))) return st;
+        if (found) {
+            bool taken = false;
+            bool was_bound = false;
+            for (uint32_t e = 0; e < g.ext_count; e++) was_bound |= g.ext[e].member == 0;
+            if ((st = take_first_free(ctx, s, ps, &g, &seat, 1, false, true, result, &taken))) return st;
+            if (taken) {
+                result->reasons |= was_bound ? SNUG_MOVE_RESEATED : SNUG_MOVE_SNAPPED;
+                if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
+                if ((st = snug_place_break_loose(ctx, s, ps, &g))) return st;
+                goto done;
+            }
+        }
+    }
+
+    {
+        /* degrees of freedom from the bindings outside the group and the orientation constraints */
+        dvec3 normals[64], axes[128];
+        uint32_t nn = 0, na = 0;
+        for (uint32_t e = 0; e < g.ext_count && nn < 64; e++) {
+            const snug_member* m = &g.members[g.ext[e].member];
+            const snug_place_surfaces* bs = snug_mesh_surfaces(m->mesh);
+            normals[nn++] = dv_norm(dpose_dir(m->pose, dv_f(bs->items[g.ext[e].b.binding].s.normal)));
+        }
+        for (uint32_t i = 0; i < nn; i++) axes[na++] = normals[i];
+        for (uint32_t i = 0; i < g.count && na < 128; i++) {
+            snug_place_body* rec = snug_place_body_at(ps, s, g.members[i].body->slot);
+            if (rec && rec->oriented) axes[na++] = dv_norm(dv_f(rec->orient_world));
+        }
+        snug_dof dof = snug_dof_of(normals, nn);
+        snug_turn turn = snug_turn_of(axes, na);
+        result->allowed_axes = snug_dof_axes(&dof);
+        if (turn.kind == SNUG_TURN_AXIS) dv_store(turn.axis, result->turn_axis);
+        if (turn.kind == SNUG_TURN_FREE) dv_store(up, result->turn_axis);
+
+        /* supports of the bindings outside the group, with the offers the motion may reach */
+        dvec3 want_t;
+        if (pointer) {
+            dvec3 n = nn ? normals[0] : constrained ? up : dv_norm(dv_scale(dv_f(def->ray.dir), -1.0));
+            for (uint32_t e = 0; e < g.ext_count; e++)
+                if (g.ext[e].member == 0) {
+                    n = normals[e];
+                    break;
+                }
+            dvec3 grab = dpose_point(g.members[0].pose, dv_f(def->grab));
+            dvec3 o = dv_f(def->ray.origin), d = dv_f(def->ray.dir);
+            double denom = dv_dot(d, n);
+            double t = fabs(denom) > 1e-9 * dv_len(d) ? dv_dot(dv_sub(grab, o), n) / denom : -1.0;
+            want_t = t > 0.0 ? dv_sub(dv_madd(o, d, t), grab) : dv(0, 0, 0);
+        } else {
+            want_t = dv_sub(dv_f(def->target.p), g.members[0].pose.p);
+        }
+        double reach = dv_len(want_t) + g.radius;
+        dvec3 grow = dv(reach, reach, reach);
+        snug_support sp[MAX_SUPPORTS];
+        uint32_t ns = 0;
+        for (uint32_t e = 0; e < g.ext_count && ns < MAX_SUPPORTS; e++)
+            if ((st = snug_support_gather(ctx, s, ps, &g, g.ext[e].member, g.members[g.ext[e].member].mesh, &g.ext[e].b,
+                                          dv_sub(g.lo, grow), dv_add(g.hi, grow), &sp[ns++])))
+                return st;
+        bool supported = true;
+        for (uint32_t i = 0; i < ns; i++) supported &= snug_support_holds(&sp[i], g.members[sp[i].member].pose, true);
+
+        /* 2. turn */
+        double angle = 0.0;
+        dvec3 axis = turn.kind == SNUG_TURN_AXIS ? turn.axis : up;
+        dquat target_rel = dq_identity();
+        if (!pointer) target_rel = dq_mul(dq_f(def->target.q), dq_conj(g.members[0].pose.q));
+        if (turn.kind == SNUG_TURN_AXIS) {
+            angle = def->turn + dq_twist_angle(target_rel, axis);
+        } else if (turn.kind == SNUG_TURN_FREE) {
+            dquat q = dq_mul(dq_axis_angle(up, def->turn), target_rel);
+            if (q.w < 0) q = (dquat){-q.x, -q.y, -q.z, -q.w};
+            double sn = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
+            angle = 2.0 * atan2(sn, q.w);
+            axis = sn > 1e-12 ? dv(q.x / sn, q.y / sn, q.z / sn) : up;
+        } else {
+            double asked = fabs(def->turn) + fabs(2.0 * acos(fmin(1.0, fabs(target_rel.w))));
+            if (asked > 1e-9) result->reasons |= SNUG_MOVE_TURN_LOCKED;
+        }
+        if (turn.kind == SNUG_TURN_AXIS && !pointer) {
+            double whole = 2.0 * acos(fmin(1.0, fabs(target_rel.w)));
+            if (whole > fabs(dq_twist_angle(target_rel, axis)) + 1e-6) result->reasons |= SNUG_MOVE_CONSTRAINED;
+        }
+        if (fabs(angle) > 1e-12 && def->angle_step > 0.0f)
+            angle = snug_turn_to_step(g.members[0].pose.q, axis, angle, def->angle_step);
+        if (fabs(angle) > 1e-12) {
+            dvec3 pivot = g.centre;
+            for (uint32_t i = 0; i < ns; i++)
+                if (sp[i].member == 0) {
+                    pivot = dpose_point(g.members[0].pose, sp[i].binding->centroid);
+                    break;
+                }
+            if (supported && !supports_hold(sp, ns, &g, dq_axis_angle(axis, angle), pivot, dv(0, 0, 0))) {
+                double lo = 0.0, hi = 1.0;
+                for (int i = 0; i < 30; i++) {
+                    double mid = 0.5 * (lo + hi);
+                    if (supports_hold(sp, ns, &g, dq_axis_angle(axis, angle * mid), pivot, dv(0, 0, 0))) lo = mid;
+                    else hi = mid;
+                }
+                angle *= lo;
+                result->reasons |= SNUG_MOVE_CONTAINED;
+            }
+            snug_mover_out mo = {0};
+            double turned = 0.0;
+            if ((st = snug_mover_turn(ctx, s, ps, &g, pivot, axis, angle, skin, &turned, &mo))) return st;
+            if (mo.turn_blocked) result->reasons |= SNUG_MOVE_TURN_BLOCKED;
+            for (uint32_t i = 0; i < mo.blocker_count && result->blocker_count < SNUG_MOVE_BLOCKERS_MAX; i++)
+                result->blockers[result->blocker_count++] = mo.blockers[i];
+            if (fabs(turned) > 1e-12) {
+                snug_pose p = dpose_store(dpose_turn(g.members[0].pose, dq_axis_angle(axis, turned), pivot));
+                if ((st = snug_body_set_pose(ctx, scene, body, &p))) return st;
+                snug_group_refresh(&g);
+            }
+            if (!pointer) want_t = dv_sub(dv_f(def->target.p), g.members[0].pose.p);
+        }
+
+        /* 3. translate */
+        dvec3 t = snug_dof_project(&dof, want_t);
+        if (dv_len(dv_sub(t, want_t)) > 1e-9 * (1.0 + dv_len(want_t))) result->reasons |= SNUG_MOVE_CONSTRAINED;
+        if (supported) {
+            dvec3 c = clamp_to_supports(sp, ns, &g, &dof, t);
+            if (dv_len(dv_sub(c, t)) > 1e-9 * (1.0 + dv_len(t))) result->reasons |= SNUG_MOVE_CONTAINED;
+            t = c;
+        }
+        if (dv_len(t) > 0.0) {
+            snug_mover_out mo = {0};
+            dvec3 moved;
+            if ((st = snug_mover_translate(ctx, s, ps, &g, &dof, t, skin, &moved, &mo))) return st;
+            if (mo.blocked) result->reasons |= SNUG_MOVE_BLOCKED;
+            if (mo.started_overlapping) result->reasons |= SNUG_MOVE_STARTED_OVERLAPPING;
+            for (uint32_t i = 0; i < mo.blocker_count && result->blocker_count < SNUG_MOVE_BLOCKERS_MAX; i++)
+                result->blockers[result->blocker_count++] = mo.blockers[i];
+            /* a slide may leave the path the clamp checked: keep the supports */
+            if (supported && !supports_hold(sp, ns, &g, dq_identity(), dv(0, 0, 0), moved)) {
+                double lo = 0.0, hi = 1.0;
+                for (int i = 0; i < 30; i++) {
+                    double mid = 0.5 * (lo + hi);
+                    if (supports_hold(sp, ns, &g, dq_identity(), dv(0, 0, 0), dv_scale(moved, mid))) lo = mid;
+                    else hi = mid;
+                }
+                moved = dv_scale(moved, lo);
+                result->reasons |= SNUG_MOVE_CONTAINED;
+            }
+            if (dv_len(moved) > 0.0) {
+                dpose p = g.members[0].pose;
+                p.p = dv_add(p.p, moved);
+                snug_pose pf = dpose_store(p);
+                if ((st = snug_body_set_pose(ctx, scene, body, &pf))) return st;
+                snug_group_refresh(&g);
+            }
+        }
+        /* each binding rests on the piece of its support it overlaps most */
+        for (uint32_t i = 0; i < ns; i++) {
+            uint32_t piece = snug_support_main_piece(&sp[i], g.members[sp[i].member].pose);
+            if (piece == 0) continue;
+            snug_body_data* mb = g.members[sp[i].member].body;
+            snug_place_body* rec = snug_place_body_at(ps, s, mb->slot);
+            snug_binding list[SNUG_BINDINGS_MAX];
+            uint32_t n = rec->binding_count;
+            memcpy(list, rec->bindings, n * sizeof *list);
+            const snug_ext_binding* e = &g.ext[i]; /* sp[i] was gathered for g.ext[i] */
+            list[e->record].supporter = sp[i].pieces[piece].supporter;
+            list[e->record].offer = sp[i].pieces[piece].offer;
+            if ((st = snug_bindings_set(ctx, s, ps, mb, list, n))) return st;
+        }
+        if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
+        if ((st = snug_place_break_loose(ctx, s, ps, &g))) return st;
+
+        /* 4. snap the body's free binding surfaces (constrained), or report the seat it would take (free) */
+        if (!others_bound(&g)) {
+            snug_seat seats[4];
+            uint32_t count = 0;
+            bool found = false;
+            if (!constrained && pointer) {
+                if ((st = pointer_seat(ctx, s, ps, &g, def, &found, &seats[0]))) return st;
+                count = found ? 1 : 0;
+            }
+            if (!count && (st = prism_seats(ctx, s, ps, &g, seats, 4, &count))) return st;
+            bool taken = false;
+            if ((st = take_first_free(ctx, s, ps, &g, seats, count, true, constrained, result, &taken))) return st;
+            if (taken && constrained) {
+                result->reasons |= SNUG_MOVE_SNAPPED;
+                if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
+            }
+        }
+    }
+done:
+    result->pose = b->world;
+    store_binding_list(ps, s, b, result);
+    return snug_succeed(ctx);
+}

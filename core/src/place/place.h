@@ -1,0 +1,164 @@
+/* The placement layer's state and the pieces its files share.
+ *
+ * Surfaces hang on meshes (snug_mesh_data.place), the rest on scenes (snug_scene_data.place): the label table,
+ * the settings and, per body slot, its bindings and orientation constraint. Body records are checked against the
+ * body's handle on every use, so a body destroyed through the scene API (which knows nothing of placement) leaves
+ * no binding behind: records of a reused slot start empty, and bindings to a destroyed supporter are dropped
+ * (snug_place_prune) before any placement call reads them. */
+#ifndef SNUG_PLACE_H
+#define SNUG_PLACE_H
+
+#include "place/pmath.h"
+#include "scene/scene.h"
+
+#define SNUG_PLACE_COOKIE 0x736e7567u /* "snug": what the default def functions put in a def's cookie */
+
+/* A mesh's surfaces with what every placement call would otherwise recompute. */
+typedef struct snug_place_surface {
+    snug_surface s;
+    dvec3 centroid;                    /* of the polygon's vertices, mesh frame */
+    double radius;                     /* farthest vertex from the centroid */
+} snug_place_surface;
+
+typedef struct snug_place_surfaces {
+    uint32_t count;
+    snug_place_surface items[];
+} snug_place_surfaces;
+
+typedef struct snug_place_body {
+    snug_body handle;                  /* 0: no record for this slot yet */
+    uint32_t binding_count;
+    snug_binding bindings[SNUG_BINDINGS_MAX];
+    bool oriented;
+    float orient_local[3], orient_world[3];
+} snug_place_body;
+
+typedef struct snug_place_scene {
+    snug_place_def def;
+    uint32_t label_count;
+    char names[SNUG_LABEL_MAX][SNUG_LABEL_NAME_MAX];
+    uint64_t fits[SNUG_LABEL_MAX];     /* bit o of fits[b]: a binding labelled b may rest on an offer labelled o */
+    snug_place_body* bodies;           /* per body slot */
+    uint32_t body_cap;
+    uint32_t* stamps;                  /* per body slot: the call that last marked it (group membership) */
+    uint32_t stamp_cap, stamp;
+    snug_buffer group;                 /* the moving group's members and external bindings (group.c) */
+    snug_buffer near;                  /* bodies near the group (snug_group_neighbours) */
+    snug_buffer pairs;                 /* the mover's per member and neighbour state */
+} snug_place_scene;
+
+/* The scene's placement state, made with the defaults on first use; NULL after recording OUT_OF_MEMORY. */
+snug_place_scene* snug_place_state(snug_ctx* ctx, snug_scene_data* s);
+/* The body's record (empty for a new body in a reused slot); NULL after recording OUT_OF_MEMORY. */
+snug_place_body* snug_place_body_of(snug_ctx* ctx, snug_place_scene* ps, const snug_body_data* b);
+/* The record of a slot if it belongs to the live body there, else NULL (no allocation). */
+snug_place_body* snug_place_body_at(snug_place_scene* ps, const snug_scene_data* s, uint32_t slot);
+/* Drop bindings whose supporter, mesh or surfaces are gone. */
+void snug_place_prune(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps);
+
+/* group.c: a body with everything that moves with it (its subtree), and the bodies around it. */
+typedef struct snug_member {
+    snug_body_data* body;
+    snug_mesh_data* mesh;
+    dpose pose;                        /* world pose when the group was gathered */
+} snug_member;
+
+/* A satisfied binding of a member on a body outside the group: it restricts the group's motion. */
+typedef struct snug_ext_binding {
+    uint32_t member;
+    uint32_t record;                   /* index into the member's binding record */
+    snug_binding b;
+} snug_ext_binding;
+
+typedef struct snug_group {
+    uint32_t count;                    /* members; [0] is the body the call moves */
+    snug_member* members;
+    uint32_t ext_count;
+    snug_ext_binding* ext;
+    dvec3 lo, hi;                      /* world box of the members */
+    dvec3 centre;
+    double radius;                     /* of the box, about centre */
+    uint32_t stamp;                    /* members carry this stamp in ps->stamps */
+} snug_group;
+
+/* Gather body b's group (ps->group holds it until the next gather). */
+snug_status snug_group_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b,
+                              snug_group* g);
+static inline bool snug_group_has(const snug_place_scene* ps, const snug_group* g, uint32_t slot) {
+    return slot < ps->stamp_cap && ps->stamps[slot] == g->stamp;
+}
+/* Refresh member poses and the box after the group moved. */
+void snug_group_refresh(snug_group* g);
+/* Enabled bodies outside the group (g NULL: any) whose world boxes meet [lo, hi]; written into ps->near (valid
+ * until its next use). */
+snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                                  dvec3 lo, dvec3 hi, snug_body_data*** out, uint32_t* count);
+/* The offset that keeps a member and another body apart by `gap` where they are bound (member on other: along the
+ * binding normal; other on member: against it), so that resting contact is not a collision; zero if unbound. */
+dvec3 snug_bound_lift(snug_place_scene* ps, const snug_scene_data* s, const snug_member* m,
+                      const snug_body_data* other, double gap);
+
+/* Bodies outside the group that rest on a member lose that binding once it no longer holds (its plane or its
+ * polygon left the offer): a body is carried only by the supporter of its main binding, its parent, and a second
+ * binding (a chair in front of a table, resting on the floor) lets go when its other supporter moves away. */
+snug_status snug_place_break_loose(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g);
+/* Does binding bd hold (normals equal, planes together, polygon inside the offer grown by the overhang)? *amount
+ * (optional) gets the plane distance, angle or overhang excess found; *kind which of the three failed. */
+bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_binding* bd,
+                        double* amount, snug_violation_kind* kind);
+
+/* How far the supported body of a bound pair is lifted off its binding plane when the pair is tested for overlap
+ * (seats, the check): far enough that the coincident faces part beyond both meshes' touching tolerance and float
+ * rounding, near enough (a hundredth of a skin of the smaller body) that nothing else is excused. */
+static inline double snug_contact_lift(const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
+                                       const snug_body_data* b, const snug_mesh_data* mb) {
+    double ra = 0.5 * dv_len(dv_sub(dv_f(a->local_max), dv_f(a->local_min)));
+    double rb = 0.5 * dv_len(dv_sub(dv_f(b->local_max), dv_f(b->local_min)));
+    double lift = 0.01 * ps->def.skin * (ra < rb ? ra : rb);
+    double tol = 8.0 * (ma->tolerance > mb->tolerance ? ma->tolerance : mb->tolerance);
+    return lift > tol ? lift : tol;
+}
+
+/* label.c */
+void snug_labels_default(snug_place_scene* ps);
+static inline bool snug_label_fits(const snug_place_scene* ps, snug_label binding, snug_label offer) {
+    return binding < ps->label_count && offer < ps->label_count && ((ps->fits[binding] >> offer) & 1u);
+}
+
+/* surface.c: a mesh's surfaces (NULL when it has none). */
+const snug_place_surfaces* snug_mesh_surfaces(const snug_mesh_data* m);
+
+/* A surface in world space at a pose: plane, in-plane basis and the polygon in that basis. */
+typedef struct snug_world_surface {
+    dvec3 n;                           /* unit normal */
+    dvec3 origin;                      /* a point of the plane: the polygon's centroid */
+    dvec3 u, v;                        /* in-plane basis with u x v = n */
+    uint32_t count;
+    double x[SNUG_SURFACE_MAX_VERTICES], y[SNUG_SURFACE_MAX_VERTICES]; /* counter-clockwise */
+    double radius;
+} snug_world_surface;
+
+void snug_world_surface_at(const snug_place_surface* ps, dpose pose, snug_world_surface* out);
+/* The polygon's vertices (world) of a surface at a pose. */
+dvec3 snug_surface_vertex(const snug_place_surface* ps, dpose pose, uint32_t i);
+
+/* Convex polygons in a plane's (u, v) coordinates. */
+typedef struct snug_poly2 {
+    uint32_t n;
+    double x[2 * SNUG_SURFACE_MAX_VERTICES + 8], y[2 * SNUG_SURFACE_MAX_VERTICES + 8];
+} snug_poly2;
+
+/* Translations t (plane coordinates) that keep every vertex of the binding polygon (bx, by) inside the offer
+ * polygon grown by `margin`: a convex polygon (empty when none). */
+void snug_feasible_region(const snug_poly2* offer, const double* bx, const double* by, uint32_t bn, double margin,
+                          snug_poly2* out);
+/* Signed area (positive counter-clockwise). */
+double snug_poly2_area(const snug_poly2* p);
+/* Cut p to the convex polygon `by` grown by margin. */
+void snug_poly2_clip(snug_poly2* p, const snug_poly2* by, double margin);
+/* Is (x, y) inside the convex polygon (within eps)? */
+bool snug_poly2_contains(const snug_poly2* p, double x, double y, double eps);
+/* The closest point of a non-empty convex polygon to (x, y). */
+void snug_poly2_closest(const snug_poly2* p, double x, double y, double* cx, double* cy);
+
+#endif

@@ -1,0 +1,260 @@
+/* Seats (IConS Alg. 1-2 made exact): turn a body so that its binding normal becomes the offer's normal, move it
+ * onto the offer's plane, place it in the plane, and check that the group is free there. Also the binding records
+ * and the hierarchy that follows them, and the explicit bind / unbind calls. */
+#include <string.h>
+
+#include "place/align.h"
+#include "place/seat.h"
+
+static const snug_place_surface* surface_of(snug_mesh_data* m, uint32_t index, snug_surface_kind kind) {
+    const snug_place_surfaces* ss = m ? snug_mesh_surfaces(m) : NULL;
+    return ss && index < ss->count && ss->items[index].s.kind == kind ? &ss->items[index] : NULL;
+}
+
+/* The directions the group must keep while seating: orientation constraints, the other bindings of the body (when
+ * kept) and every binding of the other members on bodies outside the group. */
+static uint32_t kept_axes(snug_place_scene* ps, const snug_scene_data* s, const snug_group* g, bool keep_others,
+                          dvec3* axes) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < g->count; i++) {
+        snug_place_body* r = snug_place_body_at(ps, s, g->members[i].body->slot);
+        if (r && r->oriented && n < 64) axes[n++] = dv_norm(dv_f(r->orient_world));
+    }
+    for (uint32_t e = 0; e < g->ext_count; e++) {
+        if (g->ext[e].member == 0 && !keep_others) continue;
+        const snug_member* m = &g->members[g->ext[e].member];
+        const snug_place_surface* b = surface_of(m->mesh, g->ext[e].b.binding, SNUG_SURFACE_BINDING);
+        if (b && n < 64) axes[n++] = dv_norm(dpose_dir(m->pose, dv_f(b->s.normal)));
+    }
+    return n;
+}
+
+bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g, uint32_t binding,
+                    snug_body_data* supporter, uint32_t offer, const snug_seat_anchor* anchor, bool keep_others,
+                    snug_seat* out) {
+    const snug_member* m0 = &g->members[0];
+    const snug_place_surface* B = surface_of(m0->mesh, binding, SNUG_SURFACE_BINDING);
+    const snug_place_surface* A =
+        surface_of(snug_pool_get(&ctx->meshes, supporter->mesh), offer, SNUG_SURFACE_OFFER);
+    if (!B || !A || !snug_label_fits(ps, B->s.label, A->s.label)) return false;
+    if (snug_group_has(ps, g, supporter->slot)) return false; /* the supporter moves with the body: a cycle */
+    snug_world_surface Aw;
+    snug_world_surface_at(A, dpose_f(&supporter->world), &Aw);
+    dvec3 x = dv_norm(dpose_dir(m0->pose, dv_f(B->s.normal))), y = Aw.n;
+    dvec3 pivot = dpose_point(m0->pose, B->centroid);
+    dvec3 axes[64];
+    snug_turn turn = snug_turn_of(axes, kept_axes(ps, s, g, keep_others, axes));
+    dquat q;
+    if (turn.kind == SNUG_TURN_NONE) {
+        if (dv_dot(x, y) < 1.0 - 1e-9) return false;
+        q = dq_identity();
+    } else if (!snug_align_rotation(x, y, turn.kind == SNUG_TURN_AXIS ? &turn.axis : NULL, dv_f(ps->def.up), &q)) {
+        return false;
+    }
+    dpose p1 = dpose_turn(m0->pose, q, pivot);
+    dvec3 onto = dv_scale(y, dv_dot(dv_sub(Aw.origin, dpose_point(p1, B->centroid)), y));
+    dpose p2 = p1;
+    p2.p = dv_add(p1.p, onto);
+    /* the binding polygon in the offer's plane coordinates */
+    double bx[SNUG_SURFACE_MAX_VERTICES], by[SNUG_SURFACE_MAX_VERTICES];
+    for (uint32_t i = 0; i < B->s.vertex_count; i++) {
+        dvec3 d = dv_sub(snug_surface_vertex(B, p2, i), Aw.origin);
+        bx[i] = dv_dot(d, Aw.u);
+        by[i] = dv_dot(d, Aw.v);
+    }
+    snug_poly2 offer_poly = {.n = Aw.count};
+    memcpy(offer_poly.x, Aw.x, Aw.count * sizeof(double));
+    memcpy(offer_poly.y, Aw.y, Aw.count * sizeof(double));
+    snug_poly2 f;
+    double margin = ps->def.overhang * B->radius;
+    snug_feasible_region(&offer_poly, bx, by, B->s.vertex_count, margin, &f);
+    if (f.n == 0) return false; /* the polygon is larger than the offer */
+    double wx = 0.0, wy = 0.0;
+    if (anchor->rule == SNUG_SEAT_POINTER) {
+        dvec3 grab = dpose_point(p2, anchor->grab), o = dv_f(anchor->ray.origin), d = dv_f(anchor->ray.dir);
+        double denom = dv_dot(d, y);
+        if (fabs(denom) < 1e-9 * dv_len(d)) return false;
+        double t = dv_dot(dv_sub(grab, o), y) / denom;
+        if (!(t >= 0.0)) return false;
+        dvec3 want = dv_sub(dv_madd(o, d, t), grab);
+        wx = dv_dot(want, Aw.u);
+        wy = dv_dot(want, Aw.v);
+    }
+    double cx = 0.0, cy = 0.0;
+    if (anchor->rule == SNUG_SEAT_PRISM) {
+        if (!snug_poly2_contains(&f, 0.0, 0.0, 1e-9 * (Aw.radius + B->radius))) return false;
+    } else {
+        snug_poly2_closest(&f, wx, wy, &cx, &cy);
+    }
+    dvec3 slide = dv_add(dv_scale(Aw.u, cx), dv_scale(Aw.v, cy));
+    out->b = (snug_binding){m0->body->handle, binding, supporter->handle, offer};
+    out->turn = q;
+    out->pivot = pivot;
+    out->shift = dv_add(onto, slide);
+    out->distance = dv_len(out->shift);
+    return true;
+}
+
+snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                               dquat turn, dvec3 pivot, dvec3 shift, const snug_binding* seat, bool* free,
+                               snug_blocker* blocker) {
+    *free = true;
+    dvec3 lo = dv(INFINITY, INFINITY, INFINITY), hi = dv(-INFINITY, -INFINITY, -INFINITY);
+    for (uint32_t i = 0; i < g->count; i++) {
+        dpose p = dpose_turn(g->members[i].pose, turn, pivot);
+        p.p = dv_add(p.p, shift);
+        snug_pose pf = dpose_store(p);
+        float l[3], h[3];
+        snug_body_world_box(g->members[i].body, &pf, l, h);
+        lo = dv(fmin(lo.x, l[0]), fmin(lo.y, l[1]), fmin(lo.z, l[2]));
+        hi = dv(fmax(hi.x, h[0]), fmax(hi.y, h[1]), fmax(hi.z, h[2]));
+    }
+    snug_body_data** near;
+    uint32_t count;
+    snug_status st = snug_group_neighbours(ctx, s, ps, g, lo, hi, &near, &count);
+    if (st) return st;
+    for (uint32_t i = 0; i < g->count; i++) {
+        snug_member m = g->members[i];
+        m.pose = dpose_turn(m.pose, turn, pivot);
+        m.pose.p = dv_add(m.pose.p, shift);
+        for (uint32_t k = 0; k < count; k++) {
+            snug_body_data* c = near[k];
+            if (!snug_scene_pair_passes(s, m.body, c)) continue;
+            snug_mesh_data* cm = snug_pool_get(&ctx->meshes, c->mesh);
+            if (!cm) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "body 0x%08x has no mesh", c->handle);
+            double gap = snug_contact_lift(ps, m.body, m.mesh, c, cm);
+            dvec3 lift = snug_bound_lift(ps, s, &m, c, gap);
+            if (seat && i == 0 && c->handle == seat->supporter) {
+                const snug_place_surface* A = surface_of(cm, seat->offer, SNUG_SURFACE_OFFER);
+                if (A) lift = dv_madd(lift, dv_norm(dpose_dir(dpose_f(&c->world), dv_f(A->s.normal))), gap);
+            }
+            dpose lifted = m.pose;
+            lifted.p = dv_add(lifted.p, lift);
+            snug_pose pm = dpose_store(lifted);
+            bool hit = false;
+            snug_tri_pair pair;
+            if ((st = snug_mesh_overlap(ctx, m.body->mesh, &pm, c->mesh, &c->world, &hit, &pair))) return st;
+            if (hit) {
+                *free = false;
+                if (blocker) {
+                    memset(blocker, 0, sizeof *blocker);
+                    blocker->body = c->handle;
+                    blocker->by = m.body->handle;
+                    dv_store(m.pose.p, blocker->point);
+                }
+                return SNUG_OK;
+            }
+        }
+    }
+    return SNUG_OK;
+}
+
+/* The binding of a record whose offer faces most nearly up: the body's main support, and its parent. */
+static int main_binding(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_binding* list,
+                        uint32_t count) {
+    int best = -1;
+    double best_up = -INFINITY;
+    dvec3 up = dv_f(ps->def.up);
+    for (uint32_t i = 0; i < count; i++) {
+        snug_body_data* sup = snug_pool_get(&s->bodies, list[i].supporter);
+        const snug_place_surface* A =
+            sup ? surface_of(snug_pool_get(&ctx->meshes, sup->mesh), list[i].offer, SNUG_SURFACE_OFFER) : NULL;
+        if (!A) continue;
+        double d = dv_dot(dpose_dir(dpose_f(&sup->world), dv_f(A->s.normal)), up);
+        if (d > best_up + 1e-9) best_up = d, best = (int)i;
+    }
+    return best;
+}
+
+snug_status snug_bindings_set(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b,
+                              const snug_binding* list, uint32_t count) {
+    if (count > SNUG_BINDINGS_MAX)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "a body rests with at most %u bindings", SNUG_BINDINGS_MAX);
+    snug_place_body* r = snug_place_body_of(ctx, ps, b);
+    if (!r) return SNUG_ERR_OUT_OF_MEMORY;
+    int old_main = main_binding(ctx, s, ps, r->bindings, r->binding_count);
+    snug_body old_sup = old_main >= 0 ? r->bindings[old_main].supporter : 0;
+    int new_main = main_binding(ctx, s, ps, list, count);
+    snug_body parent = b->parent == SNUG_NONE ? 0 : snug_body_at(s, b->parent)->handle;
+    snug_status st = SNUG_OK;
+    if (new_main >= 0 && parent != list[new_main].supporter)
+        st = snug_body_set_parent(ctx, s->handle, b->handle, list[new_main].supporter, true);
+    else if (new_main < 0 && old_sup && parent == old_sup)
+        st = snug_body_set_parent(ctx, s->handle, b->handle, 0, true);
+    if (st) return st;
+    memmove(r->bindings, list, count * sizeof *list);
+    r->binding_count = count;
+    return SNUG_OK;
+}
+
+snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                           const snug_seat* seat, bool keep_others) {
+    const snug_member* m0 = &g->members[0];
+    dpose p = dpose_turn(m0->pose, seat->turn, seat->pivot);
+    p.p = dv_add(p.p, seat->shift);
+    snug_pose pose = dpose_store(p);
+    snug_status st = snug_body_set_pose(ctx, s->handle, m0->body->handle, &pose);
+    if (st) return st;
+    snug_binding list[SNUG_BINDINGS_MAX];
+    uint32_t n = 0;
+    snug_place_body* r = snug_place_body_at(ps, s, m0->body->slot);
+    if (keep_others && r)
+        for (uint32_t i = 0; i < r->binding_count && n < SNUG_BINDINGS_MAX - 1; i++)
+            if (r->bindings[i].binding != seat->b.binding) list[n++] = r->bindings[i];
+    list[n++] = seat->b;
+    return snug_bindings_set(ctx, s, ps, m0->body, list, n);
+}
+
+snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t binding, snug_body supporter,
+                           uint32_t offer) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    snug_body_data* sup = snug_body_lookup(ctx, s, supporter);
+    if (!sup) return SNUG_ERR_STALE_HANDLE;
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    snug_place_prune(ctx, s, ps);
+    snug_mesh_data* bm = snug_mesh_lookup(ctx, b->mesh);
+    snug_mesh_data* sm = snug_mesh_lookup(ctx, sup->mesh);
+    if (!bm || !sm) return SNUG_ERR_STALE_HANDLE;
+    if (!surface_of(bm, binding, SNUG_SURFACE_BINDING))
+        return snug_fail(ctx, SNUG_ERR_INDEX_RANGE, "bind: surface %u of body 0x%08x is not a binding surface", binding,
+                         body);
+    const snug_place_surface* A = surface_of(sm, offer, SNUG_SURFACE_OFFER);
+    if (!A)
+        return snug_fail(ctx, SNUG_ERR_INDEX_RANGE, "bind: surface %u of body 0x%08x is not an offer", offer, supporter);
+    const snug_place_surface* B = &snug_mesh_surfaces(bm)->items[binding];
+    if (!snug_label_fits(ps, B->s.label, A->s.label))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bind: label %u of the binding does not fit label %u of the offer",
+                         B->s.label, A->s.label);
+    snug_group g;
+    snug_status st = snug_group_gather(ctx, s, ps, b, &g);
+    if (st) return st;
+    if (snug_group_has(ps, &g, sup->slot))
+        return snug_fail(ctx, SNUG_ERR_CYCLE, "bind: body 0x%08x carries 0x%08x (it would rest on itself)", body,
+                         supporter);
+    snug_seat seat;
+    const snug_seat_anchor clamp = {.rule = SNUG_SEAT_CLAMP};
+    if (!snug_seat_find(ctx, s, ps, &g, binding, sup, offer, &clamp, true, &seat))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                         "bind: the binding cannot be laid on that offer (its polygon is larger, or its other bindings "
+                         "and orientation forbid the turn)");
+    bool free = false;
+    snug_blocker blocker;
+    if ((st = snug_group_free_at(ctx, s, ps, &g, seat.turn, seat.pivot, seat.shift, &seat.b, &free, &blocker)))
+        return st;
+    if (!free)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bind: body 0x%08x would overlap body 0x%08x there", body,
+                         blocker.body);
+    if ((st = snug_seat_take(ctx, s, ps, &g, &seat, true))) return st;
+    return snug_succeed(ctx);
+}
+
+snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    snug_place_prune(ctx, s, ps);
+    snug_status st = snug_bindings_set(ctx, s, ps, b, NULL, 0);
+    if (st) return st;
+    return snug_succeed(ctx);
+}

@@ -1,0 +1,53 @@
+/* Seats: where a body would stand with one of its bindings satisfied on an offer, whether the group would be free
+ * there, and the binding records with the hierarchy that follows them (seat.c). */
+#ifndef SNUG_SEAT_H
+#define SNUG_SEAT_H
+
+#include "place/place.h"
+
+typedef struct snug_seat {
+    snug_binding b;
+    dquat turn;                        /* the group's rotation about pivot ... */
+    dvec3 pivot;
+    dvec3 shift;                       /* ... then its translation */
+    double distance;                   /* how far the binding polygon's centre moves (IConS's |t|) */
+} snug_seat;
+
+/* Where to put the seated body in the offer's plane. */
+typedef enum snug_seat_rule {
+    SNUG_SEAT_PRISM,                   /* the polygon's centre where it projects; the polygon must already lie inside
+                                        * the offer's prism (IConS's rule, no jump sideways) */
+    SNUG_SEAT_CLAMP,                   /* the centre where it projects, moved the least into the offer */
+    SNUG_SEAT_POINTER                  /* the grabbed point under the pointer ray, moved the least into the offer */
+} snug_seat_rule;
+
+typedef struct snug_seat_anchor {
+    snug_seat_rule rule;
+    snug_ray ray;                      /* SNUG_SEAT_POINTER */
+    dvec3 grab;                        /* SNUG_SEAT_POINTER: body frame */
+} snug_seat_anchor;
+
+/* The seat of the group's body (member 0) with binding surface `binding` on offer `offer` of `supporter`, keeping
+ * the body's other bindings when keep_others (the turn is then about their normal, or none with two). false when the
+ * labels, a cycle, the orientation constraints or the offer's size rule it out. */
+bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g, uint32_t binding,
+                    snug_body_data* supporter, uint32_t offer, const snug_seat_anchor* anchor, bool keep_others,
+                    snug_seat* out);
+
+/* Is the group free (touching nothing it is not bound to) after turning by turn about pivot and shifting by shift?
+ * `seat` (or NULL) is a binding it would have there. On false, *blocker (optional) names a body it would touch. */
+snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                               dquat turn, dvec3 pivot, dvec3 shift, const snug_binding* seat, bool* free,
+                               snug_blocker* blocker);
+
+/* Move the group's body by the seat's motion (its subtree follows) and record the binding (replacing the body's
+ * bindings unless keep_others). */
+snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                           const snug_seat* seat, bool keep_others);
+
+/* Replace a body's binding records; its parent becomes the supporter of its main binding (the one whose normal is
+ * nearest to up), or the root when it had one from a binding and has none now. */
+snug_status snug_bindings_set(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b,
+                              const snug_binding* list, uint32_t count);
+
+#endif

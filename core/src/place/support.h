@@ -1,0 +1,40 @@
+/* Support of a bound polygon: the coplanar offers it may rest on while it slides (support.c). */
+#ifndef SNUG_SUPPORT_H
+#define SNUG_SUPPORT_H
+
+#include "place/place.h"
+
+#define SNUG_SUPPORT_PIECES 16
+
+typedef struct snug_support_piece {
+    snug_body supporter;
+    uint32_t offer;
+    snug_poly2 poly;                   /* in the plane's coordinates */
+} snug_support_piece;
+
+typedef struct snug_support {
+    uint32_t member;                   /* the group member whose binding this is */
+    const snug_place_surface* binding; /* its binding surface (mesh frame) */
+    snug_label label;
+    double margin;                     /* the overhang allowed, world units */
+    double eps;                        /* what float poses may add to it when a pose is read back (holds) */
+    snug_world_surface plane;          /* the recorded offer at gather time: plane, basis and origin */
+    uint32_t count;                    /* pieces; [0] is the recorded offer */
+    snug_support_piece pieces[SNUG_SUPPORT_PIECES];
+} snug_support;
+
+/* The support of binding bd of a body with mesh `mesh` (member index `member` of the moving group g, or 0 and g
+ * NULL to consider every other body), with the coplanar offers of bodies outside g whose boxes meet [lo, hi]. */
+snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                                uint32_t member, snug_mesh_data* mesh, const snug_binding* bd, dvec3 lo, dvec3 hi,
+                                snug_support* sp);
+/* Does the binding polygon, with its member at this pose, lie in the union of the pieces? With slack, poses read
+ * back from float count as in when they are out by rounding (is the body supported now?); without, the limit
+ * itself (where a clamp or a bisection may take the body, leaving the rounding room to spare). */
+bool snug_support_holds(const snug_support* sp, dpose member_pose, bool slack);
+/* The piece the polygon overlaps most at this pose (ties keep the recorded offer). */
+uint32_t snug_support_main_piece(const snug_support* sp, dpose member_pose);
+/* The in-plane translation nearest to t that keeps the polygon inside a single piece (zero when none can). */
+dvec3 snug_support_clamp(const snug_support* sp, dpose member_pose, dvec3 t);
+
+#endif

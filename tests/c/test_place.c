@@ -1,0 +1,374 @@
+/* Placement: labels, surfaces, binding, the mover's constraints, sliding, re-seating, grouping, push-out, bad input,
+ * with the consistency check after every step. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "snug.h"
+#include "test_furniture.h"
+
+typedef struct room {
+    snug_ctx* ctx;
+    snug_scene scene;
+    snug_mesh mesh[TEST_ITEM_KIND_COUNT];
+    snug_body floor;
+} room;
+
+static void room_open(room* r) {
+    memset(r, 0, sizeof *r);
+    r->ctx = snug_ctx_create(NULL);
+    CHECK(snug_scene_create(r->ctx, &r->scene) == SNUG_OK);
+    for (int k = 0; k < TEST_ITEM_KIND_COUNT; k++) r->mesh[k] = test_item_make(r->ctx, (test_item_kind)k);
+    snug_body_def def = snug_default_body_def();
+    def.mesh = r->mesh[TEST_FLOOR];
+    def.is_static = true;
+    CHECK(snug_body_create(r->ctx, r->scene, &def, &r->floor) == SNUG_OK);
+}
+
+static void room_close(room* r) { snug_ctx_destroy(r->ctx); }
+
+static snug_body add(room* r, test_item_kind kind, float x, float y, float z, float yaw) {
+    snug_body_def def = snug_default_body_def();
+    def.mesh = r->mesh[kind];
+    def.pose.p[0] = x, def.pose.p[1] = y, def.pose.p[2] = z;
+    def.pose.q[1] = sinf(0.5f * yaw), def.pose.q[3] = cosf(0.5f * yaw);
+    snug_body b = 0;
+    CHECK_MSG(snug_body_create(r->ctx, r->scene, &def, &b) == SNUG_OK, "%s", snug_ctx_last_error(r->ctx));
+    return b;
+}
+
+/* Bind the body's nth binding surface to the supporter's nth offer, checking it worked. */
+static void bind(room* r, snug_body body, test_item_kind kind, snug_body sup, test_item_kind sup_kind, uint32_t offer_nth) {
+    snug_status st = snug_body_bind(r->ctx, r->scene, body, test_item_surface(kind, SNUG_SURFACE_BINDING, 0), sup,
+                                    test_item_surface(sup_kind, SNUG_SURFACE_OFFER, offer_nth));
+    CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r->ctx));
+}
+
+static uint32_t violations(room* r) {
+    snug_violation v[16];
+    uint32_t total = 0;
+    snug_status st = snug_scene_check(r->ctx, r->scene, v, 16, &total);
+    CHECK(st == SNUG_OK || st == SNUG_ERR_BUFFER_TOO_SMALL);
+    for (uint32_t i = 0; i < total && i < 16; i++)
+        fprintf(stderr, "  violation kind %d body 0x%08x other 0x%08x binding %u amount %g\n", (int)v[i].kind,
+                v[i].body, v[i].other, v[i].binding, v[i].amount);
+    return total;
+}
+
+static snug_pose pose_of(room* r, snug_body b) {
+    snug_pose p;
+    CHECK(snug_body_get_pose(r->ctx, r->scene, b, &p) == SNUG_OK);
+    return p;
+}
+
+static snug_move_result move_to(room* r, snug_body b, float dx, float dy, float dz, float turn) {
+    snug_move_def d = snug_default_move_def();
+    snug_pose p = pose_of(r, b);
+    d.target = p;
+    d.target.p[0] += dx, d.target.p[1] += dy, d.target.p[2] += dz;
+    d.turn = turn;
+    snug_move_result res;
+    snug_status st = snug_body_move(r->ctx, r->scene, b, &d, &res);
+    CHECK_MSG(st == SNUG_OK, "move: %s", snug_ctx_last_error(r->ctx));
+    return res;
+}
+
+static void test_labels_and_their_order(void) {
+    room r;
+    room_open(&r);
+    bool fits = false;
+    CHECK(snug_scene_label_fits(r.ctx, r.scene, SNUG_LABEL_ON_STORE, SNUG_LABEL_ON_WORKSPACE, &fits) == SNUG_OK && fits);
+    CHECK(snug_scene_label_fits(r.ctx, r.scene, SNUG_LABEL_ON_WORKSPACE, SNUG_LABEL_ON_STORE, &fits) == SNUG_OK && !fits);
+    CHECK(snug_scene_label_fits(r.ctx, r.scene, SNUG_LABEL_ON_STORE, SNUG_LABEL_ON_FLOOR, &fits) == SNUG_OK && !fits);
+    snug_label l;
+    CHECK(snug_scene_find_label(r.ctx, r.scene, "inFrontOfTable", &l) == SNUG_OK && l == SNUG_LABEL_IN_FRONT_OF_TABLE);
+    CHECK(snug_scene_find_label(r.ctx, r.scene, "onMoon", &l) == SNUG_ERR_INVALID_ARGUMENT);
+    /* a cycle in the order is refused and the table stays */
+    const char* names[3] = {"a", "b", "c"};
+    const uint32_t cyclic[6] = {0, 1, 1, 2, 2, 0};
+    CHECK(snug_scene_set_labels(r.ctx, r.scene, names, 3, cyclic, 3) == SNUG_ERR_CYCLE);
+    uint32_t count = 0;
+    CHECK(snug_scene_get_label_count(r.ctx, r.scene, &count) == SNUG_OK && count == SNUG_LABEL_DEFAULT_COUNT);
+    /* transitive closure */
+    CHECK(snug_scene_set_labels(r.ctx, r.scene, names, 3, cyclic, 2) == SNUG_OK);
+    CHECK(snug_scene_label_fits(r.ctx, r.scene, 0, 2, &fits) == SNUG_OK && fits);
+    CHECK(snug_scene_label_fits(r.ctx, r.scene, 2, 0, &fits) == SNUG_OK && !fits);
+    const char* dup[2] = {"a", "a"};
+    CHECK(snug_scene_set_labels(r.ctx, r.scene, dup, 2, NULL, 0) == SNUG_ERR_INVALID_ARGUMENT);
+    room_close(&r);
+}
+
+static void test_bad_surfaces_are_refused(void) {
+    room r;
+    room_open(&r);
+    snug_mesh m = r.mesh[TEST_BLOCK];
+    snug_surface good[2];
+    uint32_t total = 0;
+    CHECK(snug_mesh_get_surfaces(r.ctx, m, good, 2, &total) == SNUG_OK && total == 2);
+    snug_surface bad[2];
+    /* not planar */
+    memcpy(bad, good, sizeof bad);
+    bad[1].vertices[2][1] += 0.05f;
+    CHECK(snug_mesh_set_surfaces(r.ctx, m, bad, 2) == SNUG_ERR_INVALID_ARGUMENT);
+    /* clockwise seen from the normal */
+    memcpy(bad, good, sizeof bad);
+    bad[0].normal[1] = -1.0f;
+    CHECK(snug_mesh_set_surfaces(r.ctx, m, bad, 2) == SNUG_ERR_INVALID_ARGUMENT);
+    /* crossing itself (a bow tie) */
+    memcpy(bad, good, sizeof bad);
+    float t[3];
+    memcpy(t, bad[0].vertices[1], sizeof t);
+    memcpy(bad[0].vertices[1], bad[0].vertices[2], sizeof t);
+    memcpy(bad[0].vertices[2], t, sizeof t);
+    CHECK(snug_mesh_set_surfaces(r.ctx, m, bad, 2) == SNUG_ERR_INVALID_ARGUMENT);
+    /* NaN, bad kind, too few vertices, non-unit normal */
+    memcpy(bad, good, sizeof bad);
+    bad[0].vertices[0][0] = NAN;
+    CHECK(snug_mesh_set_surfaces(r.ctx, m, bad, 2) == SNUG_ERR_NOT_FINITE);
+    memcpy(bad, good, sizeof bad);
+    bad[0].kind = (snug_surface_kind)7;
+    CHECK(snug_mesh_set_surfaces(r.ctx, m, bad, 2) == SNUG_ERR_INVALID_ARGUMENT);
+    memcpy(bad, good, sizeof bad);
+    bad[0].vertex_count = 2;
+    CHECK(snug_mesh_set_surfaces(r.ctx, m, bad, 2) == SNUG_ERR_INVALID_ARGUMENT);
+    memcpy(bad, good, sizeof bad);
+    bad[0].normal[1] = 2.0f;
+    CHECK(snug_mesh_set_surfaces(r.ctx, m, bad, 2) == SNUG_ERR_INVALID_ARGUMENT);
+    /* the mesh kept its surfaces through all of it */
+    snug_surface now[2];
+    CHECK(snug_mesh_get_surfaces(r.ctx, m, now, 2, &total) == SNUG_OK && total == 2);
+    CHECK(memcmp(now, good, sizeof now) == 0);
+    room_close(&r);
+}
+
+static void test_bind_lamp_on_table(void) {
+    room r;
+    room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0.3f, 0, 0.3f);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_pose tp = pose_of(&r, table);
+    CHECK_NEAR(tp.p[1], 0.0f, 1e-5f); /* dropped onto the floor, turn kept */
+    snug_body lamp = add(&r, TEST_LAMP, 0.3f, 1.2f, 0.1f, 1.0f);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    snug_pose lp = pose_of(&r, lamp);
+    CHECK_NEAR(lp.p[1], 0.78f, 1e-5f);
+    snug_body parent = 0;
+    CHECK(snug_body_get_parent(r.ctx, r.scene, lamp, &parent) == SNUG_OK && parent == table);
+    snug_binding bd[4];
+    uint32_t n = 0;
+    CHECK(snug_body_get_bindings(r.ctx, r.scene, lamp, bd, 4, &n) == SNUG_OK && n == 1 && bd[0].supporter == table);
+    CHECK(violations(&r) == 0);
+    /* a chair does not go on a table (onFloor does not fit onWorkspace) */
+    snug_body chair = add(&r, TEST_CHAIR, 1.5f, 1.0f, 0, 0);
+    CHECK(snug_body_bind(r.ctx, r.scene, chair, test_item_surface(TEST_CHAIR, SNUG_SURFACE_BINDING, 0), table,
+                         test_item_surface(TEST_TABLE, SNUG_SURFACE_OFFER, 0)) == SNUG_ERR_INVALID_ARGUMENT);
+    /* a body cannot rest on what it carries */
+    CHECK(snug_body_bind(r.ctx, r.scene, table, test_item_surface(TEST_TABLE, SNUG_SURFACE_BINDING, 0), lamp, 0) !=
+          SNUG_OK);
+    room_close(&r);
+}
+
+static void test_blocks_refuse_a_cycle(void) {
+    room r;
+    room_open(&r);
+    snug_body a = add(&r, TEST_BLOCK, 0, 0, 0, 0), b = add(&r, TEST_BLOCK, 1.0f, 0, 0, 0);
+    CHECK(snug_body_bind(r.ctx, r.scene, b, 1, a, 0) == SNUG_OK);
+    snug_pose pb = pose_of(&r, b);
+    CHECK_NEAR(pb.p[1], 0.4f, 1e-5f);
+    CHECK(snug_body_bind(r.ctx, r.scene, a, 1, b, 0) == SNUG_ERR_CYCLE);
+    CHECK(snug_body_bind(r.ctx, r.scene, a, 1, a, 0) == SNUG_ERR_CYCLE);
+    room_close(&r);
+}
+
+static void test_slide_stays_on_the_table_and_turns_about_up(void) {
+    room r;
+    room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body lamp = add(&r, TEST_LAMP, 0, 0.9f, 0, 0);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    rng g = {harness_seed()};
+    for (int i = 0; i < 200 * harness_scale(); i++) {
+        snug_move_def d = snug_default_move_def();
+        d.target.p[0] = rng_range(&g, -1.5f, 1.5f);
+        d.target.p[1] = rng_range(&g, -1.0f, 2.0f);
+        d.target.p[2] = rng_range(&g, -1.0f, 1.0f);
+        rng_unit_quat(&g, d.target.q);
+        snug_move_result res;
+        CHECK_MSG(snug_body_move(r.ctx, r.scene, lamp, &d, &res) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+        snug_pose p = pose_of(&r, lamp);
+        CHECK_NEAR(p.p[1], 0.78f, 1e-5f);
+        /* upright: local up stays world up (rotation about up only) */
+        float qx = p.q[0], qy = p.q[1], qz = p.q[2], qw = p.q[3];
+        float upy = 1.0f - 2.0f * (qx * qx + qz * qz);
+        CHECK_NEAR(upy, 1.0f, 1e-5f);
+        /* the base stays on the table top (its corners, overhang 5 % of the base's radius) */
+        float c = qw * qw - qy * qy, sn = 2.0f * qy * qw; /* cos and sin of the yaw */
+        float reach = 0.08f * (fabsf(c) + fabsf(sn)), over = 0.05f * 0.08f * sqrtf(2.0f) + 1e-5f;
+        CHECK_MSG(fabsf(p.p[0]) <= 0.8f - reach + over && fabsf(p.p[2]) <= 0.45f - reach + over, "lamp at %g %g",
+                  p.p[0], p.p[2]);
+        CHECK(res.binding_count == 1 && res.bindings[0].supporter == table);
+        CHECK(res.allowed_axes == 2);
+        RETURN_IF_FAILED();
+    }
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
+static void test_blocked_by_a_book_then_slides(void) {
+    room r;
+    room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body lamp = add(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    snug_body book = add(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0);
+    bind(&r, book, TEST_BOOK, table, TEST_TABLE, 0);
+    /* push the lamp at the book in 2 cm steps: it stops a skin short, reports the book */
+    bool blocked = false;
+    for (int i = 0; i < 60; i++) {
+        snug_move_result res = move_to(&r, lamp, 0.02f, 0, 0, 0);
+        if (res.reasons & SNUG_MOVE_BLOCKED) {
+            blocked = true;
+            CHECK(res.blocker_count >= 1 && res.blockers[0].body == book);
+        }
+        CHECK(violations(&r) == 0);
+        RETURN_IF_FAILED();
+    }
+    CHECK(blocked);
+    snug_pose p = pose_of(&r, lamp);
+    CHECK(p.p[0] < 0.2f - 0.075f - 0.08f + 1e-4f); /* the base's edge before the book's */
+    CHECK(p.p[0] > 0.2f - 0.075f - 0.08f - 0.01f); /* and close to it */
+    /* diagonally into the book: it slides along it in z */
+    snug_pose before = pose_of(&r, lamp);
+    move_to(&r, lamp, 0.05f, 0, 0.05f, 0);
+    snug_pose after = pose_of(&r, lamp);
+    CHECK(after.p[2] > before.p[2] + 0.04f);
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
+static void test_table_carries_its_lamp_and_stops_for_it(void) {
+    room r;
+    room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body lamp = add(&r, TEST_LAMP, 0.6f, 0.9f, 0, 0);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    /* a wall whose foot the table passes but the lamp does not: a block on a block standing beside it */
+    snug_body b1 = add(&r, TEST_BLOCK, 1.6f, 0.01f, 0, 0);
+    snug_body b2 = add(&r, TEST_BLOCK, 1.6f, 0.42f, 0, 0);
+    snug_body b3 = add(&r, TEST_BLOCK, 1.6f, 0.83f, 0, 0);
+    (void)b1, (void)b2;
+    snug_pose l0 = pose_of(&r, lamp), t0 = pose_of(&r, table);
+    move_to(&r, table, 0.1f, 0, 0, 0);
+    snug_pose l1 = pose_of(&r, lamp), t1 = pose_of(&r, table);
+    CHECK_NEAR(l1.p[0] - l0.p[0], t1.p[0] - t0.p[0], 1e-5f);
+    CHECK(t1.p[0] > t0.p[0] + 0.09f);
+    for (int i = 0; i < 40; i++) move_to(&r, table, 0.03f, 0, 0, 0);
+    snug_pose l2 = pose_of(&r, lamp);
+    /* the table top (x up to 0.8 from its centre) reaches the blocks first: 1.4 - 0.8 = 0.6 */
+    snug_pose t2 = pose_of(&r, table);
+    CHECK(t2.p[0] < 0.6f && t2.p[0] > 0.55f);
+    CHECK(l2.p[1] > 0.77f);
+    (void)b3;
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
+static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
+    room r;
+    room_open(&r);
+    snug_body desk = add(&r, TEST_DESK, -1.5f, 0, 0, 0);
+    bind(&r, desk, TEST_DESK, r.floor, TEST_FLOOR, 0);
+    snug_body table = add(&r, TEST_TABLE, 1.0f, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body lamp = add(&r, TEST_LAMP, -1.5f, 0.9f, 0.15f, 0);
+    bind(&r, lamp, TEST_LAMP, desk, TEST_DESK, 0);
+    /* grab the lamp's shade centre, point from above at the table */
+    snug_move_def d = snug_default_move_def();
+    d.input = SNUG_MOVE_POINTER;
+    d.grab[1] = 0.44f;
+    d.ray.origin[0] = 1.2f, d.ray.origin[1] = 3.0f, d.ray.origin[2] = 0.1f;
+    d.ray.dir[1] = -1.0f;
+    d.ray.tmax = INFINITY;
+    snug_move_result res;
+    CHECK_MSG(snug_body_move(r.ctx, r.scene, lamp, &d, &res) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    CHECK(res.reasons & SNUG_MOVE_RESEATED);
+    CHECK(res.binding_count == 1 && res.bindings[0].supporter == table);
+    snug_pose p = pose_of(&r, lamp);
+    CHECK_NEAR(p.p[0], 1.2f, 1e-4f);
+    CHECK_NEAR(p.p[2], 0.1f, 1e-4f);
+    CHECK_NEAR(p.p[1], 0.78f, 1e-5f);
+    snug_body parent = 0;
+    CHECK(snug_body_get_parent(r.ctx, r.scene, lamp, &parent) == SNUG_OK && parent == table);
+    /* onto the desk's shelf (onStore) under the pointer */
+    d.ray.origin[0] = -1.5f, d.ray.origin[2] = -0.22f;
+    CHECK(snug_body_move(r.ctx, r.scene, lamp, &d, &res) == SNUG_OK);
+    CHECK(res.reasons & SNUG_MOVE_RESEATED);
+    CHECK(res.binding_count == 1 && res.bindings[0].supporter == desk && res.bindings[0].offer == 1);
+    p = pose_of(&r, lamp);
+    CHECK_NEAR(p.p[1], 1.13f, 1e-5f);
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
+static void test_bad_input_changes_nothing(void) {
+    room r;
+    room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_pose before = pose_of(&r, table);
+    snug_move_def d = snug_default_move_def();
+    snug_move_result res;
+    d.target.p[0] = NAN;
+    CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_ERR_NOT_FINITE);
+    d = snug_default_move_def();
+    d.target.q[3] = 0.0f;
+    CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    d = snug_default_move_def();
+    d.cookie = 0;
+    CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    d = snug_default_move_def();
+    d.input = SNUG_MOVE_POINTER;
+    CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_ERR_INVALID_ARGUMENT); /* zero ray direction */
+    d = snug_default_move_def();
+    CHECK(snug_body_move(r.ctx, r.scene, table + 1, &d, &res) == SNUG_ERR_STALE_HANDLE);
+    CHECK(snug_body_move(r.ctx, r.scene, table, NULL, &res) == SNUG_ERR_INVALID_ARGUMENT);
+    snug_pose after = pose_of(&r, table);
+    CHECK(memcmp(&before, &after, sizeof before) == 0);
+    snug_binding bd[4];
+    uint32_t n;
+    CHECK(snug_body_get_bindings(r.ctx, r.scene, table, bd, 4, &n) == SNUG_OK && n == 1);
+    room_close(&r);
+}
+
+static void test_push_out_frees_an_overlapping_block(void) {
+    room r;
+    room_open(&r);
+    snug_body a = add(&r, TEST_BLOCK, 0, 0.01f, 0, 0);
+    snug_body b = add(&r, TEST_BLOCK, 0.3f, 0.01f, 0, 0); /* 0.1 into a */
+    float t[3];
+    bool moved = false;
+    CHECK_MSG(snug_body_push_out(r.ctx, r.scene, b, t, &moved) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    CHECK(moved);
+    CHECK(t[0] > 0.1f && t[0] < 0.11f && fabsf(t[1]) < 1e-6f && fabsf(t[2]) < 1e-6f);
+    (void)a;
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
+int main(void) {
+    RUN(test_labels_and_their_order);
+    RUN(test_bad_surfaces_are_refused);
+    RUN(test_bind_lamp_on_table);
+    RUN(test_blocks_refuse_a_cycle);
+    RUN(test_slide_stays_on_the_table_and_turns_about_up);
+    RUN(test_blocked_by_a_book_then_slides);
+    RUN(test_table_carries_its_lamp_and_stops_for_it);
+    RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
+    RUN(test_bad_input_changes_nothing);
+    RUN(test_push_out_frees_an_overlapping_block);
+    return harness_finish();
+}

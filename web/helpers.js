@@ -52,7 +52,7 @@ export class ContactHelper extends Group {
  * under it and lifted a little along its normal so it never fights the face it lies on.
  */
 export class SurfaceHelper extends Group {
-  constructor({ color = 0x4cc9f0, opacity = 0.28, lift = 0.003 } = {}) {
+  constructor({ color = 0x4cc9f0, opacity = 0.4, lift = 0.003 } = {}) {
     super();
     this.name = 'snug surface';
     this.lift = lift;
@@ -62,8 +62,9 @@ export class SurfaceHelper extends Group {
     fill.setIndex(new BufferAttribute(new Uint16Array(3 * 30), 1));
     const outline = new BufferGeometry();
     outline.setAttribute('position', fill.getAttribute('position'));
-    this.fill = new Mesh(fill, new MeshBasicMaterial({ color, transparent: true, opacity, side: DoubleSide, depthWrite: false }));
-    this.outline = new LineLoop(outline, new LineBasicMaterial({ color, transparent: true, opacity: 0.9 }));
+    // Drawn over what is on the surface too (the lamp standing on it does not hide where it may go).
+    this.fill = new Mesh(fill, new MeshBasicMaterial({ color, transparent: true, opacity, side: DoubleSide, depthWrite: false, depthTest: false }));
+    this.outline = new LineLoop(outline, new LineBasicMaterial({ color, transparent: true, opacity: 0.9, depthTest: false }));
     this.fill.renderOrder = this.outline.renderOrder = 8;
     this.fill.frustumCulled = this.outline.frustumCulled = false;
     this.add(this.fill, this.outline);
@@ -81,7 +82,7 @@ export class SurfaceHelper extends Group {
     const normal = new Vector3().subVectors(p[1], p[0]).cross(new Vector3().subVectors(p[2], p[0])).normalize();
     p.forEach((c, k) => c.clone().addScaledVector(normal, this.lift).toArray(this._pos, 3 * k));
     const index = this.fill.geometry.index;
-    for (let k = 0; k < n - 2; k++) index.setXYZ(k, 0, k + 1, k + 2); // a fan: the polygon is convex
+    for (let k = 0; k < n - 2; k++) index.array.set([0, k + 1, k + 2], 3 * k); // a fan: the polygon is convex
     index.needsUpdate = true;
     this.fill.geometry.setDrawRange(0, 3 * (n - 2));
     this.outline.geometry.setDrawRange(0, n);

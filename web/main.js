@@ -17,6 +17,7 @@ import { History } from './app/history.js';
 import { Editor } from './app/editor.js';
 import { Feedback } from './app/feedback.js';
 import { InsertTool } from './app/insert-tool.js';
+import { TurnGizmo } from './app/turn-gizmo.js';
 import { BoxSelect } from './app/box-select.js';
 import { PointerInput } from './app/input.js';
 import { CatalogPanel } from './app/catalog-panel.js';
@@ -68,7 +69,8 @@ export async function start() {
     return null;
   });
   const restored = saved !== null && await editor.openRoom(saved, { name: 'the autosaved room', asCommand: false });
-  if (!restored) placement.restore(defaultRoom(catalog));
+  const startingRoom = () => defaultRoom(catalog, (id) => placement.surfacesOf(id));
+  if (!restored) placement.restore(startingRoom());
   const autosave = new Autosave(() => editor.roomText(), { onError: (e) => status.error(`Autosave failed: ${e.message}`) });
   history.addEventListener('change', () => autosave.schedule());
   catalog.addEventListener('add', ({ item }) => { if (item.imported) autosave.schedule(); }); // kept with the room
@@ -76,7 +78,8 @@ export async function start() {
   const feedback = new Feedback(viewport, placement);
   const insertTool = new InsertTool({ viewport, placement, feedback, editor, status, catalog });
   const boxSelect = new BoxSelect($('box-select'), viewport, placement);
-  const input = new PointerInput({ viewport, placement, selection, editor, feedback, boxSelect, insertTool });
+  const gizmo = new TurnGizmo(viewport, placement, selection);
+  const input = new PointerInput({ viewport, placement, selection, editor, feedback, boxSelect, insertTool, gizmo });
   const panel = new CatalogPanel($('catalog'), { catalog, insertTool });
   if (window.matchMedia('(max-width: 720px)').matches) panel.toggle(false);
   const help = new Help($('help'));
@@ -87,12 +90,26 @@ export async function start() {
   // Changes to the room wait while a pointer gesture is under way (undo in the middle of a drag would undo the
   // step before it and leave the drag on stale poses).
   const idle = (fn) => () => { if (!input.state) fn(); };
+  // R, Shift+R: the drag under way turns, else the selection (one undo step each).
+  const turn = (sign) => {
+    if (input.turn(sign) || input.state) return;
+    const f = editor.turnSelected((sign * Math.PI) / 12);
+    if (f) gizmo.learn(f.lead, f.turnAxis);
+  };
   const actions = {
     undo: idle(() => history.undo()),
     redo: idle(() => history.redo()),
     delete: idle(() => editor.deleteSelected()),
     duplicate: idle(() => editor.duplicateSelected()),
-    new: idle(() => editor.resetRoom(defaultRoom(catalog))),
+    new: idle(() => editor.resetRoom(startingRoom())),
+    turn: () => turn(1),
+    turnBack: () => turn(-1),
+    free: () => {
+      input.free = !input.free;
+      toolbar.pressed('free', input.free);
+      status.info(input.free ? 'Free drags: objects leave their surface and land on the one under them when let go'
+        : 'Drags keep objects on their surfaces (hold Alt for a free drag)');
+    },
     open: () => files.open(),
     save: () => download('room.snug.json', editor.roomText()),
     frame: () => {
@@ -119,14 +136,15 @@ export async function start() {
   bindShortcuts(actions);
   const refresh = () => toolbar.update({
     undo: history.canUndo, redo: history.canRedo, delete: selection.size > 0, duplicate: selection.size > 0,
+    turn: selection.size > 0,
   });
   history.addEventListener('change', refresh);
   selection.addEventListener('change', refresh);
   refresh();
 
   const app = {
-    snug, viewport, placement, catalog, selection, history, editor, feedback, insertTool, input, panel, help, stats,
-    files, hierarchy, autosave, ready: false, readyMs: 0,
+    snug, viewport, placement, catalog, selection, history, editor, feedback, insertTool, input, gizmo, panel, help,
+    stats, files, hierarchy, autosave, ready: false, readyMs: 0,
     /** Client coordinates of a world point (tests drive real pointer events with them). */
     screenOfWorld: (x, y, z) => viewport.screenOf({ x, y, z }),
   };

@@ -344,13 +344,20 @@ function coreDepth(body) {
  * and 'free' (the object leaves its bindings; drop() then takes the seat the last move reported).
  */
 export class SnugDrag {
-  /** Start dragging `object`, grabbed at the world point `point` (Vector3 or [x, y, z]). */
-  constructor(sync, object, point) {
+  /**
+   * Start dragging `object`, grabbed at the world point `point` (Vector3 or [x, y, z]). options.carry: other
+   * registered objects that move with it as one rigid group (a selection): made the body's children in the core for
+   * the drag, until release() or cancel().
+   */
+  constructor(sync, object, point, { carry = [] } = {}) {
     this.sync = sync;
     this.entry = sync.byObject.get(object);
     if (!this.entry) throw new Error('snug: the dragged object is not registered');
     this.body = this.entry.body;
     this.before = sync.capture();
+    const inside = new Set(sync.subtree(this.entry));
+    this._carried = carry.map((o) => sync.byObject.get(o)).filter((e) => e && !inside.has(e)).map((e) => [e, e.body.parent]);
+    for (const [e] of this._carried) e.body.setParent(this.body, true);
     const p = Array.isArray(point) ? new Vector3().fromArray(point) : point.clone();
     this.grab = p.applyMatrix4(matrixFromPose(this.body.getPose(), _one, _m).invert()).toArray();
     this.moved = sync.affected(sync.subtree(this.entry));
@@ -410,8 +417,15 @@ export class SnugDrag {
     return true;
   }
 
-  /** Everything back to where it was when the drag began: poses and bindings. */
+  /** The end of the drag: the carried objects rest on what they rested on again (their parents back). */
+  release() {
+    for (const [e, parent] of this._carried.reverse()) e.body.setParent(parent, true);
+    this._carried = [];
+  }
+
+  /** Everything back to where it was when the drag began: poses, bindings and parents. */
   cancel() {
+    this.release();
     const failed = this.sync.restore(this.before);
     if (failed.length) throw new Error(`snug: a cancelled drag could not bind again (${failed.join('; ')})`);
   }

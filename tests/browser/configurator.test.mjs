@@ -52,23 +52,41 @@ test('the catalog shows every item with a thumbnail rendered by the app', async 
   assert.deepEqual(errors, []);
 });
 
-test('insert by click-then-click: the item lands where the floor was clicked', async (t) => {
+test('insert by click-then-click: the lamp lands on the table where it was clicked, not on the floor', async (t) => {
   const { page, errors } = await fresh(t);
+  const [table] = await idsOf(page, 'table');
+  const before = await snapshot(page);
   await page.click(tile('lamp'));
   assert.equal(await app(page, () => window.snugApp.insertTool.armed), 'lamp');
-  const at = await screenOf(page, [-2.0, 0, -0.5]);
+  // A table lamp does not stand on the floor: no ghost there, and a click says where it goes.
+  const floor = await screenOf(page, [-2.0, 0, 1.0]);
+  await page.mouse.move(floor.x + 30, floor.y);
+  await page.mouse.move(floor.x, floor.y);
+  await page.waitForTimeout(100);
+  assert.notEqual(await app(page, () => window.snugApp.feedback.ghost?.visible), true, 'no ghost over the floor');
+  await page.mouse.click(floor.x, floor.y);
+  const status = await statusOf(page);
+  assert.equal(status.kind, 'error');
+  assert.match(status.text, /^Cannot place the table lamp: point at a table or desk top, a shelf or a seat$/);
+  assert.deepEqual(await snapshot(page), before, 'nothing was added');
+  assert.equal(await app(page, () => window.snugApp.insertTool.armed), 'lamp', 'the tool stays armed');
+  // Over the table top: the ghost shows on it, the top lights up, and the click puts it there.
+  const at = await screenOf(page, [1.3, 0.75, -0.5]);
   await page.mouse.move(at.x + 30, at.y);
   await page.mouse.move(at.x, at.y);
   await page.waitForFunction(() => window.snugApp.feedback.ghost?.visible === true);
+  assert.deepEqual(await app(page, () => window.snugApp.feedback.offerShown), { id: table, offer: 0 }, 'the table top is lit');
   await shot(page, 'insert-click-ghost');
   await page.mouse.click(at.x, at.y);
-  const [lamp] = await idsOf(page, 'lamp');
+  const [lamp] = await idsOf(page, 'lamp').then((ids) => ids.filter((id) => !before.some((r) => r.id === id)));
   assert.ok(lamp, 'a lamp is in the room');
   const centre = await app(page, (id) => {
     const o = window.snugApp.placement.object(id);
     return o.geometry.boundingBox.clone().applyMatrix4(o.matrixWorld).getCenter(o.position.clone()).toArray();
   }, lamp);
-  assert.ok(Math.hypot(centre[0] + 2.0, centre[2] + 0.5) < 0.05, `the lamp is where the floor was clicked: ${centre}`);
+  assert.ok(Math.hypot(centre[0] - 1.3, centre[2] + 0.5) < 0.05, `the lamp is where the table was clicked: ${centre}`);
+  assert.ok(Math.abs((await pos(page, lamp))[1] - 0.75) < 1e-5, 'standing on the top');
+  assert.deepEqual((await app(page, (id) => window.snugApp.placement.record(id), lamp)).bindings, [{ binding: 0, supporter: table, offer: 0 }]);
   assert.deepEqual(await app(page, () => window.snugApp.selection.list()), [lamp]);
   assert.equal(await app(page, () => window.snugApp.insertTool.armed), null, 'the tool is done');
   assert.deepEqual(await violations(page), []);
@@ -163,7 +181,8 @@ test('selection: click, shift-click, box select; Escape cancels a drag; delete a
   await page.keyboard.up('Shift');
   assert.deepEqual((await app(page, () => window.snugApp.selection.list())).sort(), [...chairs].sort(), 'shift-click again takes out');
 
-  // A drag of one selected chair moves both as one group; Escape puts them back exactly.
+  // A drag of one selected chair moves both as one group: tucked in at the table, they slide along its side only
+  // (each is bound in front of it) and stop at its end. Escape puts them back exactly.
   const room0 = await snapshot(page);
   const g = await grabPoint(page, chairs[0]);
   await mouseDrag(page, g, await screenOf(page, [g.point[0] - 1.5, g.point[1], g.point[2] + 0.8]), { hold: true });
@@ -176,9 +195,14 @@ test('selection: click, shift-click, box select; Escape cancels a drag; delete a
   }), chairs);
   assert.deepEqual(await marks(), [{ outline: true, glow: false }, { outline: true, glow: true }]);
   const r0 = room0.filter((r) => chairs.includes(r.id)).map((r) => r.pose.slice(4));
-  assert.ok(moved(during[0], r0[0], 0.3) && moved(during[1], r0[1], 0.3), 'both chairs moved');
   const d0 = during[0].map((x, i) => x - r0[0][i]), d1 = during[1].map((x, i) => x - r0[1][i]);
   assert.ok(!moved(d0, d1, 1e-4), `as one group: ${d0} vs ${d1}`);
+  assert.ok(d0[0] < -0.15, `both slid along the table: ${d0}`);
+  assert.ok(Math.abs(d0[1]) < 1e-5 && Math.abs(d0[2]) < 1e-5, `and stayed in front of it: ${d0}`);
+  // The first chair's end of its front strip stopped at the table's end (x 0.2), within the 5 % overhang.
+  assert.ok(during[0][0] - 0.225 > 0.2 - 0.05 * 0.23 - 1e-3 && during[0][0] - 0.225 < 0.2 + 0.01, `at the table's end: ${during[0]}`);
+  const kept = await app(page, (ids) => ids.map((id) => window.snugApp.placement.record(id).bindings), chairs);
+  for (const [k, id] of chairs.entries()) assert.deepEqual(kept[k], room0.find((r) => r.id === id).bindings, `${id} is still bound as it was`);
   await shot(page, 'group-drag');
   await page.keyboard.press('Escape');
   await page.mouse.up();

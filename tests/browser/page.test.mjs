@@ -1,7 +1,8 @@
 // The page in headless Chromium, collision behaviour: it loads without errors on the threaded module, a drag with
 // real mouse events stops an object at contact (the core reports no overlap, the pose is before the obstacle) and
 // turns the blocker red only while it blocks, a drag into a wall slides along it, the room is closed on all four
-// sides, and H walks an object's collision hierarchy. Screenshots go to build/browser/.
+// sides (and the drag event's time on the page is reported), and H walks an object's collision hierarchy.
+// Screenshots go to build/browser/.
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
@@ -27,6 +28,11 @@ const extent = (page, id) => page.evaluate((id) => {
   }
   return { min, max };
 }, id);
+// Put an object at `pose` standing on the floor only (through the seam, not dragged).
+const putOnFloor = (page, id, pose) => page.evaluate(([id, pose]) => {
+  const { placement } = window.snugApp;
+  placement.put([{ id, pose, bindings: placement.record(id).bindings.filter((b) => b.supporter === 'floor') }]);
+}, [id, pose]);
 const isRed = (page, id) => page.evaluate((id) => window.snugApp.placement.object(id).material.color.getHex() === 0xe63946, id);
 
 // Drag object `id` so that its grab point goes to world (x, z) at the grab height; { hold } keeps the button down.
@@ -85,7 +91,7 @@ test('a drag into another object stops at contact; the blocker is red only while
   const lamp = await idOf(page, 'floor-lamp'), sofa = await idOf(page, 'sofa');
   // The floor lamp in front of the sofa (placed through the seam, not dragged), pulled straight into its front:
   // nothing to slide along.
-  await page.evaluate((id) => window.snugApp.placement.setPoses([{ id, pose: [0, 0, 0, 1, -1.4, window.snugApp.placement.poseOf(id)[5], 0.6] }]), lamp);
+  await putOnFloor(page, lamp, [0, 0, 0, 1, -1.4, (await pos(page, lamp))[1], 0.6]);
   const start = await pos(page, lamp);
   await dragTo(page, lamp, start[0], -3.5, { hold: true });
   const during = await page.evaluate(([a, b]) => ({
@@ -117,7 +123,7 @@ test('a drag diagonally into a wall slides along it', async () => {
   const { page, errors } = ctx;
   const chair = await idOf(page, 'chair');
   // From a spot with a clear way to the right wall.
-  await page.evaluate((id) => window.snugApp.placement.setPoses([{ id, pose: [0, 1, 0, 0, 2.6, window.snugApp.placement.poseOf(id)[5], 1.0] }]), chair);
+  await putOnFloor(page, chair, [0, 1, 0, 0, 2.6, (await pos(page, chair))[1], 1.0]);
   const start = await pos(page, chair);
   await dragTo(page, chair, start[0] + 3, start[2] - 1.5, { steps: 24, hold: true });
   const at = await pos(page, chair);
@@ -151,11 +157,16 @@ test('the room is closed: a drag towards each wall stops inside it', async (t) =
   }
   await shot(page, 'room-closed');
   assert.deepEqual(await page.evaluate(() => window.snugApp.placement.violations()), []);
-  // Reported, not asserted: the page's work per drag event in the seam (mover plus scene update, no rendering)
-  // over this file's drags so far.
-  const times = (await page.evaluate(() => window.snugApp.placement.stats.dragTimes)).sort((a, b) => a - b);
-  const q = (f) => times[Math.min(times.length - 1, Math.ceil(f * times.length) - 1)].toFixed(2);
-  t.diagnostic(`drag step in the seam: p50 ${q(0.5)} ms, p99 ${q(0.99)} ms, max ${q(1)} ms over ${times.length} pointer events`);
+  // Reported, not asserted (issue 19's target: <= 2 ms p99): a drag event's work on the page over this file's
+  // drags so far, the core's body.move alone and the seam's whole work for the event (that call and the scene
+  // update, no rendering).
+  const stats = await page.evaluate(() => window.snugApp.placement.stats);
+  const q = (list, f) => { const t = [...list].sort((a, b) => a - b); return t[Math.min(t.length - 1, Math.ceil(f * t.length) - 1)].toFixed(2); };
+  const line = `drag event in the default room over ${stats.pageTimes.length} pointer events: page (body.move + scene update) ` +
+    `p50 ${q(stats.pageTimes, 0.5)} ms, p99 ${q(stats.pageTimes, 0.99)} ms, max ${q(stats.pageTimes, 1)} ms; ` +
+    `core body.move p50 ${q(stats.coreTimes, 0.5)} ms, p99 ${q(stats.coreTimes, 0.99)} ms, max ${q(stats.coreTimes, 1)} ms`;
+  t.diagnostic(line);
+  writeFileSync(`${SHOTS}drag-event.txt`, `${line}\n`);
   assert.deepEqual(errors, []);
 });
 
@@ -163,10 +174,14 @@ test('the ornaments join the catalog after the first frame; H walks an inserted 
   const { page, errors } = ctx;
   await page.waitForSelector('.tile[data-item="dragon"]', { timeout: 30000 });
   await page.click('.tile[data-item="dragon"]');
-  const at = await screenOf(page, [-1.0, 0, 1.5]);
+  // An ornament goes on a table, a shelf or a seat: on the desk's top.
+  const desk = await idOf(page, 'desk');
+  const top = await page.evaluate((id) => window.snugApp.placement.offerPolygon(id, 0).map((p) => p.toArray()), desk);
+  const at = await screenOf(page, [0, 1, 2].map((a) => (top[0][a] + top[2][a]) / 2));
   await page.mouse.click(at.x, at.y);
   const dragon = await idOf(page, 'dragon');
   assert.ok(dragon, 'a dragon was inserted');
+  assert.deepEqual((await page.evaluate((id) => window.snugApp.placement.record(id), dragon)).bindings.map((b) => b.supporter), [desk]);
   assert.deepEqual(await page.evaluate(() => window.snugApp.selection.list()), [dragon]);
   await page.keyboard.press('h');
   await page.keyboard.press('h');

@@ -304,6 +304,7 @@ test('helpers: contact, surface and triangle buffers, hierarchy boxes nest', () 
   s.set([[0, 0, 0], [0, 0, 1], [1, 0, 1], [1, 0, 0]]);
   assert.equal(s.visible, true);
   assert.equal(s.fill.geometry.drawRange.count, 6, 'two triangles');
+  assert.deepEqual(Array.from(s.fill.geometry.index.array.slice(0, 6)), [0, 1, 2, 0, 2, 3], 'a fan');
   assert.deepEqual(Array.from(s.fill.geometry.attributes.position.array.slice(0, 3)), [0, Math.fround(0.01), 0], 'lifted along the normal');
   s.set(null);
   assert.equal(s.visible, false);

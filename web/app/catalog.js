@@ -77,13 +77,13 @@ export class Catalog extends EventDispatcher {
   }
 
   /**
-   * Add an imported item: { id, name, geometry, color, blob?, source } where source is what a room file stores
-   * to make it again ({ positions, indices, color, name }). An id already present is kept as it is (the same file
-   * imported twice). Returns the item.
+   * Add an imported item: { id, name, geometry, color, blob?, surfaces, source } where source is what a room file
+   * stores to make it again ({ positions, indices, color, name }). An id already present is kept as it is (the same
+   * file imported twice). Returns the item.
    */
-  addImported({ id, name, geometry, color, blob = null, source }) {
+  addImported({ id, name, geometry, color, blob = null, surfaces, source }) {
     if (this._items.has(id)) return this._items.get(id);
-    const item = { id, name, category: IMPORTED, imported: true, source, make: () => ({ geometry, surfaces: [], upright: true, color, blob }) };
+    const item = { id, name, category: IMPORTED, imported: true, source, make: () => ({ geometry, surfaces, upright: true, color, blob }) };
     this._add(item);
     this.dispatchEvent({ type: 'add', item });
     return item;

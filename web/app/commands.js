@@ -1,5 +1,5 @@
-// The commands the undo stack holds. Each keeps the records ({ id, item, pose }) it needs to go both ways and
-// changes the room only through the placement seam.
+// The commands the undo stack holds. Each keeps the records ({ id, item, pose, bindings }) it needs to go both ways
+// and changes the room only through the placement seam.
 
 /** Objects put into the room (insert, duplicate, drop of an import). */
 export class InsertObjectsCommand {
@@ -9,23 +9,27 @@ export class InsertObjectsCommand {
     this.placement = placement;
     this.records = records;
   }
-  execute() { for (const r of this.records) this.placement.insert(r); }
+  execute() { this.placement.insert(this.records); }
   undo() { this.placement.remove(this.records.map((r) => r.id)); }
 }
 
-/** Objects taken out of the room. */
+/** Objects taken out of the room; undo also binds what rested on them again. */
 export class RemoveObjectsCommand {
   constructor(placement, ids, name = 'Delete') {
     this.type = 'RemoveObjects';
     this.name = name;
     this.placement = placement;
     this.records = ids.map((id) => placement.record(id));
+    this.dependents = placement.dependents(ids).map((id) => placement.record(id));
   }
   execute() { this.placement.remove(this.records.map((r) => r.id)); }
-  undo() { for (const r of this.records) this.placement.insert(r); }
+  undo() {
+    this.placement.insert(this.records);
+    this.placement.put(this.dependents);
+  }
 }
 
-/** A finished drag: the poses before and after ({ id, pose } lists). */
+/** A finished drag or turn: the records before and after of what changed. */
 export class MoveObjectsCommand {
   constructor(placement, from, to, name = 'Move') {
     this.type = 'MoveObjects';
@@ -34,8 +38,8 @@ export class MoveObjectsCommand {
     this.from = from;
     this.to = to;
   }
-  execute() { this.placement.setPoses(this.to); }
-  undo() { this.placement.setPoses(this.from); }
+  execute() { this.placement.put(this.to); }
+  undo() { this.placement.put(this.from); }
 }
 
 /** The whole room replaced (a room file opened, the room reset): both sides are full snapshots. */

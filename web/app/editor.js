@@ -1,7 +1,6 @@
 // The editor's operations, as the toolbar, the keys and the pointer call them: insert, delete, duplicate, the end of
 // a drag, open and save a room, import a model. Each goes through the placement seam and lands on the undo stack
 // as one command; a request the room cannot satisfy changes nothing and says why in the status line.
-import { Vector3 } from 'three';
 import { PlacementError } from './placement.js';
 import { InsertObjectsCommand, MoveObjectsCommand, RemoveObjectsCommand, SetRoomCommand } from './commands.js';
 import { readRoom, writeRoom, RoomFileError } from './room-file.js';
@@ -24,19 +23,19 @@ export class Editor {
   }
 
   /**
-   * Insert an object of catalog `item` at the free spot nearest to where `ray` meets the floor (or `near`).
-   * Selects it. Returns its id, or null (the status line says why).
+   * Insert an object of catalog `item` where it lands for the pointer `ray` (on the offer under it, see
+   * Placement.landing). Selects it. Returns its id, or null (the status line says why, unless quiet).
    */
-  insert(item, where) {
+  insert(item, { ray }, { quiet = false } = {}) {
     try {
-      const pose = this.placement.findFreePose(item, where);
-      const record = { id: this.placement.newId(), item, pose };
+      const record = { id: this.placement.newId(), item, ...this.placement.landing(item, { ray }) };
       this.history.execute(new InsertObjectsCommand(this.placement, [record], `Insert ${this.catalog.get(item).name}`));
       this.selection.set([record.id]);
       this.status.info(`${this.catalog.get(item).name} added`);
       return record.id;
     } catch (e) {
-      return this._fail(`Cannot place ${this.catalog.get(item).name}`, e);
+      if (quiet && e instanceof PlacementError) return null;
+      return this._fail(`Cannot place the ${this.catalog.get(item).name.toLowerCase()}`, e);
     }
   }
 
@@ -48,8 +47,8 @@ export class Editor {
   }
 
   /**
-   * A copy of each selected object beside it (same item, same turn), at the free spot nearest to one object-width
-   * to its right; the copies become the selection. All or nothing.
+   * A copy of each selected object beside it (same item, same turn), on what the original rests on, one
+   * object-width to its right or the nearest free spot there; the copies become the selection. All or nothing.
    */
   duplicateSelected() {
     const ids = this.selection.list();
@@ -57,11 +56,9 @@ export class Editor {
     const made = [];
     try {
       for (const id of ids) {
-        const src = this.placement.record(id);
-        const box = this.catalog.prototype(src.item).geometry.boundingBox;
-        const near = new Vector3(src.pose[4] + (box.max.x - box.min.x) + 0.1, 0, src.pose[6]);
-        const pose = this.placement.findFreePose(src.item, { near, quaternion: src.pose.slice(0, 4) });
-        made.push({ id: this.placement.insert({ item: src.item, pose }), item: src.item, pose });
+        const item = this.placement.itemOf(id);
+        const [copy] = this.placement.insert([{ item, ...this.placement.landingBeside(id) }]);
+        made.push(this.placement.record(copy));
       }
     } catch (e) {
       if (made.length) this.placement.remove(made.map((r) => r.id));
@@ -73,10 +70,40 @@ export class Editor {
     return made.map((r) => r.id);
   }
 
-  /** A drag ended ({ from, to } from the seam): one undo step, unless nothing moved. */
-  commitMove({ from, to }) {
-    const moved = to.some((r, i) => r.pose.some((x, k) => x !== from[i].pose[k]));
-    if (moved) this.history.record(new MoveObjectsCommand(this.placement, from, to));
+  /**
+   * Turn the selection by `angle` radians about the axis its lead may turn about (15 degree steps), as one undo
+   * step; the status line says when it cannot turn or stopped at contact. Returns the drag's feedback.
+   */
+  turnSelected(angle) {
+    const ids = this.selection.list();
+    if (!ids.length) return this.status.info('Select something to turn');
+    const drag = this.placement.beginDrag(ids, ids[0], this.placement.poseOf(ids[0]).slice(4));
+    const feedback = drag.turn(angle);
+    this.commitMove(drag.end(), 'Turn');
+    this.explainTurn(feedback);
+    return feedback;
+  }
+
+  /** Say why a turn did not go as asked (locked by what the object rests on, or stopped at contact). */
+  explainTurn(feedback) {
+    if (!feedback) return;
+    const name = this.catalog.get(this.placement.itemOf(feedback.lead)).name.toLowerCase();
+    if (feedback.reasons.includes('turn-locked')) {
+      this.status.info(`The ${name} cannot turn where it stands (it rests on two surfaces or must stay upright); Alt+drag frees it`);
+    } else if (feedback.reasons.includes('turn-blocked')) {
+      this.status.info(`The ${name} stopped turning where it touches something`);
+    }
+  }
+
+  /** A drag ended (drag.end() of the seam): one undo step, unless nothing changed; a free drag that let go over
+   * nothing went back, and the status line says so. */
+  commitMove(done, name = 'Move') {
+    if (!done) return;
+    if (done.cancelled) {
+      this.status.info('Nothing there to put it on: it went back (drop it over a surface it fits)');
+      return;
+    }
+    if (done.from.length) this.history.record(new MoveObjectsCommand(this.placement, done.from, done.to, name));
   }
 
   // ---------------------------------------------------------------- rooms
@@ -132,8 +159,7 @@ export class Editor {
         snug: this.snug, wasmUrl: this.wasmUrl, interior, onProgress: (label, f) => this.status.progress(label, f),
       });
       const item = this.catalog.addImported(def);
-      if (ray && this.placement.floorPoint(ray)) this.insert(item.id, { ray });
-      else this.status.info(`${item.name} is in the catalog`);
+      if (!ray || !this.insert(item.id, { ray }, { quiet: true })) this.status.info(`${item.name} is in the catalog`);
       return item.id;
     } catch (e) {
       return this._fail('Cannot import', e);

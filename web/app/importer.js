@@ -47,25 +47,34 @@ export async function importGltf(files, { snug, wasmUrl, interior, onProgress = 
 
 /**
  * The catalog item definition of imported triangles (from a file just read, or from a room file):
- * source { id, name, color '#rrggbb', positions, indices } -> { id, name, geometry, color, blob, source }.
+ * source { id, name, color '#rrggbb', positions, indices } -> { id, name, geometry, color, blob, surfaces, source }.
+ * Its placement surfaces are the ones the core finds on the triangles (mesh.findSurfaces: offers on flat tops, the
+ * base it rests on), so it stands on what fits and carries what fits.
  */
 export async function makeImportedItem(source, { snug, wasmUrl, onProgress = () => {} }) {
   const geometry = new BufferGeometry();
   geometry.setAttribute('position', new BufferAttribute(source.positions, 3));
   if (source.indices) geometry.setIndex(new BufferAttribute(source.indices, 1));
   const triangles = source.indices ? source.indices.length / 3 : source.positions.length / 9;
-  let blob = null;
+  let blob = null, mesh;
   if (triangles >= WORKER_TRIANGLES) {
     const label = `building the collision hierarchy of ${source.name} (${triangles.toLocaleString('en')} triangles) in a worker`;
     onProgress(label, 0.4);
-    const mesh = await snug.buildMeshInWorker({ positions: source.positions, indices: source.indices }, {
+    mesh = await snug.buildMeshInWorker({ positions: source.positions, indices: source.indices }, {
       wasmUrl, label: source.id, onProgress: (stage, f) => onProgress(`${label}: ${stage}`, 0.4 + 0.6 * f),
     });
     blob = mesh.serialize();
+  } else {
+    mesh = snug.createMesh({ positions: source.positions, indices: source.indices, label: source.id });
+  }
+  let surfaces;
+  try {
+    surfaces = mesh.findSurfaces();
+  } finally {
     mesh.dispose();
   }
   onProgress(`${source.name} is in the catalog`, 1);
-  return { id: source.id, name: source.name, geometry, color: new Color(source.color), blob, source };
+  return { id: source.id, name: source.name, geometry, color: new Color(source.color), blob, surfaces, source };
 }
 
 async function readFile(file, onProgress) {

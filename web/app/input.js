@@ -1,5 +1,8 @@
 // The pointer router: decides for each press what it is, so object drags and the camera never fight.
-//   left press (mouse, pen, one finger) on an object   -> drag it (with the selection it belongs to)
+//   left press on the turn ring of the selection        -> turn it (15 degree steps; Ctrl/Cmd: free angles)
+//   left press (mouse, pen, one finger) on an object   -> drag it (with the selection it belongs to); Alt held or the
+//                                                          Free toggle on: a free drag (it leaves its surface and
+//                                                          lands on the one under it when let go)
 //   left press on empty space                           -> the orbit controls (a press without motion clears the selection)
 //   shift + left press on empty space (mouse, pen)      -> box select
 //   shift + left click on an object                     -> toggle it in the selection
@@ -9,10 +12,12 @@
 // It listens in the capture phase on the canvas, before the orbit controls' own listener, and keeps the presses
 // it takes from them.
 const THRESHOLD = { mouse: 3, pen: 4, touch: 8 };
+const STEP = Math.PI / 12; // a key's turn
 
 export class PointerInput {
-  constructor({ viewport, placement, selection, editor, feedback, boxSelect, insertTool }) {
-    Object.assign(this, { viewport, placement, selection, editor, feedback, boxSelect, insertTool });
+  constructor({ viewport, placement, selection, editor, feedback, boxSelect, insertTool, gizmo }) {
+    Object.assign(this, { viewport, placement, selection, editor, feedback, boxSelect, insertTool, gizmo });
+    this.free = false;        // the Free toggle: every drag is free
     this.canvas = viewport.canvas;
     this.state = null;        // the press this router took: { kind: 'pending'|'drag'|'box'|'click', pointerId, ... }
     this.emptyPress = null;   // a press on empty space left to the controls: { pointerId, x, y, moved }
@@ -52,8 +57,14 @@ export class PointerInput {
       return;
     }
     if (ev.button !== 0) return;
-    const hit = this.placement.pick(this.viewport.ray(ev.clientX, ev.clientY));
+    const ray = this.viewport.ray(ev.clientX, ev.clientY);
     const base = { pointerId: ev.pointerId, pointerType: ev.pointerType, x: ev.clientX, y: ev.clientY };
+    if (!ev.shiftKey && this.gizmo.hit(ray)) {
+      this._take(ev);
+      this._beginTurn(base, ray);
+      return;
+    }
+    const hit = this.placement.pick(ray);
     if (hit && !hit.shell) {
       this._take(ev);
       if (ev.shiftKey) {
@@ -95,15 +106,57 @@ export class PointerInput {
     if (s.kind === 'drag') {
       // One placement call per pointer event (the coalesced ones included, so fast motion keeps every step).
       const events = typeof ev.getCoalescedEvents === 'function' ? ev.getCoalescedEvents() : [];
-      for (const e of events.length ? events : [ev]) this.feedback.show(s.drag.move(this.viewport.ray(e.clientX, e.clientY)));
+      const mode = this.free || ev.altKey ? 'free' : 'constrained';
+      let f = null;
+      for (const e of events.length ? events : [ev]) f = s.drag.move(this.viewport.ray(e.clientX, e.clientY), { mode }) ?? f;
+      this._show(f);
+    } else if (s.kind === 'turn') {
+      const angle = this.gizmo.angleAt(this.viewport.ray(ev.clientX, ev.clientY));
+      if (angle === null || s.locked) return;
+      s.total += wrap(angle - s.angle);
+      s.angle = angle;
+      this._show(s.drag.turnTo(s.total, { free: ev.ctrlKey || ev.metaKey }));
     } else if (s.kind === 'box') {
       this.boxSelect.update(ev.clientX, ev.clientY);
     }
   }
 
   _hover(ev) {
-    const hit = this.insertTool.armed ? null : this.placement.pick(this.viewport.ray(ev.clientX, ev.clientY));
+    const ray = this.viewport.ray(ev.clientX, ev.clientY);
+    if (!this.insertTool.armed && this.gizmo.hit(ray)) {
+      this.canvas.style.cursor = this.gizmo.locked ? 'not-allowed' : 'grab';
+      return;
+    }
+    const hit = this.insertTool.armed ? null : this.placement.pick(ray);
     this.canvas.style.cursor = this.insertTool.armed ? 'copy' : hit && !hit.shell ? 'grab' : '';
+  }
+
+  // A press on the turn ring: the selection turns with the ring, about the axis the core allows.
+  _beginTurn(base, ray) {
+    const id = this.gizmo.id;
+    const drag = this.placement.beginDrag(this.selection.list(), id, this.placement.poseOf(id).slice(4));
+    const f = drag.turn(0); // asks the core which axis the turn may use
+    this.gizmo.learn(f.lead, f.turnAxis);
+    this.state = { ...base, kind: 'turn', drag, angle: this.gizmo.angleAt(ray) ?? 0, total: 0, locked: !f.turnAxis };
+    this.lastDragged = id;
+    if (!f.turnAxis) this.editor.explainTurn({ ...f, reasons: ['turn-locked'] });
+    this.canvas.style.cursor = f.turnAxis ? 'grabbing' : 'not-allowed';
+  }
+
+  _show(f) {
+    if (!f) return;
+    this.feedback.show(f);
+    this.gizmo.learn(f.lead, f.turnAxis);
+  }
+
+  /** A key's turn (R, Shift+R) of the drag under way; returns whether there was one. */
+  turn(sign) {
+    const s = this.state;
+    if (!s || (s.kind !== 'drag' && s.kind !== 'turn')) return false;
+    const f = s.drag.turn(sign * STEP);
+    this._show(f);
+    this.editor.explainTurn(f);
+    return true;
   }
 
   _up(ev) {
@@ -117,9 +170,10 @@ export class PointerInput {
     this.state = null;
     this.canvas.style.cursor = '';
     if (this.canvas.hasPointerCapture(ev.pointerId)) this.canvas.releasePointerCapture(ev.pointerId);
-    if (s.kind === 'drag') {
+    if (s.kind === 'drag' || s.kind === 'turn') {
       this.feedback.clear();
-      this.editor.commitMove(s.drag.end());
+      this.editor.commitMove(s.drag.end(), s.kind === 'turn' ? 'Turn' : 'Move');
+      this.gizmo.update();
     } else if (s.kind === 'pending' && !s.shift) {
       this.selection.set([s.id]);
     } else if (s.kind === 'box') {
@@ -139,9 +193,10 @@ export class PointerInput {
     if (!s) return false;
     this.state = null;
     this.canvas.style.cursor = '';
-    if (s.kind === 'drag') {
+    if (s.kind === 'drag' || s.kind === 'turn') {
       s.drag.cancel();
       this.feedback.clear();
+      this.gizmo.update();
     } else if (s.kind === 'box') {
       this.boxSelect.cancel();
     }
@@ -159,3 +214,6 @@ export class PointerInput {
     this.canvas.dispatchEvent(ev);
   }
 }
+
+// An angle difference in (-pi, pi].
+function wrap(a) { return a - 2 * Math.PI * Math.round(a / (2 * Math.PI)); }

@@ -1,6 +1,7 @@
 // Inserting from the catalog, two ways: click an item, then click in the room (the tool stays armed until the
 // click, Escape or another item); or drag the item from the panel into the room and let go. While the pointer is
-// over the room a ghost shows where the object would land (the placement seam's free spot under the pointer).
+// over the room a ghost shows where the object would land (the placement seam's landing on the offer under the
+// pointer) and that offer lights up.
 import { EventDispatcher } from 'three';
 import { PlacementError } from './placement.js';
 
@@ -73,7 +74,7 @@ export class InsertTool extends EventDispatcher {
     this.feedback.hideGhost();
   }
 
-  // The ghost follows the pointer once per frame (the free-spot search is the costly part).
+  // The ghost follows the pointer once per frame (the landing search is the costly part).
   _ghost(item, x, y) {
     const pending = this._ghostAt;
     this._ghostAt = { item, x, y };
@@ -83,10 +84,13 @@ export class InsertTool extends EventDispatcher {
       this._ghostAt = null;
       if (!at) return; // hidden meanwhile
       try {
-        this.feedback.showGhost(at.item, this.placement.findFreePose(at.item, { ray: this.viewport.ray(at.x, at.y) }));
+        const landed = this.placement.landing(at.item, { ray: this.viewport.ray(at.x, at.y) });
+        this.feedback.showGhost(at.item, landed.pose);
+        this.feedback.showOffer(landed.bindings[0].supporter, landed.bindings[0].offer);
       } catch (e) {
         if (!(e instanceof PlacementError)) throw e;
         this.feedback.showGhost(at.item, null);
+        this.feedback.showOffer(null);
       }
     });
   }

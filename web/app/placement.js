@@ -1,53 +1,34 @@
-// The placement seam: every move, insert and delete of a room object goes through this file, so the core's
-// placement calls (issues 17 and 18: the mover behind one call per pointer event, insert without overlap, the
-// delete policy, transactions, scene files) replace its body and nothing else in the app changes.
+// The placement seam: every move, insert and delete of a room object goes through this file, on the core's placement
+// engine through the three.js layer (../snug-three.js): objects are bodies whose meshes carry the catalog's
+// authored surfaces, each bound to what it stands on (body.bind), and a drag is one body.move per pointer event.
+// The core's coming calls (scene.insert, scene.delete, body.drop, scene.snapshot/restore, scene.save/load) replace
+// the parts marked below and nothing else in the app changes.
 //
-// Until then it runs on the three.js layer (../snug-three.js): SnugSync mirrors objects as core bodies and a
-// DragMover slides a drag on the horizontal plane through the grab point, stopping at contact. An insert lands on
-// the floor at the free spot nearest the pointer, found with the core's broad phase and overlap test.
-//
-// Objects are named by string ids that stay the same across undo, redo, save and load. Poses are world poses
-// [qx, qy, qz, qw, px, py, pz] (the app's objects are children of an unmoved root).
-import { Box3, EventDispatcher, Matrix4, Mesh, MeshStandardMaterial, Plane, Quaternion, Vector3 } from 'three';
-import { SnugSync, DragMover, geometryArrays } from '../snug-three.js';
+// Objects are named by string ids that stay the same across undo, redo, save and load; the room's shell parts
+// (floor, walls) have ids too. A record is { id, item, pose, bindings }: pose is the world pose [qx, qy, qz, qw, px,
+// py, pz] (the app's objects are children of an unmoved root), bindings what it rests on, [{ binding, supporter,
+// offer }] with the surface indices of the two catalog items and the supporter's id.
+import { EventDispatcher, Matrix4, Mesh, MeshStandardMaterial, Object3D, Quaternion, Vector3 } from 'three';
+import { SnugSync, SnugDrag, geometryArrays } from '../snug-three.js';
 
-/** A placement request the room cannot satisfy (no free spot, outside the room, bad pose): the message says why. */
+/** A placement request the room cannot satisfy (no surface there, no room, bad pose): the message says why. */
 export class PlacementError extends Error {
   constructor(message) { super(message); this.name = 'PlacementError'; }
-}
-
-// A selection moves as one rigid group: the mover sweeps every member with the same translation (candidates are
-// everything outside the group) and the translation it applied to the grabbed member is given to the others.
-// This leans on DragMover's _group, the one place it decides what moves together; the core mover (issue 18's
-// grouping) takes the group as an argument and this class goes.
-class GroupMover extends DragMover {
-  constructor(sync, options) {
-    super(sync, options);
-    this.members = [];
-  }
-
-  _group() { return this.members; }
-
-  move(entry, delta) {
-    const applied = super.move(entry, delta);
-    for (const m of this.members) {
-      if (m === entry) continue;
-      const pose = Float32Array.from(m.pose);
-      pose[4] += applied.x; pose[5] += applied.y; pose[6] += applied.z;
-      this.sync.setWorldPose(m.object, pose);
-    }
-    return applied;
-  }
 }
 
 const _v = new Vector3();
 const _q = new Quaternion();
 const _m = new Matrix4();
-const _box = new Box3();
-const UP = new Vector3(0, 1, 0);
 // Body layers: rays pick what is on the PICK layer; a wall the view sees through goes to SEE_THROUGH (it still
-// collides: pairs and sweeps use the mask, which stays all).
+// collides: the mover and the check use the mask, which stays all).
 const PICK = 1, SEE_THROUGH = 2;
+// Drag events whose times the stats keep (for percentiles).
+const KEEP_TIMES = 2000;
+// What the default labels offer, for messages (a binding fits the offers whose label is at least its own).
+const PLACES = {
+  onFloor: 'the floor', onWall: 'a wall', onWorkspace: 'a table or desk top', onStore: 'a shelf', onSeat: 'a seat',
+  onCeiling: 'the ceiling', inFrontOfTable: 'the side of a table',
+};
 
 export class Placement extends EventDispatcher {
   /**
@@ -60,30 +41,29 @@ export class Placement extends EventDispatcher {
     this.root = root;
     this.catalog = catalog;
     this.interior = room.interior;
-    this.sync = new SnugSync(snug, { scene: true });
+    this.sync = new SnugSync(snug);
+    this.scene = this.sync.scene;
     this._objects = new Map();   // id -> { id, item, object, entry }
     this._shell = new Map();     // id -> { id, object, entry, surfaces }
-    this._probes = new Map();    // item id -> snug Mesh used to test poses before an object exists
+    this._meshes = new Map();    // item id -> snug Mesh with the item's surfaces, shared by its objects
     this._nextId = 1;
-    this._floor = null;
-    this.mover = new GroupMover(this.sync, { ignore: (e) => e === this._floor });
-    // The last of each (null before the first), and the times of the last drag steps (for percentiles).
-    this.stats = { dragMs: null, queries: 0, pickMs: null, insertMs: null, dragTimes: [] };
+    catalog.addEventListener('remove', ({ item }) => this._dropMesh(item.id));
+    // The last drag event's times (null before the first): the core's body.move, and the seam's whole work for
+    // the event (the core call and the scene update); their recent history; the last pick and insert search.
+    this.stats = { coreMs: null, pageMs: null, coreTimes: [], pageTimes: [], pickMs: null, insertMs: null };
   }
 
   // ---------------------------------------------------------------- the room shell
   /**
    * Register a part of the room (floor, wall): static, never moved, selected, deleted or saved. geometry is what
-   * collides (when the drawn one differs), surfaces its offers and bindings in its local frame (kept for the core's
-   * placement).
+   * collides (when the drawn one differs), surfaces its offers and bindings in its local frame.
    */
-  addShell(id, object, { geometry = object.geometry, floor = false, surfaces = [] } = {}) {
+  addShell(id, object, { geometry = object.geometry, surfaces = [] } = {}) {
     this.root.add(object);
     object.userData.placementId = id;
     object.userData.baseColor = object.material.color.clone();
-    const entry = this.sync.add(object, { geometry, isStatic: true, label: id });
+    const entry = this.sync.add(object, { geometry, isStatic: true, label: id, surfaces });
     this._shell.set(id, { id, object, entry, surfaces });
-    if (floor) this._floor = entry;
   }
 
   /** Whether rays pick a shell part (a wall faded for the view is picked through). */
@@ -92,21 +72,42 @@ export class Placement extends EventDispatcher {
   // ---------------------------------------------------------------- objects
   has(id) { return this._objects.has(id); }
   ids() { return [...this._objects.keys()]; }
-  object(id) { return (this._objects.get(id) || this._shell.get(id))?.object ?? null; }
+  object(id) { return this._part(id)?.object ?? null; }
   itemOf(id) { return this._record(id).item; }
+  poseOf(id) { return Array.from(this._record(id).entry.body.getPose()); }
 
-  poseOf(id) { return Array.from(this._record(id).entry.pose); }
-
-  /** { id, item, pose } of an object: what undo, duplicate and the room file keep. */
-  record(id) { const r = this._record(id); return { id: r.id, item: r.item, pose: Array.from(r.entry.pose) }; }
+  /**
+   * { id, item, pose, bindings, local } of an object: what undo, duplicate and the room file keep. local is its pose
+   * relative to what it rests on (null for none), which gives its world pose back to the bit.
+   */
+  record(id) {
+    const r = this._record(id);
+    const [state] = this.sync.capture([r.entry]).values();
+    const bindings = state.bindings.map((b) => ({ binding: b.binding, supporter: idOfObject(b.supporter.object), offer: b.offer }));
+    return { id: r.id, item: r.item, pose: Array.from(state.pose), bindings, local: state.local && Array.from(state.local) };
+  }
 
   /** Every object's record, in insertion order. */
   snapshot() { return this.ids().map((id) => this.record(id)); }
+
+  /** The objects resting on any of `ids` (and not among them). */
+  dependents(ids) {
+    const set = new Set(ids);
+    return this.ids().filter((id) => !set.has(id) && this.record(id).bindings.some((b) => set.has(b.supporter)));
+  }
 
   _record(id) {
     const r = this._objects.get(id);
     if (!r) throw new PlacementError(`no object ${id} in the room`);
     return r;
+  }
+
+  _part(id) { return this._objects.get(id) ?? this._shell.get(id) ?? null; }
+
+  /** The placement surfaces of an object or shell part, in its local frame. */
+  surfacesOf(id) {
+    const shell = this._shell.get(id);
+    return shell ? shell.surfaces : this.catalog.prototype(this._record(id).item).surfaces;
   }
 
   /** A fresh object id (commands take theirs before they run, so redo gives the object the same id). */
@@ -115,15 +116,74 @@ export class Placement extends EventDispatcher {
     return `o${this._nextId++}`;
   }
 
+  // The item's snug mesh with its surfaces, made once: a hierarchy built elsewhere (a worker, for big imports) is
+  // loaded instead of rebuilt.
+  _mesh(item) {
+    let mesh = this._meshes.get(item);
+    if (!mesh) {
+      const proto = this.catalog.prototype(item);
+      mesh = proto.blob ? this.snug.meshFromBlob(proto.blob, item) : this.snug.createMesh({ ...geometryArrays(proto.geometry), label: item });
+      if (proto.surfaces.length) mesh.setSurfaces(proto.surfaces);
+      this._meshes.set(item, mesh);
+    }
+    return mesh;
+  }
+
+  _dropMesh(item) {
+    const mesh = this._meshes.get(item);
+    if (!mesh || this.ids().some((id) => this._objects.get(id).item === item)) return;
+    mesh.dispose();
+    this._meshes.delete(item);
+  }
+
+  // A body of `item` at `pose`, in the core only (for the insert search).
+  _probe(item, pose) {
+    const proto = this.catalog.prototype(item);
+    const probe = new Object3D();
+    probe.quaternion.set(pose[0], pose[1], pose[2], pose[3]);
+    probe.position.set(pose[4], pose[5], pose[6]);
+    return this.sync.add(probe, { geometry: proto.geometry, mesh: this._mesh(item), upright: proto.upright, label: `probe:${item}` });
+  }
+
   /**
-   * Put an object of catalog item `item` at exactly `pose` (no search: undo, redo and loading restore poses that
-   * were valid). A new id is made unless one is given. Returns the id.
+   * Put objects at their records' poses and bind them as recorded (no search: undo, redo and loading restore
+   * records that were valid). A record without an id gets a new one. All or nothing: a binding that does not hold
+   * takes every new object out again and throws a PlacementError. Returns the ids.
    */
-  insert({ id, item, pose }) {
+  insert(records) {
+    const made = [];
+    try {
+      for (const record of records) made.push(this._add(record));
+      const failed = this.sync.restore(this._state(records.map((r, k) => ({ ...r, id: made[k].id }))));
+      if (failed.length) throw new PlacementError(`cannot rest as recorded: ${failed.join('; ')}`);
+    } catch (e) {
+      this._delete(made.map((r) => r.id));
+      throw e;
+    }
+    const ids = made.map((r) => r.id);
+    this.dispatchEvent({ type: 'change', kind: 'insert', ids });
+    return ids;
+  }
+
+  // Records as the three.js layer's state (entries with poses and bindings).
+  _state(records) {
+    return new Map(records.map((r) => [this._record(r.id).entry, {
+      pose: unitPose(r.pose),
+      local: r.local ? unitPose(r.local) : null,
+      bindings: r.bindings.map((b) => {
+        const supporter = this._part(b.supporter);
+        if (!supporter) throw new PlacementError(`${r.id} rests on ${b.supporter}, which is not in the room`);
+        return { binding: b.binding, supporter: supporter.entry, offer: b.offer };
+      }),
+    }]));
+  }
+
+  _add({ id, item, pose, bindings }) {
     const proto = this.catalog.prototype(item);
     pose = unitPose(pose);
+    if (!Array.isArray(bindings)) throw new PlacementError('a record lists what the object rests on (bindings)');
     id = id ?? this.newId();
-    if (this._objects.has(id) || this._shell.has(id)) throw new PlacementError(`object id ${id} is taken`);
+    if (this._part(id)) throw new PlacementError(`object id ${id} is taken`);
     const n = /^o(\d+)$/.exec(id);
     if (n) this._nextId = Math.max(this._nextId, Number(n[1]) + 1);
     const object = new Mesh(proto.renderGeometry, new MeshStandardMaterial({ color: proto.color, roughness: 0.7 }));
@@ -134,19 +194,24 @@ export class Placement extends EventDispatcher {
     object.quaternion.set(pose[0], pose[1], pose[2], pose[3]);
     object.position.set(pose[4], pose[5], pose[6]);
     this.root.add(object);
-    // A hierarchy built elsewhere (a worker, for big imports) is loaded instead of rebuilt, for the first object of
-    // the item (later ones share the first one's mesh in SnugSync).
-    const firstOfItem = !this.ids().some((other) => this._objects.get(other).item === item);
-    const mesh = proto.blob && firstOfItem ? this.snug.meshFromBlob(proto.blob, item) : undefined;
-    const entry = this.sync.add(object, { geometry: proto.geometry, label: id, mesh });
-    this._objects.set(id, { id, item, object, entry });
-    this.dispatchEvent({ type: 'change', kind: 'insert', ids: [id] });
-    return id;
+    const entry = this.sync.add(object, { geometry: proto.geometry, mesh: this._mesh(item), upright: proto.upright, label: id });
+    const r = { id, item, object, entry };
+    this._objects.set(id, r);
+    return r;
   }
 
-  /** Remove objects; returns their records (for undo). */
+  /**
+   * Remove objects; returns their records (for undo). What rested on them stays where it is, unbound.
+   * (scene.delete will apply a delete policy instead: what stood on a table falls onto what is under it.)
+   */
   remove(ids) {
     const records = ids.map((id) => this.record(id));
+    this._delete(ids);
+    this.dispatchEvent({ type: 'change', kind: 'remove', ids: [...ids] });
+    return records;
+  }
+
+  _delete(ids) {
     for (const id of ids) {
       const r = this._objects.get(id);
       this.sync.remove(r.object);
@@ -154,14 +219,19 @@ export class Placement extends EventDispatcher {
       r.object.material.dispose();
       this._objects.delete(id);
     }
-    this.dispatchEvent({ type: 'change', kind: 'remove', ids: [...ids] });
-    return records;
   }
 
-  /** Put objects at poses without collision (undo and redo of moves restore poses that were valid). */
-  setPoses(records) {
-    for (const { id, pose } of records) this.sync.setWorldPose(this._record(id).object, unitPose(pose));
-    this.dispatchEvent({ type: 'change', kind: 'move', ids: records.map((r) => r.id) });
+  /**
+   * Put objects back to their records' poses and bindings (undo and redo of moves, a cancelled drag): what changed
+   * is unbound, set to its pose and bound as recorded. (scene.restore will do this from a core snapshot.)
+   */
+  put(records) {
+    try {
+      const failed = this.sync.restore(this._state(records));
+      if (failed.length) throw new PlacementError(`cannot rest as recorded: ${failed.join('; ')}`);
+    } finally {
+      this.dispatchEvent({ type: 'change', kind: 'move', ids: records.map((r) => r.id) });
+    }
   }
 
   /**
@@ -189,166 +259,247 @@ export class Placement extends EventDispatcher {
 
   _replace(records) {
     if (this._objects.size) this.remove(this.ids());
-    for (const r of records) this.insert(r);
+    if (records.length) this.insert(records);
+  }
+
+  _checkInside(item, pose) {
+    const proto = this.catalog.prototype(item);
+    const box = proto.geometry.boundingBox.clone().applyMatrix4(_m.compose(_v.set(pose[4], pose[5], pose[6]), _q.fromArray(pose), new Vector3(1, 1, 1)));
+    const I = this.interior, eps = 1e-3;
+    if (box.min.x < I.minX - eps || box.max.x > I.maxX + eps || box.min.z < I.minZ - eps || box.max.z > I.maxZ + eps ||
+      box.min.y < -eps || box.max.y > I.height + eps) {
+      throw new PlacementError(`${proto.name} at (${pose[4].toFixed(2)}, ${pose[5].toFixed(2)}, ${pose[6].toFixed(2)}) is outside the room`);
+    }
   }
 
   /**
-   * What is wrong in the room: every pair of objects (and object with the shell) that interpenetrates, by the
-   * core's overlap test on the broad phase's pairs. The core's consistency check (issue 18) replaces this.
+   * What is wrong in the room, by the core's consistency check (interpenetration, bindings that do not hold,
+   * orientation): [{ kind, ids, message }].
    */
   violations() {
-    const out = [];
-    const floor = this._floor?.body;
-    for (const [a, b] of this.sync.scene.pairs()) {
-      if (a === floor || b === floor) continue;
-      const [ida, idb] = [a.userData.userData.placementId, b.userData.userData.placementId];
-      if (this._shell.has(ida) && this._shell.has(idb)) continue; // walls meet at the corners by design
-      const ea = this.sync.byObject.get(a.userData), eb = this.sync.byObject.get(b.userData);
-      if (!this.snug.overlap(ea.mesh, ea.pose, eb.mesh, eb.pose)) continue;
-      out.push({ kind: 'overlap', ids: [ida, idb], message: `${ida} and ${idb} interpenetrate` });
-    }
-    return out;
+    return this.scene.check().map((v) => {
+      const ids = [idOf(v.body), idOf(v.other)].filter(Boolean);
+      return { kind: v.kind, ids, message: `${ids.join(' and ')}: ${v.kind} (${v.amount.toPrecision(3)})` };
+    });
   }
 
   // ---------------------------------------------------------------- picking
   /** The closest object or shell part on a ray (three.js Ray): { id, point: Vector3, shell } or null. */
   pick(ray) {
     const t0 = performance.now();
-    const h = this.sync.scene.raycast(ray.origin, ray.direction, Infinity, PICK);
+    const h = this.scene.raycast(ray.origin, ray.direction, Infinity, PICK);
     this.stats.pickMs = performance.now() - t0;
     if (!h || !h.body) return null;
-    const id = h.body.userData.userData.placementId;
+    const id = idOf(h.body);
     return { id, point: new Vector3().fromArray(h.point), shell: this._shell.has(id) };
   }
 
-  /** Where a ray meets the floor's top (y = 0) inside the room, or null. */
-  floorPoint(ray) {
-    const p = ray.intersectPlane(new Plane(UP, 0), new Vector3());
-    if (!p) return null;
-    const I = this.interior;
-    return p.x > I.minX && p.x < I.maxX && p.z > I.minZ && p.z < I.maxZ ? p : null;
+  /**
+   * The centre of the bottom of object `id`'s box and the point straight under it where something is: { from, to }
+   * (Vector3s), or null over nothing (a depth guide).
+   */
+  below(id) {
+    const o = this.object(id);
+    const box = o.geometry.boundingBox.clone().applyMatrix4(o.matrixWorld);
+    const from = new Vector3((box.min.x + box.max.x) / 2, box.min.y, (box.min.z + box.max.z) / 2);
+    const at = [from.x, from.y + 1e-3, from.z]; // just above: what it rests on is level with its bottom
+    for (let hop = 0; hop < 8; hop++) {
+      const h = this.scene.raycast(at, [0, -1, 0], Infinity, PICK);
+      if (!h || !h.body) return null;
+      if (idOf(h.body) !== id) return { from, to: new Vector3().fromArray(h.point) };
+      at[1] = h.point[1] - 1e-4; // through its own bottom
+    }
+    return null;
+  }
+
+  /** The corners of offer `offer` of an object or shell part, in world coordinates (a highlight). */
+  offerPolygon(id, offer) {
+    const part = this._part(id);
+    const s = part && this.surfacesOf(id)[offer];
+    if (!s) return null;
+    part.object.updateWorldMatrix(true, false);
+    return s.polygon.map((p) => new Vector3().fromArray(p).applyMatrix4(part.object.matrixWorld));
   }
 
   // ---------------------------------------------------------------- insert search
+  // (scene.insert will replace this section: it lands an item on the offer under a pointer without overlap)
+
   /**
-   * A free pose for a new object of `item` resting on the floor, nearest to where `ray` meets the floor (or to
-   * `near`, a Vector3), turned about the vertical by `quaternion`. Throws a PlacementError when the pointer is not
-   * over the floor or the room has no free spot big enough. The core's insert (issue 18) lands on the compatible
-   * offer under the pointer instead.
+   * Where a new object of `item` lands for the pointer `ray` (three.js Ray): on the first offer along the ray that
+   * one of its bindings fits, its box centre over the point the ray meets, turned about the vertical by
+   * `quaternion` (and towards the offer for a wall), pushed out of what it would overlap. Returns { pose, bindings }
+   * or throws a PlacementError that says where it can go.
    */
-  findFreePose(item, { ray = null, near = null, quaternion = [0, 0, 0, 1] } = {}) {
+  landing(item, { ray, quaternion = [0, 0, 0, 1] }) {
     const t0 = performance.now();
-    const start = near ? new Vector3().copy(near) : ray && this.floorPoint(ray);
-    if (!start) throw new PlacementError('point at the floor inside the room');
     const proto = this.catalog.prototype(item);
-    const q = _q.fromArray(quaternion);
-    _box.copy(proto.geometry.boundingBox).applyMatrix4(_m.makeRotationFromQuaternion(q));
-    const half = _box.getSize(new Vector3()).multiplyScalar(0.5);
-    const centre = _box.getCenter(new Vector3());
-    const I = this.interior;
-    if (2 * half.x >= I.maxX - I.minX || 2 * half.z >= I.maxZ - I.minZ || 2 * half.y >= I.height) {
-      throw new PlacementError(`${proto.name} is bigger than the room`);
-    }
-    const probe = this._probe(item);
-    // Spots a quarter of the object apart (5-25 cm), a wall margin of 1 cm.
-    const step = Math.min(0.25, Math.max(0.05, 0.25 * Math.min(2 * half.x, 2 * half.z)));
-    const reach = Math.ceil(Math.hypot(I.maxX - I.minX, I.maxZ - I.minZ) / step);
-    const margin = 0.01;
-    const pose = new Float32Array([q.x, q.y, q.z, q.w, 0, -_box.min.y, 0]);
-    const min = [0, 0, 0], max = [0, 2 * half.y, 0];
-    for (const [i, j] of ringOrder(reach)) {
-      // The box's centre goes to the candidate spot; the box stays inside the walls.
-      const cx = start.x + i * step, cz = start.z + j * step;
-      if (cx - half.x < I.minX + margin || cx + half.x > I.maxX - margin || cz - half.z < I.minZ + margin ||
-        cz + half.z > I.maxZ - margin) continue;
-      pose[4] = cx - centre.x;
-      pose[6] = cz - centre.z;
-      min[0] = cx - half.x; min[2] = cz - half.z; max[0] = cx + half.x; max[2] = cz + half.z;
-      if (this._free(probe, pose, min, max)) {
-        this.stats.insertMs = performance.now() - t0;
-        return Array.from(pose);
+    const seat = this._offerOnRay(ray, proto.surfaces);
+    if (!seat) throw new PlacementError(`point at ${this._places(proto)}`);
+    // The binding's plane through the box centre's foot lands on the point; the turn lays the normals together.
+    const b = proto.surfaces[seat.binding];
+    const nb = new Vector3().fromArray(b.normal);
+    const q = new Quaternion().fromArray(quaternion);
+    q.premultiply(new Quaternion().setFromUnitVectors(nb.clone().applyQuaternion(q), seat.normal));
+    const centre = proto.geometry.boundingBox.getCenter(new Vector3());
+    const foot = centre.addScaledVector(nb, new Vector3().fromArray(b.polygon[0]).sub(centre).dot(nb));
+    const p = seat.point.clone().sub(foot.applyQuaternion(q));
+    const landed = this._land(item, [q.x, q.y, q.z, q.w, p.x, p.y, p.z], seat);
+    this.stats.insertMs = performance.now() - t0;
+    return landed;
+  }
+
+  /** Where a copy of object `id` lands: one object-width to its right on what the original rests on. */
+  landingBeside(id) {
+    const r = this.record(id);
+    const parent = idOf(this._record(id).entry.body.parent);
+    const main = r.bindings.find((b) => b.supporter === parent) ?? r.bindings[0];
+    if (!main) throw new PlacementError(`${this.catalog.get(r.item).name} rests on nothing to put a copy on`);
+    const box = this.catalog.prototype(r.item).geometry.boundingBox;
+    const pose = [...r.pose];
+    pose[4] += box.max.x - box.min.x + 0.1;
+    return this._land(r.item, pose, main);
+  }
+
+  // The first offer the ray meets that a binding of `surfaces` fits, facing the ray:
+  // { binding, supporter: id, offer, point: Vector3, normal: Vector3 (the offer's, world) } or null.
+  _offerOnRay(ray, surfaces) {
+    const bindings = surfaces.map((s, i) => [s, i]).filter(([s]) => s.kind === 'binding');
+    if (!bindings.length) return null;
+    const origin = ray.origin.clone(), dir = ray.direction.clone().normalize();
+    for (let hop = 0; hop < 16; hop++) {
+      const h = this.scene.raycast(origin, dir, Infinity, PICK);
+      if (!h || !h.body) return null;
+      const id = idOf(h.body), part = this._part(id);
+      const point = new Vector3().fromArray(h.point);
+      const local = point.clone().applyMatrix4(_m.copy(part.object.matrixWorld).invert());
+      const q = part.object.getWorldQuaternion(new Quaternion());
+      const offers = this.surfacesOf(id);
+      for (let k = 0; k < offers.length; k++) {
+        const s = offers[k];
+        if (s.kind !== 'offer' || !onPolygon(s, local)) continue;
+        const normal = new Vector3().fromArray(s.normal).applyQuaternion(q);
+        if (normal.dot(dir) >= 0) continue;
+        const fit = bindings.find(([bs]) => this.scene.labelFits(bs.label, s.label));
+        if (fit) return { binding: fit[1], supporter: id, offer: k, point, normal };
       }
+      origin.copy(point).addScaledVector(dir, 1e-4); // on through what does not take it
     }
-    throw new PlacementError(`no free spot for ${proto.name} in the room`);
+    return null;
   }
 
-  // No object (the floor aside) interpenetrates `mesh` at `pose`; [min, max] is its world box.
-  _free(mesh, pose, min, max) {
-    for (const body of this.sync.scene.queryBox(min, max)) {
-      const e = this.sync.byObject.get(body.userData);
-      if (e === this._floor) continue;
-      if (this.snug.overlap(mesh, pose, e.mesh, e.pose)) return false;
+  // A probe body of `item` at `pose` bound onto the seat; when something is in the way, lifted off the offer,
+  // pushed out of what it overlaps and laid down again. Returns { pose, bindings } or throws a PlacementError.
+  _land(item, pose, { binding, supporter, offer }) {
+    const name = this.catalog.get(item).name;
+    const probe = this._probe(item, unitPose(pose));
+    const body = probe.body, sup = this._part(supporter).entry.body;
+    try {
+      try {
+        body.bind(binding, sup, offer);
+      } catch (e) {
+        if (e.name !== 'SnugError') throw e;
+        const s = this.surfacesOf(supporter)[offer];
+        const up = new Vector3().fromArray(s.normal).applyQuaternion(this._part(supporter).object.getWorldQuaternion(new Quaternion()));
+        const at = body.getPose();
+        body.setPose([at[0], at[1], at[2], at[3], at[4] + 0.01 * up.x, at[5] + 0.01 * up.y, at[6] + 0.01 * up.z]);
+        body.pushOut();
+        body.bind(binding, sup, offer);
+      }
+    } catch (e) {
+      if (e.name !== 'SnugError') throw e;
+      throw new PlacementError(`no room for the ${name.toLowerCase()} there`);
+    } finally {
+      pose = Array.from(body.getPose());
+      this.sync.remove(probe.object);
     }
-    return true;
+    return { pose, bindings: [{ binding, supporter, offer }] };
   }
 
-  _probe(item) {
-    let mesh = this._probes.get(item);
-    if (!mesh) {
-      const proto = this.catalog.prototype(item);
-      mesh = proto.blob ? this.snug.meshFromBlob(proto.blob, item) : this.snug.createMesh({ ...geometryArrays(proto.geometry), label: item });
-      this._probes.set(item, mesh);
+  // Where an item can go, in words: the places its bindings fit.
+  _places(proto) {
+    const labels = this.scene.labels();
+    const fits = new Set();
+    for (const s of proto.surfaces) {
+      if (s.kind !== 'binding') continue;
+      for (const l of labels) if (this.scene.labelFits(s.label, l)) fits.add(PLACES[l] ?? l);
     }
-    return mesh;
-  }
-
-  _checkInside(item, pose) {
-    const proto = this.catalog.prototype(item);
-    _box.copy(proto.geometry.boundingBox).applyMatrix4(_m.compose(_v.set(pose[4], pose[5], pose[6]), _q.fromArray(pose), new Vector3(1, 1, 1)));
-    const I = this.interior, eps = 1e-3;
-    if (_box.min.x < I.minX - eps || _box.max.x > I.maxX + eps || _box.min.z < I.minZ - eps || _box.max.z > I.maxZ + eps ||
-      _box.min.y < -eps || _box.max.y > I.height + eps) {
-      throw new PlacementError(`${proto.name} at (${pose[4].toFixed(2)}, ${pose[5].toFixed(2)}, ${pose[6].toFixed(2)}) is outside the room`);
-    }
+    const list = [...fits];
+    if (!list.length) return 'nothing: it has no surface to rest with';
+    return list.length === 1 ? list[0] : `${list.slice(0, -1).join(', ')} or ${list.at(-1)}`;
   }
 
   // ---------------------------------------------------------------- drags
   /**
-   * Start dragging objects `ids` as one group, grabbed on `grabbed` at world `point`. Returns a drag:
-   *   move(ray)  one call per pointer event: the group follows the pointer on the horizontal plane through the grab
-   *              point, stopping at contact and sliding along what blocks it. Returns the feedback
-   *              { blockers: ids, contacts: [{ point, normal }], group: the ids carried along with the grabbed one }
-   *              (today the rest of the selection; with the core, also what stands on them).
-   *   end()      { from: records, to: records } of the members (for the undo stack)
-   *   cancel()   every member back to where the drag started
+   * Start dragging objects `ids` as one group, grabbed on `grabbed` at world `point`. The lead is the grabbed
+   * object (or its highest selected supporter); the rest of the selection is carried by it with what stands on
+   * them. Returns a drag:
+   *   move(ray, { mode })   one body.move per pointer event: the grabbed point follows the ray on the plane of what
+   *                         the lead rests on, sliding, stopping at contact and at offers' edges, re-seating onto the
+   *                         offer under the pointer; mode 'free' lifts it off and reports the seat it would take.
+   *   turn(angle, { free }) turn about the allowed axis (15 degree steps unless free)
+   *   turnTo(total, { free }) a ring gesture: turned by `total` since the drag began
+   *   end()                 { from, to } records of what changed (for the undo stack), or { cancelled } when a
+   *                         free drag found nothing to land on (everything went back)
+   *   cancel()              everything back to where the drag started, bindings included
+   * move and the turns return the feedback { lead, group, blockers, contacts, rests, candidate, turnAxis,
+   * reasons, mode } with ids for objects.
    */
   beginDrag(ids, grabbed, point) {
-    const members = ids.map((id) => this._record(id));
-    const from = members.map((r) => ({ id: r.id, pose: Array.from(r.entry.pose) }));
-    const plane = new Plane(UP, -point.y);
-    const lead = this._record(grabbed);
-    const offset = new Vector3().setFromMatrixPosition(lead.object.matrixWorld).sub(point);
-    const target = new Vector3();
-    this.mover.members = members.map((r) => r.entry);
-    const idOf = (entry) => entry.object.userData.placementId;
-    const changed = () => this.dispatchEvent({ type: 'change', kind: 'move', ids: [...ids] });
-    const group = ids.filter((id) => id !== grabbed);
-    let live = true;
+    const before = this.snapshot();
+    let lead = this._record(grabbed);
+    for (let b = lead.entry.body.parent; b; b = b.parent) if (ids.includes(idOf(b))) lead = this._record(idOf(b));
+    // The rest of the selection is carried by the lead for the drag.
+    const carry = ids.filter((id) => id !== lead.id).map((id) => this._record(id).object);
+    const drag = new SnugDrag(this.sync, lead.object, point, { carry });
+    const group = drag.moved.map((e) => idOfObject(e.object)).filter((id) => id !== lead.id && this._objects.has(id));
+    const changed = () => this.dispatchEvent({ type: 'change', kind: 'move', ids: [lead.id, ...group] });
+    let live = true, mode = 'constrained';
+    const STEP = Math.PI / 12;
+
+    const report = (f) => f && ({
+      lead: lead.id, item: lead.item, group, mode, reasons: f.reasons, turnAxis: f.turnAxis,
+      blockers: [...new Set(f.blockers.map((b) => idOfObject(b.object)).filter(Boolean))],
+      contacts: f.blockers.map((b) => ({ point: b.point, normal: b.normal })),
+      rests: f.rests.map((r) => ({ id: idOfObject(r.object), offer: r.offer })),
+      candidate: f.candidate && { id: idOfObject(f.candidate.object), offer: f.candidate.offer, pose: Array.from(f.candidate.pose) },
+    });
+    const timed = (call) => {
+      if (!live) return null;
+      const t0 = performance.now();
+      const f = call();
+      const s = this.stats;
+      s.pageMs = performance.now() - t0;
+      s.coreMs = drag.coreMs;
+      if (s.pageTimes.push(s.pageMs) > KEEP_TIMES) s.pageTimes.shift();
+      if (s.coreTimes.push(s.coreMs) > KEEP_TIMES) s.coreTimes.shift();
+      if (f) changed();
+      return report(f);
+    };
     return {
-      move: (ray) => {
-        if (!live || !ray.intersectPlane(plane, target)) return { blockers: [], contacts: [], group: [] };
-        const t0 = performance.now();
-        const pos = _v.setFromMatrixPosition(lead.object.matrixWorld);
-        const delta = target.add(offset).sub(pos);
-        delta.y = 0;
-        this.mover.move(lead.entry, delta);
-        this.stats.dragMs = performance.now() - t0;
-        this.stats.queries = this.mover.lastQueries;
-        if (this.stats.dragTimes.push(this.stats.dragMs) > 1000) this.stats.dragTimes.shift();
-        changed();
-        return {
-          blockers: [...this.mover.blockers].map(idOf),
-          contacts: this.mover.contacts.map((c) => ({ point: c.point.clone(), normal: c.normal.clone() })),
-          group,
-        };
-      },
+      lead: lead.id,
+      get mode() { return mode; },
+      move: (ray, options = {}) => timed(() => drag.move(ray, { mode: (mode = options.mode ?? 'constrained') })),
+      turn: (angle, { free = false } = {}) => timed(() => drag.turn(angle, { mode, angleStep: free ? 0 : STEP })),
+      turnTo: (total, { free = false } = {}) => timed(() => drag.turnTo(total, { mode, angleStep: free ? 0 : STEP })),
       end: () => {
+        if (!live) return null;
         live = false;
-        return { from, to: members.map((r) => ({ id: r.id, pose: Array.from(r.entry.pose) })) };
+        const landed = mode !== 'free' || drag.drop();
+        // A free drag lets go where nothing takes it: it goes back. (body.drop will let it fall onto what is
+        // under it instead.)
+        if (landed) drag.release();
+        else drag.cancel();
+        changed();
+        if (!landed) return { cancelled: true };
+        const after = new Map(this.snapshot().map((r) => [r.id, r]));
+        const moved = before.filter((r) => !sameRecord(r, after.get(r.id)));
+        return { from: moved, to: moved.map((r) => after.get(r.id)) };
       },
       cancel: () => {
+        if (!live) return;
         live = false;
-        this.setPoses(from);
+        drag.cancel();
+        changed();
       },
     };
   }
@@ -357,18 +508,41 @@ export class Placement extends EventDispatcher {
   /** The core's serialized mesh of an object, hierarchy included (the H view reads its boxes). */
   hierarchyBlob(id) { return this._record(id).entry.mesh.serialize(); }
 
-  /** Whether two objects interpenetrate (core overlap test). */
+  /** Whether two objects (or shell parts) interpenetrate or touch (core overlap test). */
   overlaps(a, b) {
-    const ea = (this._objects.get(a) || this._shell.get(a)).entry, eb = (this._objects.get(b) || this._shell.get(b)).entry;
-    return this.snug.overlap(ea.mesh, ea.pose, eb.mesh, eb.pose);
+    const ea = this._part(a).entry, eb = this._part(b).entry;
+    return this.snug.overlap(ea.mesh, ea.body.getPose(), eb.mesh, eb.body.getPose());
   }
 
   /** Triangles in the room. */
   triangleCount() {
     let n = 0;
-    for (const e of this.sync.entries) n += e.arrays.indices ? e.arrays.indices.length / 3 : e.arrays.positions.length / 9;
+    for (const { geometry: g } of this.sync.entries) n += (g.index ? g.index.count : g.getAttribute('position').count) / 3;
     return n;
   }
+}
+
+// The placement id of an Object3D, or of a body's Object3D (null for none).
+function idOfObject(object) { return object?.userData.placementId ?? null; }
+function idOf(body) { return idOfObject(body?.userData); }
+
+function sameRecord(a, b) {
+  return b && a.pose.every((x, k) => x === b.pose[k]) && String(a.local) === String(b.local) && a.bindings.length === b.bindings.length &&
+    a.bindings.every((x) => b.bindings.some((y) => x.binding === y.binding && x.supporter === y.supporter && x.offer === y.offer));
+}
+
+// Does the local point lie on the surface: in its plane (within a millimetre) and inside its convex polygon?
+function onPolygon(s, x) {
+  const n = s.normal, P = s.polygon;
+  const d = (x.x - P[0][0]) * n[0] + (x.y - P[0][1]) * n[1] + (x.z - P[0][2]) * n[2];
+  if (Math.abs(d) > 1e-3) return false;
+  for (let i = 0; i < P.length; i++) {
+    const a = P[i], b = P[(i + 1) % P.length];
+    const e = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [x.x - a[0], x.y - a[1], x.z - a[2]];
+    const c = [e[1] * w[2] - e[2] * w[1], e[2] * w[0] - e[0] * w[2], e[0] * w[1] - e[1] * w[0]];
+    if (c[0] * n[0] + c[1] * n[1] + c[2] * n[2] < -1e-9) return false;
+  }
+  return true;
 }
 
 // A pose checked (7 finite numbers, a quaternion of unit length within 1e-3) as a Float32Array, its quaternion
@@ -381,18 +555,4 @@ function unitPose(pose) {
   if (Math.abs(n - 1) > 1e-3) throw new PlacementError(`pose rotation is not a unit quaternion (length ${n.toFixed(4)})`);
   const k = Math.abs(n - 1) < 1e-6 ? 1 : n;
   return Float32Array.of(pose[0] / k, pose[1] / k, pose[2] / k, pose[3] / k, pose[4], pose[5], pose[6]);
-}
-
-// Grid offsets (i, j) with |i|, |j| <= reach, nearest first (ties in a fixed order): the search visits spots
-// outward from the pointer. Cached per reach.
-const RINGS = new Map();
-function ringOrder(reach) {
-  let order = RINGS.get(reach);
-  if (!order) {
-    order = [];
-    for (let i = -reach; i <= reach; i++) for (let j = -reach; j <= reach; j++) order.push([i, j]);
-    order.sort((a, b) => a[0] * a[0] + a[1] * a[1] - (b[0] * b[0] + b[1] * b[1]) || a[0] - b[0] || a[1] - b[1]);
-    RINGS.set(reach, order);
-  }
-  return order;
 }

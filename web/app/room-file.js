@@ -1,18 +1,23 @@
-// The room file: a JSON document with the room's objects ({ id, item, pose } through the placement seam) and the
-// imported items they use (their triangles, so the file opens anywhere). The core's scene file (issue 18) will
-// replace the payload; this file then only wraps it. Reading checks everything it can before the room is touched.
+// The room file: a JSON document with the room's objects ({ id, item, pose, bindings, local } through the placement
+// seam: what each rests on, by surface indices, and its pose relative to that) and the imported items they use (their triangles, so the file opens
+// anywhere). The core's scene file (scene.save/load) will replace the payload; this file then only wraps it.
+// Reading checks everything it can before the room is touched; whether the bindings hold is the room's to say.
+// Version 1 files had no bindings: their objects open unbound (a drag snaps them onto what is under them).
 export const FORMAT = 'snug-room';
-export const VERSION = 1;
+export const VERSION = 2;
 
 export class RoomFileError extends Error {
   constructor(message) { super(message); this.name = 'RoomFileError'; }
 }
 
-/** The text of a room file. records: [{ id, item, pose }]; imported: [{ id, name, color, positions, indices }]. */
+/**
+ * The text of a room file. records: [{ id, item, pose, bindings: [{ binding, supporter, offer }], local }]; imported:
+ * [{ id, name, color, positions, indices }].
+ */
 export function writeRoom(records, imported) {
   return JSON.stringify({
     format: FORMAT, version: VERSION,
-    items: records.map((r) => ({ id: r.id, item: r.item, pose: Array.from(r.pose) })),
+    items: records.map((r) => ({ id: r.id, item: r.item, pose: Array.from(r.pose), bindings: r.bindings, local: r.local })),
     imported: imported.map((s) => ({
       id: s.id, name: s.name, color: s.color,
       positions: toBase64(s.positions), indices: s.indices ? toBase64(s.indices) : null,
@@ -76,7 +81,16 @@ export function readRoom(text, knownItem) {
     if (!Array.isArray(r.pose) || r.pose.length !== 7 || !r.pose.every((x) => typeof x === 'number' && Number.isFinite(x))) {
       throw new RoomFileError(`${where} (${r.id}) has no pose of 7 finite numbers`);
     }
-    return { id: r.id, item: r.item, pose: r.pose };
+    const bindings = doc.version === 1 ? [] : r.bindings;
+    const index = (x) => Number.isInteger(x) && x >= 0;
+    if (!Array.isArray(bindings) || !bindings.every((b) => b && index(b.binding) && index(b.offer) && typeof b.supporter === 'string')) {
+      throw new RoomFileError(`${where} (${r.id}) has no list of what it rests on ({ binding, supporter, offer })`);
+    }
+    const local = r.local ?? null;
+    if (local !== null && !(Array.isArray(local) && local.length === 7 && local.every((x) => typeof x === 'number' && Number.isFinite(x)))) {
+      throw new RoomFileError(`${where} (${r.id}) has a local pose that is not 7 finite numbers`);
+    }
+    return { id: r.id, item: r.item, pose: r.pose, local, bindings: bindings.map((b) => ({ binding: b.binding, supporter: b.supporter, offer: b.offer })) };
   });
   return { records, imported };
 }

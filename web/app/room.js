@@ -16,7 +16,7 @@ export const INTERIOR = { minX: -4, maxX: 4, minZ: -3, maxZ: 3, height: 2.6 };
  */
 export function buildRoom(placement, catalog, I = INTERIOR) {
   const w = I.maxX - I.minX, d = I.maxZ - I.minZ, h = I.height;
-  const shell = (id, item, options, position, turn, extra = {}) => {
+  const shell = (id, item, options, position, turn) => {
     const made = catalog.get(item).make(options);
     const mesh = new Mesh(renderGeometry(made.geometry), new MeshStandardMaterial({ color: made.color, roughness: 0.92 }));
     mesh.name = id;
@@ -24,10 +24,10 @@ export function buildRoom(placement, catalog, I = INTERIOR) {
     mesh.position.copy(position);
     mesh.rotation.y = turn;
     mesh.updateMatrixWorld();
-    placement.addShell(id, mesh, { geometry: made.geometry, surfaces: made.surfaces, ...extra });
+    placement.addShell(id, mesh, { geometry: made.geometry, surfaces: made.surfaces });
     return mesh;
   };
-  shell('floor', 'floor', { width: w, depth: d }, new Vector3(0, 0, 0), 0, { floor: true });
+  shell('floor', 'floor', { width: w, depth: d }, new Vector3(0, 0, 0), 0);
 
   // A catalog wall faces +z; each is turned to face into the room. The back and front walls cover the corners.
   const specs = [

@@ -3,7 +3,7 @@
 export const SHORTCUTS = [
   ['Ctrl+Z', 'undo'], ['Ctrl+Shift+Z', 'redo'], ['Ctrl+Y', 'redo'], ['Delete', 'delete'], ['Backspace', 'delete'],
   ['Ctrl+D', 'duplicate'], ['F', 'frame'], ['Ctrl+S', 'save'], ['Ctrl+O', 'open'], ['S', 'stats'], ['?', 'help'],
-  ['C', 'catalog'], ['H', 'hierarchy'], ['Escape', 'escape'],
+  ['C', 'catalog'], ['H', 'hierarchy'], ['Escape', 'escape'], ['R', 'turn'], ['Shift+R', 'turnBack'],
 ];
 
 function chord(e) {

@@ -1,5 +1,6 @@
-// The stats overlay (a toggle): the room's size, the last drag's work in the placement seam, picking, rendering,
-// memory, and when the first drag became possible.
+// The stats overlay (a toggle): the room's size, the last drag event's work (the core's body.move, and the page's
+// whole work for the event: that call and the scene update) with the p99 of the recent ones, picking, the insert
+// search, rendering, memory, and when the first drag became possible.
 export class Stats {
   constructor(root, { viewport, placement, snug }) {
     Object.assign(this, { root, viewport, placement, snug });
@@ -24,7 +25,8 @@ export class Stats {
     const ms = (x, digits) => (x === null ? '—' : `${x.toFixed(digits)} ms`);
     this.root.innerHTML =
       `<b>${this.placement.triangleCount().toLocaleString('en')}</b> triangles, <b>${this.placement.ids().length}</b> objects<br>` +
-      `drag step <b>${ms(s.dragMs, 2)}</b> (${s.queries} sweeps), p99 ${ms(percentile(s.dragTimes, 0.99), 2)} of the last ${s.dragTimes.length}<br>` +
+      `drag event: core <b>${ms(s.coreMs, 2)}</b> (body.move), page <b>${ms(s.pageMs, 2)}</b><br>` +
+      `p99 of the last ${s.pageTimes.length}: core ${ms(percentile(s.coreTimes, 0.99), 2)}, page ${ms(percentile(s.pageTimes, 0.99), 2)}<br>` +
       `pick ${s.pickMs === null ? '—' : `${(s.pickMs * 1000).toFixed(0)} µs`} · ` +
       `insert search ${ms(s.insertMs, 1)} · render ${this.viewport.renderMs.toFixed(1)} ms<br>` +
       `core ${mb(this.snug.allocatedBytes())} MB of ${mb(this.snug.heapBytes)} MB · ${this.snug.threads} thread${this.snug.threads > 1 ? 's' : ''}<br>` +

@@ -51,7 +51,7 @@ export class Viewport extends EventDispatcher {
     controls.addEventListener('change', () => this.requestRender());
     this.controls = controls;
 
-    this._raycaster = new Raycaster();
+    this.raycaster = new Raycaster(); // for the view's own handles (the turn gizmo); objects are picked by the core
     this._ndc = new Vector2();
     this._dirty = true;
     this.renderMs = 0;
@@ -92,8 +92,8 @@ export class Viewport extends EventDispatcher {
   ray(clientX, clientY) {
     const r = this.canvas.getBoundingClientRect();
     this._ndc.set(((clientX - r.left) / r.width) * 2 - 1, -((clientY - r.top) / r.height) * 2 + 1);
-    this._raycaster.setFromCamera(this._ndc, this.camera);
-    return this._raycaster.ray.clone();
+    this.raycaster.setFromCamera(this._ndc, this.camera);
+    return this.raycaster.ray.clone();
   }
 
   /** Client coordinates of a world point; front is false for a point behind the camera. */

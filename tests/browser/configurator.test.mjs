@@ -404,6 +404,8 @@ test('a phone: the catalog is a strip that opens, the toolbar shows icons, tap a
   const { page, errors } = await fresh(t, { width: 390, height: 760, hasTouch: true, isMobile: true });
   assert.equal(await page.isVisible('.catalog-list'), false, 'the catalog starts collapsed');
   assert.equal(await page.isVisible('#toolbar button[data-action="undo"] span'), false, 'icons only');
+  const bar = await app(page, () => { const t = document.getElementById('toolbar'); return [t.scrollWidth, t.clientWidth]; });
+  assert.ok(bar[0] <= bar[1], `every button fits the phone's width: ${bar}`);
   await shot(page, 'phone');
   await page.tap('.catalog-toggle');
   assert.equal(await page.isVisible('.catalog-list'), true);

@@ -190,6 +190,7 @@ test('the ring turns the lamp in 15 degree steps, the table until it touches a c
   yaw0 = yawDeg((await record(table)).pose);
   await ringTurn(0, 40);
   const last = await app(() => window.snugApp.feedback.last);
+  const lit = await app(() => window.snugApp.feedback.offerShown);
   const chairs = await app(() => window.snugApp.placement.ids().filter((id) => window.snugApp.placement.itemOf(id) === 'chair'));
   const red = await Promise.all(chairs.map(isRed));
   await shot(page, 'placement-ring-blocked');
@@ -198,6 +199,7 @@ test('the ring turns the lamp in 15 degree steps, the table until it touches a c
   assert.ok(last.reasons.includes('turn-blocked'), `turn-blocked: ${last.reasons}`);
   assert.ok(last.blockers.some((id) => chairs.includes(id)), `a chair blocks: ${last.blockers}`);
   assert.ok(red.some(Boolean), 'and is red while it does');
+  assert.equal(lit, null, 'the floor it stands on is not lit (the room\'s shell never is)');
   assert.ok(Math.abs(turned) > 1 && Math.abs(turned) < 15, `stopped short of the first step: ${turned}`);
   assert.deepEqual((await core(table)).check, []);
   assert.deepEqual(await Promise.all(chairs.map(isRed)), chairs.map(() => false), 'no red after the release');

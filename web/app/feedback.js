@@ -1,8 +1,8 @@
 // What a drag and an insert show while they happen: the objects blocking a drag turn red (only while they block),
 // contact points and normals show in yellow, the objects carried along with the grabbed one (the rest of the
-// selection and what stands on them) glow amber, the offer the object rests on (or would land on) lights up, a
-// vertical guide drops from the dragged object to what is under it (depth), and a ghost shows where a free drag or
-// an insert would land.
+// selection and what stands on them) glow amber, the offer of a piece of furniture the object rests on (or would
+// land on) lights up, a vertical guide drops from the dragged object to what is under it (depth), and a ghost
+// shows where a free drag or an insert would land.
 import {
   BufferAttribute, BufferGeometry, Color, Group, Line, LineBasicMaterial, Mesh, MeshBasicMaterial, MeshStandardMaterial,
   RingGeometry, Vector3,
@@ -64,10 +64,14 @@ export class Feedback {
     }
   }
 
-  /** Light up offer `offer` of object or shell part `id` (null: none). */
+  /**
+   * Light up offer `offer` of object `id` (null: none). The room's floor and walls are not lit: they are as big as
+   * the room and always there to stand on.
+   */
   showOffer(id, offer) {
-    this.offerShown = id === null ? null : { id, offer };
-    this.offer.set(id === null ? null : this.placement.offerPolygon(id, offer));
+    const lit = id !== null && this.placement.has(id);
+    this.offerShown = lit ? { id, offer } : null;
+    this.offer.set(lit ? this.placement.offerPolygon(id, offer) : null);
     this.viewport.requestRender();
   }
 

@@ -137,8 +137,9 @@ export interface DragOptions {
 
 /** A pointer drag of a registered object through the core's mover: one body.move per call. */
 export class SnugDrag {
-  /** Start dragging `object`, grabbed at the world point `point`. */
-  constructor(sync: SnugSync, object: Object3D, point: Vector3 | ArrayLike<number>);
+  /** Start dragging `object`, grabbed at the world point `point`; options.carry: other objects moved with it as
+   * one rigid group (made its children in the core until release() or cancel()). */
+  constructor(sync: SnugSync, object: Object3D, point: Vector3 | ArrayLike<number>, options?: { carry?: Object3D[] });
   sync: SnugSync;
   entry: SyncEntry;
   body: Body;
@@ -162,6 +163,8 @@ export class SnugDrag {
   turnTo(total: number, options?: Omit<DragOptions, 'turn'>): DragFeedback | null;
   /** The end of a free drag: take the last reported seat where its ghost showed it; whether it did. */
   drop(): boolean;
-  /** Everything back to where it was when the drag began (poses and bindings). */
+  /** The end of the drag: carried objects get their parents back. */
+  release(): void;
+  /** Everything back to where it was when the drag began (poses, bindings, parents). */
   cancel(): void;
 }

@@ -226,6 +226,23 @@ test('SnugDrag: a table carries its lamp (the Object3Ds of its subtree follow), 
   r.sync.dispose();
 });
 
+test('SnugDrag carries a selection as one group: both tables move alike, release gives the parents back', () => {
+  const r = catalogRoom();
+  const drag = new SnugDrag(r.sync, r.t1.object, [-1, 0.75, 0], { carry: [r.t2.object] });
+  assert.equal(r.t2.body.parent, r.t1.body, 'carried: a child of the lead in the core for the drag');
+  assert.deepEqual(drag.moved.map((e) => e.label).sort(), ['lamp', 'table', 'table']);
+  const a0 = r.t1.object.position.clone(), b0 = r.t2.object.position.clone();
+  drag.move(down(-1, -0.6));
+  assertInStep(r.sync);
+  const da = r.t1.object.position.clone().sub(a0), db = r.t2.object.position.clone().sub(b0);
+  assert.ok(da.z < -0.5 && da.distanceTo(db) < 1e-5, `as one group: ${da.toArray()} vs ${db.toArray()}`);
+  drag.release();
+  assert.equal(r.t2.body.parent, r.floor.body, 'released: it rests on the floor again');
+  assert.equal(r.t2.body.bindings()[0].supporter, r.floor.body);
+  assert.deepEqual(r.sync.scene.check(), []);
+  r.sync.dispose();
+});
+
 test('SnugDrag: a free drag lifts the lamp off, reports the seat under it (a ghost) and drops onto it', () => {
   const r = catalogRoom();
   const drag = new SnugDrag(r.sync, r.lamp.object, [-1.2, 1.2, 0.1]);

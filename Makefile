@@ -253,7 +253,7 @@ test-browser: web
 # beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
 # sources import the modules from the build folder (../build/wasm/) and the three.js layer imports ../wasm/; here
 # both become ./, and no path may leave the folder.
-PKG_SRC  := wasm/snug.js wasm/scene.js wasm/layout.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
+PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/layout.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
             web/snug-three.js web/snug-three.d.ts
 PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js)
 

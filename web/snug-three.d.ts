@@ -106,7 +106,8 @@ export class SnugSync {
   setWorldPose(object: Object3D, pose: Pose): void;
   /** Every entry's (or the given entries') world pose and bindings. */
   capture(entries?: SyncEntry[]): Map<SyncEntry, EntryState>;
-  /** Put entries back to a captured state (unbind, pose, bind as listed); returns what could not be bound again. */
+  /** Put entries back to a captured state (pose, then the bindings as they stand there, then a child's local pose);
+   * returns the bindings that do not hold there. */
   restore(state: Map<SyncEntry, EntryState>): string[];
   dispose(): void;
 }

@@ -75,9 +75,6 @@ export function scaleSurfaces(surfaces, scale) {
   });
 }
 
-// How far a body is backed off its later supporters to take its first binding (see SnugSync._bind).
-const BACK_OFF = 0.01;
-
 const sameBinding = (a, b) => a.binding === b.binding && a.offer === b.offer && a.supporter === b.supporter;
 
 /**
@@ -228,7 +225,7 @@ export class SnugSync {
   }
 
   // ------------------------------------------------------------------ poses and bindings as a whole
-  // (the core's scene.snapshot()/restore() will replace these two)
+  // (what a drag's cancel and an app's undo need of some entries; scene.snapshot()/restore() do the whole scene)
 
   /**
    * Every entry's world pose, bindings ({ binding, supporter: entry, offer }) and, for a body with a parent in the
@@ -245,8 +242,10 @@ export class SnugSync {
 
   /**
    * Put entries back to a captured state (a Map entry -> { pose, bindings, local? }): those whose pose or bindings
-   * differ are unbound, set to their pose, bound as they were, and given their local pose when they have a parent
-   * again; three.js follows. Returns what could not be bound again (['label: reason', ...]; empty when all was).
+   * differ get their pose and their bindings as they stand there (body.setBindings: nothing moves, and what rests
+   * on what needs no order), then their local pose when they have a parent again (the core derives a child's world
+   * pose from it); three.js follows. Returns the bindings that do not hold where they were asked for
+   * (['label: reason', ...]; empty when all do); those bodies stay unbound at their pose.
    */
   restore(state) {
     const todo = [];
@@ -257,58 +256,29 @@ export class SnugSync {
         bindings.every((b) => want.bindings.some((w) => sameBinding(b, w)));
       if (!same) todo.push([e, want]);
     }
-    // Unbound first, so that no pose set below carries another body of the list along.
-    for (const [e] of todo) e.body.unbind();
+    // Unbound first (without the lift unbind gives), so that no pose set below carries another body of the list.
+    for (const [e] of todo) e.body.setBindings([]);
     for (const [e, want] of todo) e.body.setPose(want.pose);
-    // What rests on a body is bound before it (the core counts an unbound touch as an overlap; bound, the books on a
-    // shelf are part of what the shelf's bind moves).
-    const wanted = new Map(todo);
-    const height = new Map();
-    const heightOf = (e, seen = new Set()) => {
-      if (!height.has(e)) {
-        seen.add(e);
-        const below = wanted.get(e).bindings.map((b) => b.supporter).filter((s) => wanted.has(s) && !seen.has(s));
-        height.set(e, below.length ? 1 + Math.max(...below.map((s) => heightOf(s, seen))) : 0);
-      }
-      return height.get(e);
-    };
-    todo.sort((a, b) => heightOf(b[0]) - heightOf(a[0]));
     const failed = [];
     for (const [e, want] of todo) {
       try {
-        this._bind(e, want);
+        e.body.setBindings(want.bindings.map((b) => ({ binding: b.binding, supporter: b.supporter.body, offer: b.offer })));
       } catch (err) {
         if (err.name !== 'SnugError') throw err;
         failed.push(`${e.label}: ${err.message}`);
       }
     }
-    // Parents before their children: a parent's local pose moves its children.
-    const local = todo.filter(([e, want]) => want.local && e.body.parent).map(([e, want]) => [e, want.local, coreDepth(e.body)]);
-    for (const [e, pose] of local.sort((a, b) => a[2] - b[2])) e.body.setLocalPose(pose);
+    // Parents before their children: a parent's local pose moves its children. A local pose is the world pose to
+    // the bit; one that gives another pose (a file edited by hand) is refused, the world pose stays.
+    const local = todo.filter(([e, want]) => want.local && e.body.parent).map(([e, want]) => [e, want, coreDepth(e.body)]);
+    for (const [e, want] of local.sort((a, b) => a[2] - b[2])) {
+      e.body.setLocalPose(want.local);
+      if (samePose(e.body.getPose(), want.pose)) continue;
+      e.body.setPose(want.pose);
+      failed.push(`${e.label}: its local pose does not give its pose`);
+    }
     this.push();
     return failed;
-  }
-
-  // Bind an entry at its pose as listed. A body that touches two supporters (a bookcase on the floor, against a
-  // wall) cannot take its first binding where it touches the second (the core counts that touch as an overlap until
-  // it is bound too), so it is then bound from a pose backed off along the later bindings' normals, which the later
-  // binds close again.
-  _bind(e, { pose, bindings }) {
-    const bindAll = () => { for (const b of bindings) e.body.bind(b.binding, b.supporter.body, b.offer); };
-    try {
-      bindAll();
-      return;
-    } catch (err) {
-      if (err.name !== 'SnugError' || bindings.length < 2) throw err;
-    }
-    e.body.unbind();
-    const surfaces = e.mesh.surfaces();
-    _q.set(pose[0], pose[1], pose[2], pose[3]);
-    const back = new Vector3();
-    for (const b of bindings.slice(1)) back.add(_p.fromArray(surfaces[b.binding].normal).applyQuaternion(_q));
-    back.setLength(BACK_OFF);
-    e.body.setPose([pose[0], pose[1], pose[2], pose[3], pose[4] + back.x, pose[5] + back.y, pose[6] + back.z]);
-    bindAll();
   }
 
   dispose() {
@@ -325,6 +295,13 @@ function depth(object) {
   let d = 0;
   for (let o = object.parent; o; o = o.parent) d++;
   return d;
+}
+
+// The same pose up to float rounding (a quaternion and its negation are the same turn).
+function samePose(a, b) {
+  const dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  const scale = 1 + Math.hypot(b[4], b[5], b[6]);
+  return Math.abs(Math.abs(dot) - 1) < 1e-6 && Math.hypot(a[4] - b[4], a[5] - b[5], a[6] - b[6]) < 1e-5 * scale;
 }
 
 function coreDepth(body) {

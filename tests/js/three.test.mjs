@@ -304,6 +304,12 @@ test('SnugSync.restore: bindings back bit for bit, a bookcase on the floor again
   const failed = r.sync.restore(wanted);
   assert.equal(failed.length, 1);
   assert.match(failed[0], /^lamp: .*label/);
+  // A local pose that does not give the pose asked for (a file edited by hand) is refused; the pose stands.
+  const books = r.sync.capture([r.books]).get(r.books);
+  const moved = Float32Array.from(books.pose);
+  moved[4] += 0.1;
+  assert.deepEqual(r.sync.restore(new Map([[r.books, { ...books, pose: moved }]])), ['books: its local pose does not give its pose']);
+  assert.deepEqual(Array.from(r.books.body.getPose()), Array.from(moved));
   assert.deepEqual(Array.from(r.lamp.body.getPose()), [0, 0, 0, 1, 0, 0, 2]);
   assert.equal(r.lamp.body.bindings().length, 0);
   assertInStep(r.sync);

@@ -1,13 +1,14 @@
 // The placement seam: every move, insert and delete of a room object goes through this file, on the core's placement
 // engine through the three.js layer (../snug-three.js): objects are bodies whose meshes carry the catalog's
 // authored surfaces, each bound to what it stands on (body.bind), and a drag is one body.move per pointer event.
-// The core's coming calls (scene.insert, scene.delete, body.drop, scene.snapshot/restore, scene.save/load) replace
-// the parts marked below and nothing else in the app changes.
+// The parts marked below stand in for Placement II calls of the core (scene.insert, scene.delete, body.drop,
+// scene.snapshot/restore, scene.save/load), which landed after them: moving to those changes only this file.
 //
 // Objects are named by string ids that stay the same across undo, redo, save and load; the room's shell parts
-// (floor, walls) have ids too. A record is { id, item, pose, bindings }: pose is the world pose [qx, qy, qz, qw, px,
-// py, pz] (the app's objects are children of an unmoved root), bindings what it rests on, [{ binding, supporter,
-// offer }] with the surface indices of the two catalog items and the supporter's id.
+// (floor, walls) have ids too. A record is { id, item, pose, bindings, local }: pose is the world pose [qx, qy, qz,
+// qw, px, py, pz] (the app's objects are children of an unmoved root), bindings what it rests on, [{ binding,
+// supporter, offer }] with the surface indices of the two catalog items and the supporter's id, local its pose
+// relative to that supporter (null for none), which gives the world pose back to the bit.
 import { EventDispatcher, Matrix4, Mesh, MeshStandardMaterial, Object3D, Quaternion, Vector3 } from 'three';
 import { SnugSync, SnugDrag, geometryArrays } from '../snug-three.js';
 
@@ -202,7 +203,7 @@ export class Placement extends EventDispatcher {
 
   /**
    * Remove objects; returns their records (for undo). What rested on them stays where it is, unbound.
-   * (scene.delete will apply a delete policy instead: what stood on a table falls onto what is under it.)
+   * (to move to scene.delete with its policy: what stood on a table falls onto what is under it.)
    */
   remove(ids) {
     const records = ids.map((id) => this.record(id));
@@ -222,8 +223,8 @@ export class Placement extends EventDispatcher {
   }
 
   /**
-   * Put objects back to their records' poses and bindings (undo and redo of moves, a cancelled drag): what changed
-   * is unbound, set to its pose and bound as recorded. (scene.restore will do this from a core snapshot.)
+   * Put objects back to their records' poses and bindings (undo and redo of moves and turns): what changed gets its
+   * pose and its bindings as they stand there. (to move to scene.snapshot/restore, which keep the whole scene.)
    */
   put(records) {
     try {
@@ -322,7 +323,7 @@ export class Placement extends EventDispatcher {
   }
 
   // ---------------------------------------------------------------- insert search
-  // (scene.insert will replace this section: it lands an item on the offer under a pointer without overlap)
+  // (to move to scene.insert: it lands an item on the offer under a pointer without overlap, in the core)
 
   /**
    * Where a new object of `item` lands for the pointer `ray` (three.js Ray): on the first offer along the ray that
@@ -485,7 +486,7 @@ export class Placement extends EventDispatcher {
         if (!live) return null;
         live = false;
         const landed = mode !== 'free' || drag.drop();
-        // A free drag lets go where nothing takes it: it goes back. (body.drop will let it fall onto what is
+        // A free drag lets go where nothing takes it: it goes back. (to move to body.drop: it falls onto what is
         // under it instead.)
         if (landed) drag.release();
         else drag.cancel();

@@ -1,6 +1,7 @@
 // The room file: a JSON document with the room's objects ({ id, item, pose, bindings, local } through the placement
-// seam: what each rests on, by surface indices, and its pose relative to that) and the imported items they use (their triangles, so the file opens
-// anywhere). The core's scene file (scene.save/load) will replace the payload; this file then only wraps it.
+// seam: what each rests on, by surface indices, and its pose relative to that) and the imported items they use
+// (their triangles, so the file opens anywhere). The core's scene file (scene.save/load, to move to) would replace
+// the payload; this file then only wraps it.
 // Reading checks everything it can before the room is touched; whether the bindings hold is the room's to say.
 // Version 1 files had no bindings: their objects open unbound (a drag snaps them onto what is under them).
 export const FORMAT = 'snug-room';

@@ -218,18 +218,26 @@ $(BUILD)/js/layout.json: wasm/layout_probe.c core/include/snug.h
 	$(EMCC) -std=c11 $(INCLUDES) $< -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -o $(BUILD)/js/layout_probe.cjs
 	node $(BUILD)/js/layout_probe.cjs > $@
 
-WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
+WEB_SRC := $(wildcard web/*.js web/*.html web/*.css web/app/*.js web/catalog/*.js wasm/*.js)
 
 $(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs
 	npx vite build --config web/vite.config.js --logLevel warn
 
 web: $(BUILD)/web/index.html
 
-# The README's main command: install what is missing, build, serve the page and print its URL.
+# The README's main command: install what is missing, build the page for production and serve it (Vite's preview
+# server, with the cross-origin isolation headers of web/vite.config.js). HOST=0.0.0.0 listens beyond this machine.
+HOST ?= localhost
 run: deps
+	$(MAKE) web
+	@echo "snug: serving the page at http://$(HOST):5173/ (Ctrl-C stops)"
+	npx vite preview --config web/vite.config.js --host $(HOST) --port 5173 --strictPort
+
+# The development server: modules served as they are and reloaded on change (slower to load than `make run`).
+dev: deps
 	$(MAKE) wasm
-	@echo "snug: serving the page at http://localhost:5173/ (Ctrl-C stops)"
-	npx vite --config web/vite.config.js --port 5173 --strictPort
+	@echo "snug: development server at http://$(HOST):5173/ (Ctrl-C stops)"
+	npx vite --config web/vite.config.js --host $(HOST) --port 5173 --strictPort
 
 test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/js/layout.json
 	sh tests/js/run.sh
@@ -237,7 +245,7 @@ test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/js/layout.jso
 test-browser: web
 	sh tests/browser/run.sh browser tests/browser/*.test.mjs
 
-.PHONY: web run test-js test-browser
+.PHONY: web run dev test-js test-browser
 
 # ---------------------------------------------------------------- npm package
 # `make package` assembles dist/, what `npm pack` ships (package.json "files"; its prepack script runs this): the JS
@@ -245,7 +253,7 @@ test-browser: web
 # beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
 # sources import the modules from the build folder (../build/wasm/) and the three.js layer imports ../wasm/; here
 # both become ./, and no path may leave the folder.
-PKG_SRC  := wasm/snug.js wasm/scene.js wasm/layout.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
+PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/layout.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
             web/snug-three.js web/snug-three.d.ts
 PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js)
 

@@ -224,18 +224,26 @@ clean:
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
 # (wasm/, web/, tests/js/, tests/browser/).
-WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
+WEB_SRC := $(wildcard web/*.js web/*.html web/*.css web/app/*.js web/catalog/*.js wasm/*.js)
 
 $(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 	npx vite build --config web/vite.config.js --logLevel warn
 
 web: $(BUILD)/web/index.html
 
-# The README's main command: install what is missing, build, serve the page and print its URL.
+# The README's main command: install what is missing, build the page for production and serve it (Vite's preview
+# server, with the cross-origin isolation headers of web/vite.config.js). HOST=0.0.0.0 listens beyond this machine.
+HOST ?= localhost
 run: deps
+	$(MAKE) web
+	@echo "snug: serving the page at http://$(HOST):5173/ (Ctrl-C stops)"
+	npx vite preview --config web/vite.config.js --host $(HOST) --port 5173 --strictPort
+
+# The development server: modules served as they are and reloaded on change (slower to load than `make run`).
+dev: deps
 	$(MAKE) wasm
-	@echo "snug: serving the page at http://localhost:5173/ (Ctrl-C stops)"
-	npx vite --config web/vite.config.js --port 5173 --strictPort
+	@echo "snug: development server at http://$(HOST):5173/ (Ctrl-C stops)"
+	npx vite --config web/vite.config.js --host $(HOST) --port 5173 --strictPort
 
 test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 	sh tests/js/run.sh
@@ -243,7 +251,7 @@ test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-lay
 test-browser: web
 	sh tests/browser/run.sh browser tests/browser/*.test.mjs
 
-.PHONY: web run test-js test-browser
+.PHONY: web run dev test-js test-browser
 
 # ---------------------------------------------------------------- npm package
 # `make package` assembles dist/, what `npm pack` ships (package.json "files"; its prepack script runs this): the JS

@@ -91,13 +91,15 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
     return SNUG_OK;
 }
 
-/* Does binding surface B (at pose pa) lie in the plane of one of the other mesh's offers (at pose pb), facing it? */
-static bool rests_on(const snug_place_surface* B, dpose pa, const snug_place_surfaces* others, dpose pb, dvec* n) {
+/* Does binding surface B (at pose pa) lie in the plane of one of the other mesh's offers (at pose pb), facing it,
+ * with a label B may rest on? */
+static bool rests_on(const snug_place_scene* ps, const snug_place_surface* B, dpose pa, const snug_place_surfaces* others,
+                     dpose pb, dvec* n) {
     *n = dnorm(dpose_dir(pa, dv(B->s.normal)));
     dvec c = dpose_point(pa, B->centroid);
     for (uint32_t o = 0; others && o < others->count; o++) {
         const snug_place_surface* O = &others->items[o];
-        if (O->s.kind != SNUG_SURFACE_OFFER) continue;
+        if (O->s.kind != SNUG_SURFACE_OFFER || !snug_label_fits(ps, B->s.label, O->s.label)) continue;
         dvec no = dnorm(dpose_dir(pb, dv(O->s.normal)));
         dvec oc = dpose_point(pb, O->centroid);
         double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
@@ -106,21 +108,19 @@ static bool rests_on(const snug_place_surface* B, dpose pa, const snug_place_sur
     return false;
 }
 
-dvec snug_rest_lift(snug_ctx* ctx, snug_place_scene* ps, const snug_scene_data* s, const snug_body_data* a,
-                     const snug_mesh_data* ma, dpose pa, const snug_body_data* b, double gap) {
+dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                     const snug_body_data* b, double gap) {
     dvec lift = {0, 0, 0}, n;
     snug_mesh_data* mb = snug_pool_get(&ctx->meshes, b->mesh);
     if (!mb) return lift;
     const snug_place_surfaces* sa = snug_mesh_surfaces(ma);
     const snug_place_surfaces* sb = snug_mesh_surfaces(mb);
     dpose pb = dpose_f(&b->world);
-    snug_place_body* ra = snug_place_body_at(ps, s, a->slot);
-    for (uint32_t j = 0; ra && sa && j < ra->binding_count; j++)
-        if (ra->bindings[j].binding < sa->count && rests_on(&sa->items[ra->bindings[j].binding], pa, sb, pb, &n))
+    for (uint32_t j = 0; sa && j < sa->count; j++)
+        if (sa->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sa->items[j], pa, sb, pb, &n))
             lift = dmadd(lift, n, gap);
-    snug_place_body* rb = snug_place_body_at(ps, s, b->slot);
-    for (uint32_t j = 0; rb && sb && j < rb->binding_count; j++)
-        if (rb->bindings[j].binding < sb->count && rests_on(&sb->items[rb->bindings[j].binding], pb, sa, pa, &n))
+    for (uint32_t j = 0; sb && j < sb->count; j++)
+        if (sb->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sb->items[j], pb, sa, pa, &n))
             lift = dmadd(lift, n, -gap);
     return lift;
 }

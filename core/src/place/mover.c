@@ -86,7 +86,7 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 2.0 * skin) continue;
-            dvec lift = snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
+            dvec lift = snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
             snug_pose pm = pose_at(m, dadd(offset, lift));
             bool within = false;
             snug_status r = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(2.0 * skin), &within);
@@ -135,7 +135,7 @@ static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 0.0) continue;
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool hit = false;
             snug_tri_pair pair;
             snug_status st = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
@@ -227,7 +227,7 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                 float clo[3], chi[3];
                 snug_body_world_box(c, &c->world, clo, chi);
                 if (box_gap(lo, hi, clo, chi) > skin) continue;
-                snug_pose pm = pose_at(m, dadd(offset, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
+                snug_pose pm = pose_at(m, dadd(offset, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
                 snug_toi_result r;
                 if ((st = snug_mesh_sweep(ctx, m->body->mesh, &pm, xf, c->mesh, &c->world, &r))) break;
                 if (r.hit && r.t < best_t) best_t = r.t, hit = r, hit_body = c, hit_by = m->body;
@@ -310,7 +310,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
             if (!pair_tested(s, m, c)) continue;
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool touching = false;
             if ((st = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, 0.0f, &touching))) return st;
             if (touching) {

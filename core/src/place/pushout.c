@@ -38,7 +38,7 @@ snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, 
             const snug_member* m = &g.members[i];
             if (!snug_scene_pair_passes(s, m->body, c)) continue;
             dpose p = m->pose;
-            p.p = dadd(p.p, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, snug_contact_lift(ps, m->body, m->mesh, c, cm)));
+            p.p = dadd(p.p, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, snug_contact_lift(ps, m->body, m->mesh, c, cm)));
             snug_pose pm = dpose_store(p);
             bool hit = false;
             snug_tri_pair pair;

@@ -189,7 +189,8 @@ test-layers:
 
 # The examples are built and run by the test command, so they keep working; each exits non-zero when one of its
 # claims stops holding. The JavaScript ones import 'snug' as an installed package would (node resolves the
-# repository's own name through package.json "exports" to dist/).
+# repository's own name through package.json "exports" to dist/). examples/configurator is a page: make test-package
+# builds it from the packed tarball and drags in it in Chromium.
 $(BUILD)/examples/overlap: examples/overlap.c $(BUILD)/native/libsnug.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) $< $(BUILD)/native/libsnug.a -lm -o $@

@@ -57,7 +57,7 @@ test('the tarball holds the JS API, the three.js layer, the worker, types and bo
   const files = packed.files.map((f) => f.path).sort();
   for (const f of ['dist/snug.js', 'dist/scene.js', 'dist/place.js', 'dist/internal.js', 'dist/snug-layout.js',
     'dist/worker.js', 'dist/node-web-worker.js', 'dist/snug-three.js', 'dist/snug.d.ts', 'dist/snug-three.d.ts',
-    'dist/snug.mjs', 'dist/snug.wasm', 'dist/snug-mt.mjs', 'dist/snug-mt.wasm', 'dist/snug-mt.worker.js',
+    'dist/placement.js', 'dist/placement.d.ts', 'dist/snug.mjs', 'dist/snug.wasm', 'dist/snug-mt.mjs', 'dist/snug-mt.wasm', 'dist/snug-mt.worker.js',
     'package.json']) {
     assert.ok(files.includes(f), `${f} missing from ${files.join(', ')}`);
   }
@@ -74,6 +74,7 @@ test('node: import { Snug } from "snug" finds the wasm next to the module; threa
   const result = JSON.parse(run('node', ['node.mjs'], app));
   assertBlocked(result.main, 'node');
   assertSnapped(result.snapped, 'node');
+  assert.deepEqual(result.gltf, ['SNUG_placement', 'function'], 'snug/gltf: the placement extension');
   assertBlocked(result.threaded, 'node, threaded');
   assert.equal(result.threaded.threads, 2);
   assert.equal(result.builtInWorker, 2);

@@ -2,6 +2,7 @@
 // starts itself, and one the app starts from the package's snug/worker and reuses.
 import { Worker } from 'node:worker_threads';
 import { Snug } from 'snug';
+import { EXTENSION, PlacementExporterPlugin } from 'snug/gltf';
 import { dragIntoWall, dragOntoTable } from './drag.js';
 
 const snug = await Snug.create();
@@ -11,6 +12,7 @@ const worker = new Worker(new URL(import.meta.resolve('snug/worker')));
 const result = {
   main: dragIntoWall(snug),
   snapped: dragOntoTable(snug),
+  gltf: [EXTENSION, typeof PlacementExporterPlugin],
   threaded: { threads: threaded.threads, ...dragIntoWall(threaded) },
   builtInWorker: (await snug.buildMeshInWorker({ positions: triangles })).info().triangleCount,
   builtInOwnWorker: [

@@ -1,5 +1,5 @@
 /* snug's side of `make bench`: the same C source runs natively and as wasm under node. One task per run:
- *   snug_bench <flavour> build [mesh]|rays|pairs|toi|scene|find|cost|reference
+ *   snug_bench <flavour> build [mesh]|rays|pairs|toi|scene|find|cost|reference|place <room.bin>
  * and result rows ("ROW {json}", tests/bench/timing.h) on stdout for tests/bench/run.mjs. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -920,9 +920,174 @@ static void task_find(snug_ctx* ctx) {
     }
 }
 
+/* ---------------------------------------------------------------------------------------------------- placement */
+
+/* The placement benchmark's rooms and drag paths (tests/bench/place/export.mjs writes them) replayed through
+ * snug_body_move as the JS mover tests/bench/place/movers/snug-core.mjs does, without the JS API: the program to
+ * profile the core mover with (natively under perf or callgrind, or as wasm under node). Per event p50/p99/max, and
+ * the consistency check (snug_scene_check) after every event unless SNUG_BENCH_NO_CHECK is set; SNUG_BENCH_SLOW=<ms>
+ * lists the events slower than that on stderr, SNUG_BENCH_POSES=<file> writes every event's result pose and reasons
+ * (to compare two builds). */
+enum { GESTURE_CARRY = 4, GESTURE_ROTATE = 5 }; /* indices in export.mjs's GESTURES */
+
+typedef struct place_event {
+    uint32_t body, gesture;
+    double target[7], origin[3], dir[3], grab[3];
+} place_event;
+
+static size_t read_all(FILE* f, void* out, size_t bytes) { return fread(out, 1, bytes, f) == bytes; }
+
+static snug_pose pose_from(const double* p) {
+    snug_pose q;
+    for (int i = 0; i < 4; ++i) q.q[i] = (float)p[i];
+    for (int i = 0; i < 3; ++i) q.p[i] = (float)p[4 + i];
+    return q;
+}
+
+static double yaw_of(const float* q) { return 2.0 * atan2(q[1], q[3]); }
+
+static int cmp_double(const void* a, const void* b) { return bench_cmp_double(a, b); }
+
+static void task_place(snug_ctx* ctx, const char* file) {
+    FILE* f = fopen(file, "rb");
+    char magic[8];
+    uint32_t head[3];
+    if (!f || !read_all(f, magic, 8) || memcmp(magic, "SNUGPLC1", 8) || !read_all(f, head, sizeof head)) {
+        fprintf(stderr, "snug_bench: %s is not a placement room (node tests/bench/place/export.mjs)\n", file);
+        if (f) fclose(f);
+        return;
+    }
+    uint32_t kind_count = head[0], body_count = head[1], event_count = head[2];
+    snug_mesh* meshes = calloc(kind_count, sizeof *meshes);
+    snug_body* bodies = calloc(body_count, sizeof *bodies);
+    place_event* events = calloc(event_count, sizeof *events);
+    double* times = calloc(event_count, sizeof *times);
+    int32_t (*on)[3] = calloc(body_count, sizeof *on);
+    uint32_t* upright = calloc(body_count, sizeof *upright);
+    bool ok = meshes && bodies && events && times && on && upright;
+    for (uint32_t k = 0; ok && k < kind_count; ++k) {
+        uint32_t c[3];
+        ok = read_all(f, c, sizeof c);
+        test_mesh m = {.vertex_count = c[0], .triangle_count = c[1]};
+        m.positions = malloc((size_t)c[0] * 12);
+        m.indices = malloc((size_t)c[1] * 12);
+        ok = ok && m.positions && m.indices && read_all(f, m.positions, (size_t)c[0] * 12) &&
+             read_all(f, m.indices, (size_t)c[1] * 12);
+        snug_mesh_def def = mesh_def(&m, NULL);
+        snug_mesh_info info;
+        ok = ok && !snug_mesh_create(ctx, &def, &meshes[k]) && !snug_mesh_get_info(ctx, meshes[k], &info);
+        test_mesh_free(&m);
+        snug_surface* surfaces = calloc(c[2] ? c[2] : 1, sizeof *surfaces);
+        for (uint32_t i = 0; ok && surfaces && i < c[2]; ++i) {
+            uint32_t h[3];
+            ok = read_all(f, h, sizeof h) && h[2] <= SNUG_SURFACE_MAX_VERTICES;
+            surfaces[i].kind = (snug_surface_kind)h[0];
+            surfaces[i].label = h[1];
+            surfaces[i].vertex_count = h[2];
+            ok = ok && read_all(f, surfaces[i].normal, 12) && read_all(f, surfaces[i].vertices, (size_t)h[2] * 12);
+        }
+        ok = ok && surfaces && !snug_mesh_set_surfaces(ctx, meshes[k], surfaces, c[2]);
+        free(surfaces);
+    }
+    snug_scene scene = 0;
+    ok = ok && !snug_scene_create(ctx, &scene);
+    for (uint32_t i = 0; ok && i < body_count; ++i) {
+        uint32_t kind, flags[2];
+        int32_t parent;
+        double pose[7];
+        ok = read_all(f, &kind, 4) && read_all(f, &parent, 4) && read_all(f, flags, 8) && read_all(f, on[i], 12) &&
+             read_all(f, pose, sizeof pose) && kind < kind_count && parent < (int32_t)i;
+        snug_body_def def = snug_default_body_def();
+        def.mesh = ok ? meshes[kind] : 0;
+        def.parent = ok && parent >= 0 ? bodies[parent] : 0;
+        def.is_static = flags[0] != 0;
+        def.pose = pose_from(pose);
+        upright[i] = flags[1] && !flags[0];
+        ok = ok && !snug_body_create(ctx, scene, &def, &bodies[i]);
+    }
+    for (uint32_t k = 0; ok && k < event_count; ++k) {
+        double v[16];
+        ok = read_all(f, &events[k].body, 4) && read_all(f, &events[k].gesture, 4) && read_all(f, v, sizeof v) &&
+             events[k].body < body_count;
+        memcpy(events[k].target, v, sizeof events[k].target);
+        memcpy(events[k].origin, v + 7, 24);
+        memcpy(events[k].dir, v + 10, 24);
+        memcpy(events[k].grab, v + 13, 24);
+    }
+    fclose(f);
+    const float up[3] = {0, 1, 0};
+    snug_status st = ok ? SNUG_OK : SNUG_ERR_INVALID_ARGUMENT;
+    for (uint32_t i = 0; !st && i < body_count; ++i) {
+        if (upright[i]) st = snug_body_set_orientation(ctx, scene, bodies[i], up, up);
+        if (!st && on[i][0] >= 0) st = snug_body_bind(ctx, scene, bodies[i], (uint32_t)on[i][2], bodies[on[i][0]], (uint32_t)on[i][1]);
+    }
+    const char* slash = strrchr(file, '/');
+    char cas[64];
+    snprintf(cas, sizeof cas, "layout %.*s", (int)strcspn(slash ? slash + 1 : file, "."), slash ? slash + 1 : file);
+    bool check = !getenv("SNUG_BENCH_NO_CHECK");
+    double slow = getenv("SNUG_BENCH_SLOW") ? atof(getenv("SNUG_BENCH_SLOW")) : -1.0; /* list events slower (ms) */
+    FILE* poses = getenv("SNUG_BENCH_POSES") ? fopen(getenv("SNUG_BENCH_POSES"), "w") : NULL; /* every result */
+    uint32_t violations = 0, blocked = 0;
+    for (uint32_t k = 0; !st && k < event_count; ++k) {
+        const place_event* e = &events[k];
+        snug_move_def def = snug_default_move_def();
+        snug_move_result r;
+        snug_pose now;
+        if ((st = snug_body_get_pose(ctx, scene, bodies[e->body], &now))) break;
+        if (e->gesture == GESTURE_ROTATE) {
+            def.target = now;
+            double a = remainder(2.0 * atan2(e->target[1], e->target[3]) - yaw_of(now.q), 4.0 * acos(0.0));
+            def.turn = fabs(a) > 1e-5 ? (float)fmax(-3.0, fmin(3.0, a)) : 0.0f;
+        } else if (e->gesture == GESTURE_CARRY) {
+            def.input = SNUG_MOVE_POINTER;
+            for (int i = 0; i < 3; ++i) {
+                def.ray.origin[i] = (float)e->origin[i];
+                def.ray.dir[i] = (float)e->dir[i];
+                def.grab[i] = (float)e->grab[i];
+            }
+        } else {
+            def.target = now;
+            for (int i = 0; i < 3; ++i) def.target.p[i] = (float)e->target[4 + i];
+        }
+        double t0 = bench_now_ms();
+        st = snug_body_move(ctx, scene, bodies[e->body], &def, &r);
+        times[k] = bench_now_ms() - t0;
+        blocked += (r.reasons & (SNUG_MOVE_BLOCKED | SNUG_MOVE_TURN_BLOCKED | SNUG_MOVE_SNAP_BLOCKED)) != 0;
+        if (poses) fprintf(poses, "%u %u %.9g %.9g %.9g %.9g %.9g %.9g %.9g %x\n", k, e->body, r.pose.q[0], r.pose.q[1],
+                           r.pose.q[2], r.pose.q[3], r.pose.p[0], r.pose.p[1], r.pose.p[2], r.reasons);
+        if (slow >= 0.0 && times[k] > slow)
+            fprintf(stderr, "event %u: body %u, gesture %u, %.3f ms, reasons 0x%x, blockers %u\n", k, e->body, e->gesture,
+                    times[k], r.reasons, r.blocker_count);
+        uint32_t total = 0;
+        if (!st && check && !(st = snug_scene_check(ctx, scene, NULL, 0, &total))) violations += total;
+    }
+    if (poses) fclose(poses);
+    if (st) {
+        error_row("place", cas, "C program", ctx, st);
+    } else {
+        bench_stats bs = {.n = (int)event_count, .calls = event_count};
+        double mean = 0.0;
+        for (uint32_t k = 0; k < event_count; ++k) mean += times[k] / event_count;
+        qsort(times, event_count, sizeof *times, cmp_double);
+        bs.med = times[event_count / 2];
+        bs.min = times[0];
+        bs.max = times[event_count - 1];
+        double p99 = times[(uint32_t)fmin(event_count - 1, floor(0.99 * event_count))];
+        char note[200];
+        snprintf(note, sizeof note, "p99 %.3f ms, mean %.3f ms, %u blocked events, %s", p99, mean, blocked,
+                 check ? "" : "check not run");
+        if (check) snprintf(note + strlen(note), sizeof note - strlen(note), "%u check violations", violations);
+        bench_row("place", cas, impl_name("C program"), &bs, violations ? "wrong" : "ok", p99, note);
+    }
+    if (scene) snug_scene_destroy(ctx, scene);
+    for (uint32_t k = 0; k < kind_count; ++k)
+        if (meshes[k]) snug_mesh_destroy(ctx, meshes[k]);
+    free(meshes), free(bodies), free(events), free(times), free(on), free(upright);
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|find|cost|reference\n");
+        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|find|cost|reference|place <room.bin>\n");
         return 2;
     }
     flavour = argv[1];
@@ -937,6 +1102,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(task, "toi")) task_toi();
     else if (!strcmp(task, "scene")) task_scene(ctx);
     else if (!strcmp(task, "find")) task_find(ctx);
+    else if (!strcmp(task, "place") && argc > 3) task_place(ctx, argv[3]);
     else if (!strcmp(task, "cost")) task_cost();
     else if (!strcmp(task, "reference")) task_reference();
     else {

@@ -39,7 +39,7 @@ function moverRoom(room) {
       const k = room.kinds.get(b.kind);
       return {
         name: b.name, kind: b.kind, category: k.category, geometry: k.geometry, arrays: k.arrays, surfaces: k.surfaces,
-        upright: k.upright, pose: [...b.pose], local: [...b.local], parent: b.parent, isStatic: b.isStatic,
+        upright: k.upright, pose: [...b.pose], local: [...b.local], parent: b.parent, isStatic: b.isStatic, on: b.on,
       };
     }),
   };
@@ -47,13 +47,21 @@ function moverRoom(room) {
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
-// One replay of the path on a fresh setup. With `judge`, every event's result is checked for interpenetration.
+// One replay of the path on a fresh setup. With `judge`, every event's result is checked for interpenetration, and
+// so is the start when the mover settled bodies (setup returned their poses), and a mover with a consistency check
+// of its own (event results with violations()) has it counted after every event.
 async function replay(mover, room, events, { judge = false } = {}) {
   const m = await mover.create();
-  m.setup(moverRoom(room));
+  const settled = m.setup(moverRoom(room));
   const state = judge && room.clone();
   const times = new Float64Array(events.length), poses = new Float64Array(7 * events.length);
-  const out = { times, poses, blocked: 0, penetrations: 0, penetratingEvents: 0, examples: [] };
+  const out = { times, poses, blocked: 0, penetrations: 0, penetratingEvents: 0, examples: [], violations: null, violatingEvents: 0 };
+  if (judge && settled) {
+    for (const [b, pose] of settled) state.setPose(b, pose);
+    const pens = state.bodies.flatMap((b, i) => (b.isStatic ? [] : state.penetrations(i)));
+    out.penetrations += pens.length;
+    if (pens.length) out.examples.push(`setup: ${pens.map(([a, b]) => `${state.bodies[a].name} in ${state.bodies[b].name}`).join(', ')}`);
+  }
   for (let k = 0; k < events.length; k++) {
     const e = events[k];
     const t0 = performance.now();
@@ -62,6 +70,11 @@ async function replay(mover, room, events, { judge = false } = {}) {
     poses.set(r.pose, 7 * k);
     if (r.blocked) out.blocked++;
     if (!judge) continue;
+    if (r.violations) {
+      const v = r.violations();
+      out.violations += v;
+      if (v) out.violatingEvents++;
+    }
     state.setPose(e.body, Array.from(r.pose));
     const moved = [e.body];
     for (const [b, pose] of r.moved || []) { state.setPose(b, Array.from(pose)); moved.push(b); }
@@ -119,11 +132,13 @@ for (const seed of LAYOUT_SEEDS.slice(0, layouts)) {
     const ratio = anchor && !mover.anchor ? anchor.stats.p99 / stats.p99 : null;
     console.log(`| ${mover.name} | ${fmt(stats.p50)} | ${fmt(stats.p99)} | ${fmt(stats.max)} | ${fmt(stats.mean)} | ${r.blocked} | ${r.penetrations}${r.penetrations ? ` in ${r.penetratingEvents} events` : ''} | ${ratio ? `${fmt(ratio)}×` : ''} | ${gestures[0][0]} (${fmt(gestures[0][1])}) |`);
     for (const x of r.examples) console.log(`    ${mover.name}: ${x}`);
+    if (r.violations !== null) console.log(`    ${mover.name}: its consistency check after every event: ${r.violations} violations${r.violations ? ` in ${r.violatingEvents} events` : ''}`);
     if (!r.deterministic) console.log(`    ${mover.name}: replays differ (not deterministic): times of one replay`);
     rows.push({
       sec: 'place', case: layout, impl: mover.name, med: stats.p50, p99: stats.p99, max: stats.max, min: Math.min(...r.times), mean: stats.mean,
       n: events.length, repeats: r.deterministic ? repeats : 1, blocked: r.blocked, interpenetrations: r.penetrations, anchorRatio: ratio, anchor: !!mover.anchor,
-      status: r.penetrations ? 'wrong' : 'ok', check: `${r.penetrations} interpenetrations`,
+      status: r.penetrations || r.violations ? 'wrong' : 'ok',
+      check: `${r.penetrations} interpenetrations${r.violations !== null ? `, ${r.violations} check violations` : ''}`,
       note: `slowest gestures at p99: ${gestures.slice(0, 3).map(([g, t]) => `${g} ${fmt(t)} ms`).join(', ')}`,
     });
   }

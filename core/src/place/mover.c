@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "place/mover.h"
+#include "query/traverse.h"
 
 #define MAX_PLANES 32
 
@@ -71,10 +72,11 @@ static void member_box(const snug_member* m, dvec3 offset, dvec3* lo, dvec3* hi)
     *hi = dv(h[0], h[1], h[2]);
 }
 
-/* Adds the planes of the bodies within two skins of the group at offset; marks pairs overlapping now as excluded. */
+/* Adds the planes of the bodies within two skins of the group at offset; marks pairs overlapping at the start of
+ * the call (first) as excluded. */
 static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                           snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec3 offset, double skin,
-                           plane* planes, uint32_t* plane_count, snug_mover_out* out) {
+                           snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec3 offset, bool first,
+                           double skin, plane* planes, uint32_t* plane_count, snug_mover_out* out) {
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
         dvec3 lo, hi;
@@ -88,15 +90,19 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             if (box_gap(lo, hi, clo, chi) > 2.0 * skin) continue;
             dvec3 lift = snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
             snug_pose pm = pose_at(m, dv_add(offset, lift));
+            /* the first pair the search finds within two skins, not the closest: its plane is a linearisation of
+             * a curved contact either way, the casts keep the skin, and the exact distance between two fine
+             * meshes in near contact costs a hundred times more */
             bool within = false;
-            snug_status r = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(2.0 * skin), &within);
+            snug_distance_result d;
+            snug_status r = snug_within_witness(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(2.0 * skin),
+                                                &within, &d);
             if (r) return r;
             if (!within) continue;
-            snug_distance_result d;
-            if ((r = snug_mesh_distance(ctx, m->body->mesh, &pm, c->mesh, &c->world, &d))) return r;
             dvec3 pa = dv_f(d.point_a), pb = dv_f(d.point_b);
             double dist = dv_len(dv_sub(pa, pb));
-            if (dist <= 1e-3 * skin) {
+            if (first || dist <= 1e-3 * skin) {
+                /* later rounds start where the casts left the group, clear of everything it did not overlap */
                 bool hit = false;
                 snug_tri_pair pair;
                 if ((r = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair))) return r;
@@ -194,7 +200,8 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
     out->path_count = 1;
     out->path[0] = offset;
     for (uint32_t round = 0; round < ps->def.max_slides; round++) {
-        if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, skin, planes, &plane_count, out))) break;
+        if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, round == 0, skin, planes, &plane_count, out)))
+            break;
         dvec3 x = dv_sub(solve(dof, offset, want, planes, plane_count), offset);
         /* planes the wanted motion would cross stop it: a body's blocks it (reported as a cast's hit would be), a
          * limit's contains it */

@@ -283,8 +283,8 @@ snug_status snug_mesh_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose
     return snug_succeed(ctx);
 }
 
-snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
-                              const snug_pose* pose_b, float max_distance, bool* within) {
+snug_status snug_within_witness(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                                const snug_pose* pose_b, float max_distance, bool* within, snug_distance_result* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!within) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "within is NULL");
     if (isnan(max_distance)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "max_distance is NaN");
@@ -303,5 +303,19 @@ snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a
     job_stats(ctx, &j);
     if (st != SNUG_OK) return st;
     *within = w;
+    if (w && out) {
+        snug_xform xa;
+        snug_xform_from_pose(pose_a, &xa);
+        out->distance = j.best;
+        snug_xform_point(&xa, j.pa, out->point_a);
+        snug_xform_point(&xa, j.pb, out->point_b);
+        out->tri_a = ma->tri_ids[j.sa];
+        out->tri_b = mb->tri_ids[j.sb];
+    }
     return snug_succeed(ctx);
+}
+
+snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                              const snug_pose* pose_b, float max_distance, bool* within) {
+    return snug_within_witness(ctx, a, pose_a, b, pose_b, max_distance, within, NULL);
 }

@@ -44,6 +44,7 @@ typedef struct toi_search {
     bool linear;
     double lin_R[2][9];         /* the constant rotations */
     double lin_t[2][3], lin_v[2][3]; /* world translation at u = 0 and its change per unit u */
+    double rel_R[9], rel_t[3], rel_v[3]; /* B's frame in A's: rotation, translation at u = 0, its change per unit u */
     bool at_start;              /* this segment starts at global t = 0 */
     /* best so far, in segment-local u */
     double best_u;              /* earliest contact */
@@ -409,18 +410,6 @@ static bool linear_clip_planes(const toi_search* s, double wa[3][3], double wb[3
     return true;
 }
 
-/* World box at u = 0 of a node of mesh k, under its constant rotation. */
-static void linear_node_box(const toi_search* s, int k, uint32_t node, double c[3], double e[3]) {
-    const snug_node* n = &s->m[k]->bvh.nodes[node];
-    const double* R = s->lin_R[k];
-    double lc[3], le[3];
-    for (int i = 0; i < 3; i++) lc[i] = 0.5 * ((double)n->min[i] + n->max[i]), le[i] = 0.5 * ((double)n->max[i] - n->min[i]);
-    for (int r = 0; r < 3; r++) {
-        c[r] = R[r] * lc[0] + R[3 + r] * lc[1] + R[6 + r] * lc[2] + s->lin_t[k][r];
-        e[r] = fabs(R[r]) * le[0] + fabs(R[3 + r]) * le[1] + fabs(R[6 + r]) * le[2];
-    }
-}
-
 /* World vertices (w) and box at u = 0 of a triangle of mesh k. */
 static void linear_tri_box(const toi_search* s, int k, uint32_t slot, double w3[3][3], double c[3], double e[3]) {
     const double* R = s->lin_R[k];
@@ -436,11 +425,36 @@ static void linear_tri_box(const toi_search* s, int k, uint32_t slot, double w3[
     for (int r = 0; r < 3; r++) c[r] = 0.5 * (lo[r] + hi[r]), e[r] = 0.5 * (hi[r] - lo[r]);
 }
 
+/* Clip [*u0, *u1] to where node na of A and node nb of B are within eps, on the face axes of both boxes: in A's
+ * frame B's box moves along a straight line, and each axis bounds the offset of the centres. World boxes of both
+ * (re-wrapped, each grown by its rotation) would let a dragon's nodes beside a turned board or book pass. */
 static bool linear_window(const toi_search* s, uint32_t na, uint32_t nb, double* u0, double* u1) {
-    double c[2][3], e[2][3];
-    linear_node_box(s, 0, na, c[0], e[0]);
-    linear_node_box(s, 1, nb, c[1], e[1]);
-    return linear_clip(s, c, e, u0, u1);
+    const snug_node* A = &s->m[0]->bvh.nodes[na];
+    const snug_node* B = &s->m[1]->bvh.nodes[nb];
+    const double* R = s->rel_R;
+    double ca[3], ea[3], cb[3], eb[3], d[3], eba[3], mag = 0.0;
+    for (int i = 0; i < 3; i++) {
+        ca[i] = 0.5 * ((double)A->min[i] + A->max[i]), ea[i] = 0.5 * ((double)A->max[i] - A->min[i]);
+        cb[i] = 0.5 * ((double)B->min[i] + B->max[i]), eb[i] = 0.5 * ((double)B->max[i] - B->min[i]);
+    }
+    for (int r = 0; r < 3; r++) {
+        d[r] = R[r] * cb[0] + R[3 + r] * cb[1] + R[6 + r] * cb[2] + s->rel_t[r] - ca[r];
+        eba[r] = fabs(R[r]) * eb[0] + fabs(R[3 + r]) * eb[1] + fabs(R[6 + r]) * eb[2];
+        mag += fabs(ca[r]) + fabs(cb[r]) + fabs(s->rel_t[r]) + ea[r] + eb[r] + fabs(s->rel_v[r]);
+    }
+    /* eps of the box test, plus float rounding of the boxes and of the leaf tests' transforms */
+    double slack = s->in->eps + 1e-6 * mag, lo = *u0, hi = *u1;
+    for (int r = 0; r < 3; r++)
+        if (!clip_axis(d[r], s->rel_v[r], ea[r] + eba[r] + slack, &lo, &hi)) return false;
+    for (int j = 0; j < 3; j++) {
+        const double* axis = R + 3 * j; /* B's axis j in A's frame */
+        double dj = axis[0] * d[0] + axis[1] * d[1] + axis[2] * d[2];
+        double wj = axis[0] * s->rel_v[0] + axis[1] * s->rel_v[1] + axis[2] * s->rel_v[2];
+        double eaj = fabs(axis[0]) * ea[0] + fabs(axis[1]) * ea[1] + fabs(axis[2]) * ea[2];
+        if (!clip_axis(dj, wj, eb[j] + eaj + slack, &lo, &hi)) return false;
+    }
+    *u0 = lo, *u1 = hi;
+    return true;
 }
 
 /* leaf_pair for linear motion: every triangle pair first gets its own exact window, and the swept boxes that
@@ -682,6 +696,18 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
             snug_lerp_slerp_at(s.fr.m[k], 1.0, &x1);
             memcpy(s.lin_R[k], x0.R, sizeof x0.R);
             for (int i = 0; i < 3; i++) s.lin_t[k][i] = x0.t[i], s.lin_v[k][i] = x1.t[i] - x0.t[i];
+        }
+        if (s.linear) { /* B in A's frame: R_A^T R_B, R_A^T (t_B - t_A), R_A^T (v_B - v_A) (column-major) */
+            const double *Ra = s.lin_R[0], *Rb = s.lin_R[1];
+            for (int i = 0; i < 3; i++) {
+                for (int c = 0; c < 3; c++)
+                    s.rel_R[3 * c + i] = Ra[3 * i] * Rb[3 * c] + Ra[3 * i + 1] * Rb[3 * c + 1] + Ra[3 * i + 2] * Rb[3 * c + 2];
+                s.rel_t[i] = s.rel_v[i] = 0.0;
+                for (int k = 0; k < 3; k++) {
+                    s.rel_t[i] += Ra[3 * i + k] * (s.lin_t[1][k] - s.lin_t[0][k]);
+                    s.rel_v[i] += Ra[3 * i + k] * (s.lin_v[1][k] - s.lin_v[0][k]);
+                }
+            }
         }
         if (s.mode == LEAF_DYNAMIC) st = traverse(&s, 0.0, t1 > t0 ? 1.0 : 0.0);
         else st = traverse(&s, 1.0, 1.0);

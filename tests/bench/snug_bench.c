@@ -990,8 +990,13 @@ static bool place_load(snug_ctx* ctx, const char* file, place_room* room) {
         ok = ok && m.positions && m.indices && read_all(f, m.positions, (size_t)c[0] * 12) &&
              read_all(f, m.indices, (size_t)c[1] * 12);
         snug_mesh_def def = mesh_def(&m, NULL);
-        snug_mesh_info info; /* the edge adjacency the sweeps use, built up front as the JS mover does */
-        ok = ok && !snug_mesh_create(ctx, &def, &room->meshes[k]) && !snug_mesh_get_info(ctx, room->meshes[k], &info);
+        /* built up front as the JS mover does: the edge adjacency the sweeps use, the ray tree pointer input uses */
+        snug_mesh_info info;
+        snug_ray ray = {{0, 0, 0}, {0, -1, 0}, INFINITY};
+        snug_ray_hit hit;
+        snug_pose identity = snug_pose_identity();
+        ok = ok && !snug_mesh_create(ctx, &def, &room->meshes[k]) && !snug_mesh_get_info(ctx, room->meshes[k], &info) &&
+             !snug_mesh_raycast(ctx, room->meshes[k], &identity, &ray, &hit);
         test_mesh_free(&m);
         snug_surface* surfaces = ok ? calloc(c[2] ? c[2] : 1, sizeof *surfaces) : NULL;
         ok = ok && surfaces;

@@ -117,7 +117,7 @@ static void node_box(toi_search* s, int k, uint32_t node, double u0, double u1, 
     const snug_xform* b = f1[k];
     const snug_node* n = &s->m[k]->bvh.nodes[node];
     double bulge = snug_lerp_slerp_bulge(s->fr.m[k], u1 - u0);
-    snug_swept_box(&a, b, bulge, s->pivot[k], n->min, n->max, out->lo, out->hi);
+    snug_swept_box(&a, b, bulge, s->fr.m[k]->spread, s->pivot[k], n->min, n->max, out->lo, out->hi);
 }
 
 static bool boxes_overlap(toi_search* s, const wbox* a, const wbox* b) {
@@ -172,7 +172,7 @@ static void tri_box(toi_search* s, int k, uint32_t slot, double u0, double u1, s
         }
         for (int i = 0; i < 3; i++) {
             double lo = w0[c][i] < w1[c][i] ? w0[c][i] : w1[c][i], hi = w0[c][i] < w1[c][i] ? w1[c][i] : w0[c][i];
-            double slack = pad + 1e-7 * (fabs(lo) + fabs(hi));
+            double slack = pad * s->fr.m[k]->spread[i] + 1e-7 * (fabs(lo) + fabs(hi));
             out->v[c].lo[i] = (float)(lo - slack);
             out->v[c].hi[i] = (float)(hi + slack);
             if (out->v[c].lo[i] < out->all.lo[i]) out->all.lo[i] = out->v[c].lo[i];

@@ -1100,7 +1100,15 @@ static snug_status place_run(snug_ctx* ctx, const place_room* room, place_replay
             fprintf(stderr, "event %u: body %u, gesture %u, %.3f ms, reasons 0x%x, blockers %u\n", k, e->body,
                     e->gesture, t, r.reasons, r.blocker_count);
         uint32_t total = 0;
-        if (!st && rp->check && !(st = snug_scene_check(ctx, scene, NULL, 0, &total))) rp->violations += total;
+        snug_violation v[4];
+        if (!st && rp->check) {
+            st = snug_scene_check(ctx, scene, v, 4, &total);
+            if (st == SNUG_ERR_BUFFER_TOO_SMALL) st = SNUG_OK; /* more than 4: counted all the same */
+            for (uint32_t i = 0; !st && i < total && i < 4 && rp->violations < 8; i++)
+                fprintf(stderr, "snug_bench place: event %u: violation kind %d, bodies 0x%08x and 0x%08x, amount %g\n", k,
+                        (int)v[i].kind, v[i].body, v[i].other, v[i].amount);
+            rp->violations += total;
+        }
     }
     if (scene) snug_scene_destroy(ctx, scene);
     free(bodies);

@@ -384,45 +384,62 @@ static bool linear_clip(const toi_search* s, double c[2][3], double e[2][3], dou
     return true;
 }
 
-/* Separating axes of a triangle pair under linear motion: along each face normal (world vertices at u = 0, wa
- * moving with A) the projections must come within eps. mag bounds the coordinates, for the rounding slack. */
-static bool linear_clip_planes(const toi_search* s, double wa[3][3], double wb[3][3], double mag, double* u0,
-                               double* u1) {
-    for (int side = 0; side < 2; side++) {
-        double(*f)[3] = side ? wb : wa;
-        double e0[3], e1[3], n[3];
-        for (int i = 0; i < 3; i++) e0[i] = f[1][i] - f[0][i], e1[i] = f[2][i] - f[0][i];
-        n[0] = e0[1] * e1[2] - e0[2] * e1[1], n[1] = e0[2] * e1[0] - e0[0] * e1[2], n[2] = e0[0] * e1[1] - e0[1] * e1[0];
-        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        if (!(len > 0.0)) continue;
-        double pa_lo = INFINITY, pa_hi = -INFINITY, pb_lo = INFINITY, pb_hi = -INFINITY;
-        for (int v = 0; v < 3; v++) {
-            double a = (wa[v][0] * n[0] + wa[v][1] * n[1] + wa[v][2] * n[2]) / len;
-            double b = (wb[v][0] * n[0] + wb[v][1] * n[1] + wb[v][2] * n[2]) / len;
-            pa_lo = a < pa_lo ? a : pa_lo, pa_hi = a > pa_hi ? a : pa_hi;
-            pb_lo = b < pb_lo ? b : pb_lo, pb_hi = b > pb_hi ? b : pb_hi;
-        }
-        double w = 0.0;
-        for (int i = 0; i < 3; i++) w += (s->lin_v[0][i] - s->lin_v[1][i]) * n[i] / len;
-        double reach = 0.5 * (pa_hi - pa_lo + pb_hi - pb_lo) + s->in->eps + 1e-6 * (mag + fabs(w));
-        if (!clip_axis(0.5 * (pa_lo + pa_hi - pb_lo - pb_hi), w, reach, u0, u1)) return false;
-    }
-    return true;
-}
+/* A triangle of mesh k at u = 0 under linear motion: world vertices and box, unit face normal (zero when
+ * degenerate), the span of its own vertices along it and the relative motion (A's minus B's) along it. */
+typedef struct linear_tri {
+    double w[3][3];
+    double c[3], e[3];
+    double n[3], lo, hi, v;
+    bool has_n;
+} linear_tri;
 
-/* World vertices (w) and box at u = 0 of a triangle of mesh k. */
-static void linear_tri_box(const toi_search* s, int k, uint32_t slot, double w3[3][3], double c[3], double e[3]) {
+static void linear_tri_at(const toi_search* s, int k, uint32_t slot, linear_tri* t) {
     const double* R = s->lin_R[k];
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int v = 0; v < 3; v++) {
         const float* p = snug_mesh_vertex(s->m[k], slot, v);
         for (int r = 0; r < 3; r++) {
-            double w = w3[v][r] = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->lin_t[k][r];
+            double w = t->w[v][r] = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->lin_t[k][r];
             lo[r] = w < lo[r] ? w : lo[r];
             hi[r] = w > hi[r] ? w : hi[r];
         }
     }
-    for (int r = 0; r < 3; r++) c[r] = 0.5 * (lo[r] + hi[r]), e[r] = 0.5 * (hi[r] - lo[r]);
+    for (int r = 0; r < 3; r++) t->c[r] = 0.5 * (lo[r] + hi[r]), t->e[r] = 0.5 * (hi[r] - lo[r]);
+    t->has_n = false;
+}
+
+/* The face normal part of a linear_tri, on first use (most pairs are parted by their boxes). */
+static void linear_tri_normal(const toi_search* s, linear_tri* t) {
+    if (t->has_n) return;
+    t->has_n = true;
+    double e0[3], e1[3], *n = t->n;
+    for (int i = 0; i < 3; i++) e0[i] = t->w[1][i] - t->w[0][i], e1[i] = t->w[2][i] - t->w[0][i];
+    n[0] = e0[1] * e1[2] - e0[2] * e1[1], n[1] = e0[2] * e1[0] - e0[0] * e1[2], n[2] = e0[0] * e1[1] - e0[1] * e1[0];
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), k1 = len > 0.0 ? 1.0 / len : 0.0;
+    t->lo = INFINITY, t->hi = -INFINITY, t->v = 0.0;
+    for (int i = 0; i < 3; i++) n[i] *= k1, t->v += (s->lin_v[0][i] - s->lin_v[1][i]) * n[i];
+    for (int v = 0; v < 3; v++) {
+        double a = t->w[v][0] * n[0] + t->w[v][1] * n[1] + t->w[v][2] * n[2];
+        t->lo = a < t->lo ? a : t->lo, t->hi = a > t->hi ? a : t->hi;
+    }
+}
+
+/* Separating axes of a triangle pair under linear motion: along each face normal the projections must come within
+ * eps (f: the face's triangle, o: the other, sign: +1 when f is A's). mag bounds the coordinates, for the rounding
+ * slack. */
+static bool linear_clip_face(const toi_search* s, linear_tri* f, const linear_tri* o, double sign, double mag,
+                             double* u0, double* u1) {
+    linear_tri_normal(s, f);
+    if (f->n[0] == 0.0 && f->n[1] == 0.0 && f->n[2] == 0.0) return true;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int v = 0; v < 3; v++) {
+        double b = o->w[v][0] * f->n[0] + o->w[v][1] * f->n[1] + o->w[v][2] * f->n[2];
+        lo = b < lo ? b : lo, hi = b > hi ? b : hi;
+    }
+    /* offset of A's span centre from B's, moving with A's motion relative to B's */
+    double d = sign * 0.5 * (f->lo + f->hi - lo - hi);
+    double reach = 0.5 * (f->hi - f->lo + hi - lo) + s->in->eps + 1e-6 * (mag + fabs(f->v));
+    return clip_axis(d, f->v, reach, u0, u1);
 }
 
 /* Clip [*u0, *u1] to where node na of A and node nb of B are within eps, on the face axes of both boxes: in A's
@@ -463,21 +480,25 @@ static void leaf_pair_linear(toi_search* s, uint32_t na, uint32_t nb, double u0,
     const snug_node* A = &s->m[0]->bvh.nodes[na];
     const snug_node* B = &s->m[1]->bvh.nodes[nb];
     uint32_t ca = SNUG_NODE_COUNT(A->info), cb = SNUG_NODE_COUNT(B->info);
-    double c[2][3], e[2][3], cbs[256][3], ebs[256][3], wa0[3][3], wbs[256][3][3];
-    for (uint32_t j = 0; j < cb; j++) linear_tri_box(s, 1, B->first + j, wbs[j], cbs[j], ebs[j]);
+    linear_tri ta0, tbs[256];
+    for (uint32_t j = 0; j < cb; j++) linear_tri_at(s, 1, B->first + j, &tbs[j]);
     for (uint32_t i = 0; i < ca; i++) {
         uint32_t sa = A->first + i;
-        linear_tri_box(s, 0, sa, wa0, c[0], e[0]);
+        linear_tri_at(s, 0, sa, &ta0);
         for (uint32_t j = 0; j < cb; j++) {
             if (s->best_u + s->tie < u0) return;
             s->ctx->stats.bv_tests[SNUG_BV_AABB][SNUG_BV_AABB]++;
-            memcpy(c[1], cbs[j], sizeof c[1]);
-            memcpy(e[1], ebs[j], sizeof e[1]);
+            linear_tri* tb0 = &tbs[j];
+            double c[2][3], e[2][3];
+            memcpy(c[0], ta0.c, sizeof c[0]), memcpy(e[0], ta0.e, sizeof e[0]);
+            memcpy(c[1], tb0->c, sizeof c[1]), memcpy(e[1], tb0->e, sizeof e[1]);
             double lo = u0, hi = u1;
             if (!linear_clip(s, c, e, &lo, &hi) || lo > s->best_u + s->tie) continue;
             double mag = 0.0;
             for (int r = 0; r < 3; r++) mag += fabs(c[0][r]) + e[0][r] + fabs(c[1][r]) + e[1][r];
-            if (!linear_clip_planes(s, wa0, wbs[j], mag, &lo, &hi) || lo > s->best_u + s->tie) continue;
+            if (!linear_clip_face(s, &ta0, tb0, 1.0, mag, &lo, &hi) || !linear_clip_face(s, tb0, &ta0, -1.0, mag, &lo, &hi) ||
+                lo > s->best_u + s->tie)
+                continue;
             uint32_t sb = B->first + j;
             double wa[3][3], wb[3][3];
             if (lo == 0.0 && s->at_start && !s->in->slide && tris_overlap_at(s, sa, sb, 0.0, wa, wb)) {

@@ -8,8 +8,8 @@
 typedef struct snug_seat {
     snug_binding b;
     dquat turn;                        /* the group's rotation about pivot ... */
-    dvec3 pivot;
-    dvec3 shift;                       /* ... then its translation */
+    dvec pivot;
+    dvec shift;                       /* ... then its translation */
     double distance;                   /* how far the binding polygon's centre moves (IConS's |t|) */
 } snug_seat;
 
@@ -24,7 +24,7 @@ typedef enum snug_seat_rule {
 typedef struct snug_seat_anchor {
     snug_seat_rule rule;
     snug_ray ray;                      /* SNUG_SEAT_POINTER */
-    dvec3 grab;                        /* SNUG_SEAT_POINTER: body frame */
+    dvec grab;                        /* SNUG_SEAT_POINTER: body frame */
 } snug_seat_anchor;
 
 /* The seat of the group's body (member 0) with binding surface `binding` on offer `offer` of `supporter`, keeping
@@ -34,16 +34,23 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
                     snug_body_data* supporter, uint32_t offer, const snug_seat_anchor* anchor, bool keep_others,
                     snug_seat* out);
 
+/* Keep the `cap` nearest seats in ascending distance: insert seat if it is among them. */
+void snug_seats_keep(snug_seat* seats, uint32_t* count, uint32_t cap, const snug_seat* seat);
+
 /* Is the group free (touching nothing it is not bound to) after turning by turn about pivot and shifting by shift?
  * `seat` (or NULL) is a binding it would have there. On false, *blocker (optional) names a body it would touch. */
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                               dquat turn, dvec3 pivot, dvec3 shift, const snug_binding* seat, bool* free,
+                               dquat turn, dvec pivot, dvec shift, const snug_binding* seat, bool* free,
                                snug_blocker* blocker);
 
 /* Move the group's body by the seat's motion (its subtree follows) and record the binding (replacing the body's
  * bindings unless keep_others). */
 snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                            const snug_seat* seat, bool keep_others);
+
+/* Break the body's bindings and lift it (with the group g it heads, gathered again after) a skin off their planes,
+ * so that it floats clear of what it rested on; where there is no room for the lift nothing changes. */
+snug_status snug_lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g);
 
 /* Replace a body's binding records; its parent becomes the supporter of its main binding (the one whose normal is
  * nearest to up), or the root when it had one from a binding and has none now. */

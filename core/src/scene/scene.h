@@ -45,9 +45,12 @@ typedef struct snug_step_state {
     snug_step_body* bodies;     /* per slot */
     uint32_t body_cap;
     bool detected;              /* targets are valid for commit */
+    bool pairs_collected;       /* the last detect kept its colliding pairs (snug_step_def.collect_pairs) */
+    uint32_t hit_count;         /* colliding pairs of the last detect */
     snug_step_stats stats;
     snug_buffer work;           /* narrow-phase buffers, grown and kept between steps */
     snug_buffer pairs;
+    snug_buffer hits;           /* snug_body_pair[hit_count] when pairs_collected */
 } snug_step_state;
 
 typedef struct snug_scene_data {
@@ -91,6 +94,26 @@ snug_status snug_scene_sync(snug_ctx* ctx, snug_scene_data* scene);
 void snug_body_world_box(const snug_body_data* body, const snug_pose* pose, float min[3], float max[3]);
 /* Would a pair of these bodies be reported (enabled, not both static, filters, ignore list)? */
 bool snug_scene_pair_passes(const snug_scene_data* scene, const snug_body_data* a, const snug_body_data* b);
+
+/* Exchange everything two scenes hold (bodies, broad phase, step, attachments), keeping their handles: how a scene
+ * built aside (a loaded file) replaces a live one in one step. */
+void snug_scene_swap_contents(snug_scene_data* a, snug_scene_data* b);
+
+/* scene_state.c: the bodies as bytes and back (snapshots). Stage parses and checks bytes into new records without
+ * touching the scene (failing cleanly); commit swaps them in and cannot fail; discard frees a stage. */
+typedef struct snug_scene_staged {
+    snug_pool bodies;
+    snug_pairset ignore;
+    uint32_t* dirty;
+    uint32_t dirty_cap;
+} snug_scene_staged;
+
+size_t snug_scene_state_size(const snug_scene_data* s);
+void snug_scene_state_write(const snug_scene_data* s, unsigned char* out);
+snug_status snug_scene_state_stage(snug_ctx* ctx, const snug_scene_data* s, const unsigned char* in, size_t n,
+                                   size_t* used, snug_scene_staged* st);
+void snug_scene_state_commit(snug_ctx* ctx, snug_scene_data* s, snug_scene_staged* st);
+void snug_scene_state_discard(snug_ctx* ctx, snug_scene_staged* st);
 
 /* hierarchy.c: pose algebra and world-pose upkeep. */
 snug_pose snug_pose_mul(const snug_pose* a, const snug_pose* b);   /* apply b, then a */

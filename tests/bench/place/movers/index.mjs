@@ -6,7 +6,6 @@
 // dragged body's world pose after the event and whether anything stopped it (moved: [[body, pose], ...] for other
 // bodies it moved; violations(): the count of the mover's own consistency check, read outside the timing).
 import anchor from './three-mesh-bvh.mjs';
-import snugDrag from './snug-drag.mjs';
 import snugCore from './snug-core.mjs';
 
-export const MOVERS = [anchor, snugDrag, snugCore];
+export const MOVERS = [anchor, snugCore];

@@ -4,7 +4,8 @@
 // as its children); 33 ornaments from the npm meshes (20 of them the 48k dragon) on tables, desks, shelves and
 // seats. Each seed gives its own layout. Resting bodies stand CLEAR above what carries them and record it (`on`:
 // the supporter's index and the index of its offer among the supporter kind's surfaces, for movers that bind); the
-// result is checked to have no overlap at all (snug's test, touching counts).
+// result is checked to have no overlap at all (snug's test, touching counts). With `loaded` (issue 18's grouped
+// drag), that many of the ornaments stand on the first table instead, as its children (a table carrying them).
 import { catalogItems } from '../../../web/catalog/furniture.js';
 import { ornamentItems } from '../../../web/catalog/ornaments.js';
 import { mulberry32 } from '../../tools/prng.mjs';
@@ -20,6 +21,8 @@ const WALL_DECOR = [...Array(4).fill('picture'), ...Array(2).fill('chalkboard')]
 const CHAIRS_PER_TABLE = [3, 3, 3, 3, 2, 2];
 const FREE_STANDING = ['floor-lamp', 'floor-lamp', 'plant', 'plant'];
 const ORNAMENTS = [...Array(20).fill('dragon48k'), ...Array(5).fill('dragon'), ...Array(4).fill('bunny'), ...Array(4).fill('teapot')];
+// The loaded table's ornaments, taken from ORNAMENTS in this order.
+const LOADED = ['dragon48k', 'bunny', 'teapot', 'dragon', 'dragon48k', 'bunny', 'teapot', 'dragon48k', 'dragon', 'dragon48k'];
 
 /** Every kind of body the room uses, made once (meshes: the ornaments' npm meshes by name). */
 export function makeKinds(snug, meshes) {
@@ -47,7 +50,7 @@ const WALLS = [
 const along = (wall, s, off, y) => [0, 1, 2].map((a) => wall.front[a] + wall.u[a] * s + wall.n[a] * off + (a === 1 ? y : 0));
 
 /** The layout of a seed: a RoomState of 100 bodies. Throws if a piece finds no place (a different seed is needed). */
-export function buildRoom(snug, kinds, seed) {
+export function buildRoom(snug, kinds, seed, { loaded = 0 } = {}) {
   const rnd = mulberry32(seed);
   const range = (a, b) => a + (b - a) * rnd();
   const pick = (list) => list[Math.floor(rnd() * list.length)];
@@ -144,28 +147,51 @@ export function buildRoom(snug, kinds, seed) {
     onTop(desk, 'monitor', 'onWorkspace', () => yawPose(0, [side * range(0.1, 0.3), deskTop, 0.1])); // in front of the desk's shelf
   }
   for (const desk of desks.slice(0, 2)) onTop(desk, 'lamp', 'onWorkspace', () => yawPose(range(-3, 3), [range(-0.5, 0.5), deskTop, 0.18]));
-  for (const table of shuffled(tables).slice(0, 2)) onTop(table, 'lamp', 'onWorkspace', () => yawPose(range(-3, 3), [range(-0.6, 0.6), tableTop, range(-0.3, 0.3)]));
+  for (const table of shuffled(loaded ? tables.slice(1) : tables).slice(0, 2)) onTop(table, 'lamp', 'onWorkspace', () => yawPose(range(-3, 3), [range(-0.6, 0.6), tableTop, range(-0.3, 0.3)]));
   const boards = shelves.filter((h) => h < Math.max(...shelves)); // books stand between boards, not on the top
   for (let k = 0; k < 8; k++) onTop(pick(bookcases), 'books', 'onStore', () => yawPose(0, [range(-0.35, 0.35), pick(boards), 0]));
   for (let k = 0; k < 2; k++) onTop(pick(bookcases), 'plant-small', 'onStore', () => yawPose(range(-3, 3), [range(-0.3, 0.3), pick(shelves), 0]));
 
-  // Ornaments on any offer that takes onStore (shelves, desk and table tops, seats), free to turn about up.
+  // Ornaments on any offer that takes onStore (shelves, desk and table tops, seats), free to turn about up; the
+  // loaded table's first, on its top and as its children.
   const carriers = room.bodies.map((b, i) => i).filter((i) => ['table', 'desk', 'bookcase', 'sofa'].includes(room.bodies[i].kind));
-  const offers = carriers.flatMap((i) => room.offers(i));
-  for (const kind of ORNAMENTS) {
+  const offers = carriers.flatMap((i) => room.offers(i)).filter((o) => !loaded || o.body !== tables[0]);
+  const ornament = (kind, choices, parent) => {
     const base = kinds.get(kind).surfaces.find((s) => s.kind === 'binding').polygon;
     let o = null;
     place(kind, () => {
-      o = pick(offers);
+      o = pick(choices);
       const pose = yawPose(range(-Math.PI, Math.PI), pointOn(o.polygon, rnd(), rnd()));
       pose[5] = o.height + CLEAR;
       return base.every((p) => insideXZ(o.polygon, transformPoint(pose, p))) ? pose : null;
-    }, { gap: 0.01, loose: carriers, tries: 2000, on: () => ({ body: o.body, offer: o.index }) });
+    }, { parent, gap: 0.01, loose: carriers, tries: 2000, on: () => ({ body: o.body, offer: o.index }) });
+  };
+  const rest = [...ORNAMENTS];
+  if (loaded) {
+    const top = room.offers(tables[0]).reduce((a, b) => (b.height > a.height ? b : a));
+    for (const kind of LOADED.slice(0, loaded)) {
+      rest.splice(rest.indexOf(kind), 1);
+      ornament(kind, [top], tables[0]);
+    }
   }
+  for (const kind of rest) ornament(kind, offers, -1);
 
   const overlaps = initialOverlaps(room);
   if (overlaps.length) throw new Error(`room seed ${seed}: ${overlaps.length} overlapping pairs, e.g. ${overlaps[0].map((i) => room.bodies[i].name).join(' and ')}`);
   return room;
+}
+
+/** What a mover is given: the bodies with their catalog data and poses (copies). */
+export function moverRoom(room) {
+  return {
+    bodies: room.bodies.map((b) => {
+      const k = room.kinds.get(b.kind);
+      return {
+        name: b.name, kind: b.kind, category: k.category, geometry: k.geometry, arrays: k.arrays, surfaces: k.surfaces,
+        upright: k.upright, pose: [...b.pose], local: [...b.local], parent: b.parent, isStatic: b.isStatic, on: b.on,
+      };
+    }),
+  };
 }
 
 /** Every pair of bodies (not both static) that overlaps, touching included. */

@@ -22,6 +22,39 @@ export function restingBinding(surfaces, offer) {
   return surfaces.findIndex((s) => s.kind === 'binding' && s.normal.every((x, a) => x === offer.normal[a]));
 }
 
+/**
+ * The room as a placement scene of `snug`: { scene, bodies, meshes, meshOf (kind -> Mesh) }. Meshes carry the
+ * catalog's surfaces, upright bodies their orientation, and every body is bound to what it stands on. With prepare,
+ * each mesh also builds up front, as a page's worker would while loading, the edge adjacency the sweeps use and the
+ * ray tree that pointer input casts into (else the first drag or ray touching a 48k dragon builds it: ~2 ms).
+ */
+export function buildScene(snug, room, { prepare = true } = {}) {
+  const scene = snug.createScene();
+  const meshOf = new Map(), bodies = [], meshes = [];
+  for (const b of room.bodies) {
+    if (!meshOf.has(b.kind)) {
+      const mesh = snug.createMesh({ positions: b.arrays.positions, indices: b.arrays.indices, label: b.kind });
+      if (prepare) {
+        mesh.info();
+        snug.raycast(mesh, null, [0, 0, 0], [0, -1, 0]);
+      }
+      mesh.setSurfaces(b.surfaces);
+      meshOf.set(b.kind, mesh);
+      meshes.push(mesh);
+    }
+    bodies.push(scene.createBody({
+      mesh: meshOf.get(b.kind), parent: b.parent >= 0 ? bodies[b.parent] : null, isStatic: b.isStatic,
+      pose: b.parent >= 0 ? b.local : b.pose,
+    }));
+  }
+  room.bodies.forEach((b, i) => {
+    if (b.upright && !b.isStatic) bodies[i].setOrientation(UP, UP);
+    if (!b.on) return;
+    bodies[i].bind(restingBinding(b.surfaces, room.bodies[b.on.body].surfaces[b.on.offer]), bodies[b.on.body], b.on.offer);
+  });
+  return { scene, bodies, meshes, meshOf };
+}
+
 export default {
   name: 'snug core mover',
   async create() {
@@ -44,30 +77,7 @@ export default {
     return {
       name: this.name,
       setup(room) {
-        scene = snug.createScene();
-        const byKind = new Map();
-        bodies = [];
-        for (const b of room.bodies) {
-          if (!byKind.has(b.kind)) {
-            const mesh = snug.createMesh({ positions: b.arrays.positions, indices: b.arrays.indices, label: b.kind });
-            // built up front, as a page's worker would while loading: the edge adjacency the sweeps use and the ray
-            // tree that pointer input casts into (the first ray into a mesh builds it: ~2 ms for a 48k dragon)
-            mesh.info();
-            snug.raycast(mesh, null, [0, 0, 0], [0, -1, 0]);
-            mesh.setSurfaces(b.surfaces);
-            byKind.set(b.kind, mesh);
-            meshes.push(mesh);
-          }
-          bodies.push(scene.createBody({
-            mesh: byKind.get(b.kind), parent: b.parent >= 0 ? bodies[b.parent] : null, isStatic: b.isStatic,
-            pose: b.parent >= 0 ? b.local : b.pose,
-          }));
-        }
-        room.bodies.forEach((b, i) => {
-          if (b.upright && !b.isStatic) bodies[i].setOrientation(UP, UP);
-          if (!b.on) return;
-          bodies[i].bind(restingBinding(b.surfaces, room.bodies[b.on.body].surfaces[b.on.offer]), bodies[b.on.body], b.on.offer);
-        });
+        ({ scene, bodies, meshes } = buildScene(snug, room));
         // binding laid each body onto its offer (the room stands them a little above): the poses the path starts from
         return bodies.map((b, i) => [i, Array.from(b.getPose())]);
       },

@@ -72,6 +72,25 @@ static void member_box(const snug_member* m, dvec offset, dvec* lo, dvec* hi) {
     *hi = dxyz(h[0], h[1], h[2]);
 }
 
+/* A world box around every pose of member m on its turn by angle about axis through pivot: each point's chord lies
+ * in the hull of its boxes at both ends, and the arc within r (1 - cos(angle / 2)) of the chord (its sagitta; r:
+ * the farthest the member's box reaches from the pivot). */
+static void turned_box(const snug_member* m, dvec pivot, dvec axis, double angle, dvec* lo, dvec* hi) {
+    dvec lo1, hi1;
+    member_box(m, dxyz(0, 0, 0), lo, hi);
+    snug_member end = moved_member(m, dq_axis_angle(axis, angle), pivot, dxyz(0, 0, 0));
+    member_box(&end, dxyz(0, 0, 0), &lo1, &hi1);
+    double r = 0.0;
+    for (int i = 0; i < 8; i++) {
+        dvec corner = dxyz(i & 1 ? hi->x : lo->x, i & 2 ? hi->y : lo->y, i & 4 ? hi->z : lo->z);
+        r = fmax(r, dlen(dsub(corner, pivot)));
+    }
+    double half = fabs(angle) / 2.0;
+    double pad = half >= acos(-1.0) ? 2.0 * r : r * (1.0 - cos(half));
+    *lo = dxyz(fmin(lo->x, lo1.x) - pad, fmin(lo->y, lo1.y) - pad, fmin(lo->z, lo1.z) - pad);
+    *hi = dxyz(fmax(hi->x, hi1.x) + pad, fmax(hi->y, hi1.y) + pad, fmax(hi->z, hi1.z) + pad);
+}
+
 /* Adds the planes of the bodies within two skins of the group at offset; marks pairs overlapping at the start of
  * the call (first) as excluded. */
 static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
@@ -314,9 +333,14 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
     double best_t = 1.0;
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
+        dvec lo, hi;
+        turned_box(m, pivot, axis, angle, &lo, &hi);
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
             if (!pair_tested(s, m, c)) continue;
+            float clo[3], chi[3];
+            snug_body_world_box(c, &c->world, clo, chi);
+            if (box_gap(lo, hi, clo, chi) > skin) continue; /* the member's turn does not come near it */
             snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool touching = false;
             if ((st = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, 0.0f, &touching))) return st;

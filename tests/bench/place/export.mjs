@@ -1,4 +1,4 @@
-// Writes each benchmark room with its drag path to <dir>/<seed>.bin for the C benchmark program (snug_bench place:
+// Writes each benchmark room with its drag path to <dir>/<seed>.bin (and the grouped drag's to grouped.bin) for the C benchmark program (snug_bench place:
 // the core mover's replay without the JS API, natively for profilers and as wasm), so both replay the same events.
 //   node tests/bench/place/export.mjs [dir = build/bench/place] [--events 1000]
 // Layout (little endian): "SNUGPLC1", u32 kinds, bodies, events; then per kind u32 vertices, triangles, surfaces,
@@ -12,7 +12,7 @@ import { Snug, DEFAULT_LABELS } from '../../../wasm/snug.js';
 import { loadMesh } from '../../meshes/load.mjs';
 import { ORNAMENT_MESHES } from '../../../web/catalog/ornaments.js';
 import { makeKinds, buildRoom, LAYOUT_SEEDS } from './room.mjs';
-import { makePath } from './path.mjs';
+import { makePath, GROUPED_GESTURES } from './path.mjs';
 import { restingBinding } from './movers/snug-core.mjs';
 
 export const GESTURES = ['wall-slide', 'push', 'chair-tuck', 'shelf-slide', 'carry', 'rotate'];
@@ -36,9 +36,12 @@ class Writer {
   bytes() { return Buffer.concat(this.parts); }
 }
 
-for (const seed of LAYOUT_SEEDS) {
-  const room = buildRoom(snug, kinds, seed);
-  const { events } = makePath(room, seed, eventCount);
+// the layouts, then issue 18's grouped drag (run.mjs's fifth case) as grouped.bin
+const cases = LAYOUT_SEEDS.map((seed) => ({ seed, file: `${seed}.bin`, room: buildRoom(snug, kinds, seed) }));
+cases.push({ seed: LAYOUT_SEEDS[0], file: 'grouped.bin', room: buildRoom(snug, kinds, LAYOUT_SEEDS[0], { loaded: 10 }), grouped: true });
+for (const { seed, file, room, grouped } of cases) {
+  const table = room.bodies.findIndex((b) => b.kind === 'table');
+  const { events } = grouped ? makePath(room, seed, eventCount, { focus: [table], gestures: GROUPED_GESTURES }) : makePath(room, seed, eventCount);
   const used = [...new Set(room.bodies.map((b) => b.kind))];
   const w = new Writer();
   w.parts.push(Buffer.from('SNUGPLC1', 'latin1'));
@@ -66,7 +69,7 @@ for (const seed of LAYOUT_SEEDS) {
     w.u32(e.body, GESTURES.indexOf(e.gesture));
     w.f64([...e.target, ...e.ray.origin, ...e.ray.direction, ...e.grab]);
   }
-  writeFileSync(`${dir}/${seed}.bin`, w.bytes());
-  console.log(`${dir}/${seed}.bin: ${room.bodies.length} bodies, ${used.length} kinds, ${events.length} events`);
+  writeFileSync(`${dir}/${file}`, w.bytes());
+  console.log(`${dir}/${file}: ${room.bodies.length} bodies, ${used.length} kinds, ${events.length} events`);
 }
 snug.dispose();

@@ -246,7 +246,7 @@ if (editRows.length) {
   md.push('tests/bench/place/editing.mjs, wasm with one thread in node. Insert: an ornament (48k dragon, dragon, bunny, teapot in turn)');
   md.push('at a pointer ray onto a random spot of a carrier\'s top, each timed alone, checked by the scene\'s consistency check and');
   md.push('deleted again. Scene file: save; load into a fresh scene (hierarchies read from the file; saving it again must give the');
-  md.push('same bytes); rebuild: the same scene from its parts (meshes built from their triangles, surfaces, bodies, bindings). Medians of 5.\n');
+  md.push('same bytes); rebuild: the same scene from its parts (meshes built from their triangles, surfaces, bodies, bindings). Medians of 7.\n');
   md.push('| layout | operation | p50 / median | p99 | max | n | status | check | note |');
   md.push('|---|---|---:|---:|---:|---:|---|---|---|');
   for (const x of editRows) {

@@ -1,5 +1,5 @@
 /* snug's side of `make bench`: the same C source runs natively and as wasm under node. One task per run:
- *   snug_bench <flavour> build [mesh]|rays|pairs|toi|scene|find|cost|reference|place <room.bin>
+ *   snug_bench <flavour> build [mesh]|rays|pairs|toi|scene|find|cost|reference|place <room.bin>|place-edit <room.bin>
  * and result rows ("ROW {json}", tests/bench/timing.h) on stdout for tests/bench/run.mjs. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -931,7 +931,7 @@ static void task_find(snug_ctx* ctx) {
  * check (snug_scene_check) after every event of the first replay unless SNUG_BENCH_NO_CHECK is set.
  * SNUG_BENCH_SLOW=<ms> lists the events slower than that on stderr, SNUG_BENCH_POSES=<file> writes every event's
  * result pose and reasons (to compare two builds). */
-enum { GESTURE_CARRY = 4, GESTURE_ROTATE = 5 }; /* indices in export.mjs's GESTURES */
+enum { GESTURE_SHELF_SLIDE = 3, GESTURE_CARRY = 4, GESTURE_ROTATE = 5 }; /* indices in export.mjs's GESTURES */
 
 typedef struct place_event {
     uint32_t body, gesture;
@@ -1046,11 +1046,10 @@ typedef struct place_replay {
     FILE* poses;
 } place_replay;
 
-/* One replay on a fresh scene: bodies, orientations, bindings (which lay each body onto its offer), the events. */
-static snug_status place_run(snug_ctx* ctx, const place_room* room, place_replay* rp) {
+/* The room as a placement scene: bodies, orientations, bindings (which lay each body onto its offer). */
+static snug_status place_scene(snug_ctx* ctx, const place_room* room, snug_scene* out, snug_body* bodies) {
     snug_scene scene = 0;
-    snug_body* bodies = calloc(room->body_count, sizeof *bodies);
-    snug_status st = bodies ? snug_scene_create(ctx, &scene) : SNUG_ERR_OUT_OF_MEMORY;
+    snug_status st = snug_scene_create(ctx, &scene);
     const float up[3] = {0, 1, 0};
     for (uint32_t i = 0; !st && i < room->body_count; ++i) {
         const place_body* b = &room->bodies[i];
@@ -1067,6 +1066,16 @@ static snug_status place_run(snug_ctx* ctx, const place_room* room, place_replay
         if (!st && b->on[0] >= 0)
             st = snug_body_bind(ctx, scene, bodies[i], (uint32_t)b->on[2], bodies[b->on[0]], (uint32_t)b->on[1]);
     }
+    if (st && scene) snug_scene_destroy(ctx, scene), scene = 0;
+    *out = scene;
+    return st;
+}
+
+/* One replay on a fresh scene: the events. */
+static snug_status place_run(snug_ctx* ctx, const place_room* room, place_replay* rp) {
+    snug_scene scene = 0;
+    snug_body* bodies = calloc(room->body_count, sizeof *bodies);
+    snug_status st = bodies ? place_scene(ctx, room, &scene, bodies) : SNUG_ERR_OUT_OF_MEMORY;
     for (uint32_t k = 0; !st && k < room->event_count; ++k) {
         const place_event* e = &room->events[k];
         snug_move_def def = snug_default_move_def();
@@ -1116,6 +1125,74 @@ static snug_status place_run(snug_ctx* ctx, const place_room* room, place_replay
     return st;
 }
 
+/* Issue 18's editing operations natively (the program to profile them with; the bench's rows come from
+ * tests/bench/place/editing.mjs): every fourth shelf-slide event becomes an insert of the slid ornament's mesh at
+ * its pointer ray (among the ornaments on a shelf or table, onto the body itself: the insert searches outward for
+ * room), timed alone and deleted again; then the scene file's save,
+ * load into a fresh scene and the scene rebuilt from its parts (meshes excluded: they are the room file's). */
+static void task_place_edit(snug_ctx* ctx, const char* file) {
+    place_room room;
+    if (!place_load(ctx, file, &room)) return;
+    snug_body* bodies = calloc(room.body_count, sizeof *bodies);
+    snug_scene scene = 0;
+    snug_status st = bodies ? place_scene(ctx, &room, &scene, bodies) : SNUG_ERR_OUT_OF_MEMORY;
+    uint32_t inserts = 0, refused = 0;
+    double worst = 0.0, total = 0.0;
+    for (uint32_t k = 0; !st && k < room.event_count; ++k) {
+        const place_event* e = &room.events[k];
+        if (e->gesture != GESTURE_SHELF_SLIDE || k % 4) continue;
+        snug_insert_def def = snug_default_insert_def();
+        def.body.mesh = room.meshes[room.bodies[e->body].kind];
+        for (int i = 0; i < 3; ++i) def.ray.origin[i] = (float)e->origin[i], def.ray.dir[i] = (float)e->dir[i];
+        snug_body nb = 0;
+        double t0 = bench_now_ms();
+        snug_status r = snug_scene_insert(ctx, scene, &def, &nb, NULL);
+        double t = bench_now_ms() - t0;
+        total += t, worst = fmax(worst, t), inserts++;
+        if (getenv("SNUG_BENCH_SLOW") && t > atof(getenv("SNUG_BENCH_SLOW")))
+            fprintf(stderr, "insert at event %u: body %u's mesh, %.3f ms%s\n", k, e->body, t, r ? " (refused)" : "");
+        if (r) refused++;
+        else {
+            snug_body gone[4];
+            uint32_t n = 0;
+            st = snug_scene_delete(ctx, scene, nb, SNUG_DELETE_WITH_DEPENDENTS, gone, 4, &n);
+        }
+    }
+    size_t size = 0;
+    void* buf = NULL;
+    double save = 0.0, load = 0.0, rebuild = 0.0;
+    if (!st && !(st = snug_scene_save(ctx, scene, NULL, 0, &size))) {
+        buf = malloc(size);
+        double t0 = bench_now_ms();
+        st = buf ? snug_scene_save(ctx, scene, buf, size, &size) : SNUG_ERR_OUT_OF_MEMORY;
+        save = bench_now_ms() - t0;
+    }
+    snug_scene fresh = 0, rebuilt = 0;
+    if (!st && !(st = snug_scene_create(ctx, &fresh))) {
+        snug_mesh meshes[64];
+        uint32_t bt = 0, mt = 0;
+        double t0 = bench_now_ms();
+        st = snug_scene_load(ctx, fresh, buf, size, NULL, 0, &bt, meshes, 64, &mt);
+        load = bench_now_ms() - t0;
+        for (uint32_t i = 0; !st && i < mt && i < 64; ++i) snug_mesh_destroy(ctx, meshes[i]);
+        snug_scene_destroy(ctx, fresh);
+    }
+    if (!st) {
+        double t0 = bench_now_ms();
+        st = place_scene(ctx, &room, &rebuilt, bodies);
+        rebuild = bench_now_ms() - t0;
+        if (rebuilt) snug_scene_destroy(ctx, rebuilt);
+    }
+    if (st) fprintf(stderr, "snug_bench place-edit: %s\n", snug_ctx_last_error(ctx));
+    else
+        printf("inserts %u (%u refused): mean %.3f ms, max %.3f ms; save %.3f ms, load %.3f ms, rebuild without meshes %.3f ms (%zu bytes)\n",
+               inserts, refused, total / inserts, worst, save, load, rebuild, size);
+    free(buf);
+    if (scene) snug_scene_destroy(ctx, scene);
+    free(bodies);
+    place_free(ctx, &room);
+}
+
 static void task_place(snug_ctx* ctx, const char* file) {
     const char* slash = strrchr(file, '/');
     const char* base = slash ? slash + 1 : file;
@@ -1160,7 +1237,7 @@ static void task_place(snug_ctx* ctx, const char* file) {
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|find|cost|reference|place <room.bin>\n");
+        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|find|cost|reference|place <room.bin>|place-edit <room.bin>\n");
         return 2;
     }
     flavour = argv[1];
@@ -1176,6 +1253,7 @@ int main(int argc, char** argv) {
     else if (!strcmp(task, "scene")) task_scene(ctx);
     else if (!strcmp(task, "find")) task_find(ctx);
     else if (!strcmp(task, "place") && argc > 3) task_place(ctx, argv[3]);
+    else if (!strcmp(task, "place-edit") && argc > 3) task_place_edit(ctx, argv[3]);
     else if (!strcmp(task, "cost")) task_cost();
     else if (!strcmp(task, "reference")) task_reference();
     else {

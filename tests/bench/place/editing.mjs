@@ -10,8 +10,9 @@
 //   rebuild     the same scene from its parts, as without a file: every mesh built from its triangles, surfaces,
 //               bodies, orientations and bindings (the setup of the drag benchmark, without what it prepares up front).
 // Median (insert: p50, p99, max) of the repeats. Prints a table per layout and "ROW {json}" lines for
-// tests/bench/run.mjs.
-//   node tests/bench/place/editing.mjs [--layouts 4] [--inserts 100] [--repeats 5]
+// tests/bench/run.mjs; --slow <ms> lists the inserts slower than that on stderr. The same operations natively, for
+// profilers: snug_bench native place-edit <room.bin> (after node tests/bench/place/export.mjs).
+//   node tests/bench/place/editing.mjs [--layouts 4] [--inserts 100] [--repeats 7] [--slow ms]
 import { performance } from 'node:perf_hooks';
 import { Snug } from '../../../wasm/snug.js';
 import { loadMesh } from '../../meshes/load.mjs';
@@ -27,7 +28,8 @@ const opt = (name, fallback) => {
   const k = args.indexOf(`--${name}`);
   return k >= 0 ? Number(args[k + 1]) : fallback;
 };
-const layouts = opt('layouts', LAYOUT_SEEDS.length), inserts = opt('inserts', 100), repeats = opt('repeats', 5);
+const layouts = opt('layouts', LAYOUT_SEEDS.length), inserts = opt('inserts', 100), repeats = opt('repeats', 7);
+const slow = opt('slow', null);
 const INSERTED = ['dragon48k', 'dragon', 'bunny', 'teapot'];
 const CARRIERS = ['table', 'desk', 'bookcase', 'sofa'];
 
@@ -80,6 +82,9 @@ for (const seed of LAYOUT_SEEDS.slice(0, layouts)) {
     }
     const t = performance.now() - t0;
     times.push(t);
+    if (slow !== null && t > slow) {
+      console.error(`insert ${k}: ${INSERTED[k % INSERTED.length]} at ${spot.map((x) => x.toFixed(2))} onto ${room.bodies[o.body].name}: ${t.toFixed(1)} ms${got ? '' : ' (refused)'}`);
+    }
     if (!got) continue;
     violations += scene.check().length;
     scene.delete(got.body, 'with-dependents');

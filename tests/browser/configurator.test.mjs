@@ -587,6 +587,8 @@ test('the outliner: what stands on what, a click on a line selects, what the cor
   await page.click(`#outliner [data-id="${lamp}"]`);
   assert.deepEqual(await app(page, () => window.snugApp.selection.list()), [lamp]);
   assert.equal((await tree()).find((l) => l.id === lamp).selected, true);
+  await page.click(`#outliner [data-id="${desk}"]`, { modifiers: ['Shift'] });
+  assert.deepEqual((await app(page, () => window.snugApp.selection.list())).sort(), [desk, lamp].sort(), 'shift-click adds');
   // A chair put into the table (through the seam, unbound: no gesture makes an overlap) is marked with the table.
   await app(page, ([c, t]) => {
     const { placement } = window.snugApp;

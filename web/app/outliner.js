@@ -1,6 +1,6 @@
 // The outliner: the binding graph as a tree, what stands on what (a lamp under the table it stands on), read from
-// the core after every change; a click on a line selects the object, and what the core's consistency check finds
-// wrong is marked on the objects concerned.
+// the core after every change; a click on a line selects the object (shift-click adds or takes out), and what the
+// core's consistency check finds wrong is marked on the objects concerned.
 const SHELL_NAMES = { floor: 'Floor', 'wall-back': 'Back wall', 'wall-front': 'Front wall', 'wall-left': 'Left wall', 'wall-right': 'Right wall' };
 
 export class Outliner {
@@ -10,7 +10,9 @@ export class Outliner {
     this._pending = false;
     this.tree.addEventListener('click', (e) => {
       const line = e.target.closest('[data-id]');
-      if (line && placement.has(line.dataset.id)) selection.set([line.dataset.id]);
+      if (!line || !placement.has(line.dataset.id)) return;
+      if (e.shiftKey) selection.toggle(line.dataset.id);
+      else selection.set([line.dataset.id]);
     });
     root.querySelector('.outliner-toggle').addEventListener('click', () => this.toggle());
     // The structure changes with inserts, deletes and the end of each drag (an undo step); not per drag event.

@@ -54,6 +54,24 @@ function labelIndex(snug, label) {
   return i;
 }
 
+/**
+ * Write a body key, the core's 64-bit user data, at byte address `at`: a non-negative integer up to
+ * Number.MAX_SAFE_INTEGER, or a bigint below 2^64. Anything else fails (SnugError) before anything is written.
+ */
+export function writeKey(snug, at, key) {
+  const big = typeof key === 'bigint' ? key : Number.isSafeInteger(key) ? BigInt(key) : -1n;
+  if (big < 0n || big >= 1n << 64n) snug._fail(ERR_INVALID, `invalid argument: key ${key} is not an integer in [0, 2^64)`);
+  snug._views();
+  snug._u32[at >> 2] = Number(big & 0xffffffffn);
+  snug._u32[(at >> 2) + 1] = Number(big >> 32n);
+}
+
+/** A key as a number, or as a bigint beyond Number.MAX_SAFE_INTEGER (a C program may set any 64 bits). */
+export function readKey(snug, at) {
+  const lo = snug._u32[at >> 2], hi = snug._u32[(at >> 2) + 1];
+  return hi < 0x200000 ? hi * 4294967296 + lo : (BigInt(hi) << 32n) | BigInt(lo);
+}
+
 function vec(v) { return v.x !== undefined ? [v.x, v.y, v.z] : [v[0], v[1], v[2]]; }
 
 /** Write surfaces [{ kind, label, normal, polygon }] at byte address `at`. */
@@ -383,7 +401,7 @@ export function bodyDrop(body) {
 
 /**
  * Insert without overlap: def { mesh, ray: { origin, dir }, pose? (its turn about up is kept), isStatic?, layer?,
- * mask?, userData? }. The body lands on the offer under the pointer, at the free snapped pose nearest the hit.
+ * mask?, key?, userData? }. The body lands on the offer under the pointer, at the free snapped pose nearest the hit.
  * Returns { body, binding }; throws (creating nothing) when no offer under the pointer fits or it is full.
  */
 export function sceneInsert(scene, def) {
@@ -399,6 +417,7 @@ export function sceneInsert(scene, def) {
   if (def.isStatic !== undefined) s._u8[at + I.body + B.is_static] = def.isStatic ? 1 : 0;
   if (def.layer !== undefined) u[(at + I.body + B.layer) >> 2] = def.layer >>> 0;
   if (def.mask !== undefined) u[(at + I.body + B.mask) >> 2] = def.mask >>> 0;
+  if (def.key !== undefined) writeKey(s, at + I.body + B.user_data, def.key);
   if (!def.ray) s._fail(ERR_INVALID, 'invalid argument: insert needs a ray { origin, dir }');
   f.set(vec(def.ray.origin), (at + I.ray + L.ray.origin) >> 2);
   f.set(vec(def.ray.dir), ((at + I.ray) >> 2) + RAY_DIR);

@@ -8,6 +8,7 @@ import {
   sceneSetLabels, sceneLabels, sceneLabelFits, sceneSetPlaceDef, scenePlaceDef, sceneCheck, bodySetOrientation,
   bodyOrientation, bodyBindings, bodySetBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut, bodySupporters,
   bodyDependents, bodyGroup, bodyDrop, sceneInsert, sceneDelete, sceneSnapshot, sceneRestore, sceneSave, sceneLoad,
+  writeKey, readKey,
 } from './place.js';
 
 const HIT = words(L.scene_hit);
@@ -103,7 +104,7 @@ export class Body {
     return {
       parent: this.scene._bodies.get(u(I.parent)) || null, childCount: u(I.child_count),
       isStatic: !!s._u8[at + I.is_static], enabled: !!s._u8[at + I.enabled], layer: u(I.layer), mask: u(I.mask),
-      aabbMin: v3(I.aabb_min), aabbMax: v3(I.aabb_max),
+      key: readKey(s, at + I.user_data), aabbMin: v3(I.aabb_min), aabbMax: v3(I.aabb_max),
     };
   }
   // ------------------------------------------------------------------------------------------- placement
@@ -167,8 +168,9 @@ export class Scene {
   }
 
   /**
-   * def: { mesh, parent?: Body, pose?: local pose (world for a root), isStatic?, enabled?, layer?, mask?, userData? }
-   * (userData stays in JS; the core's 64-bit user_data is not used by this API).
+   * def: { mesh, parent?: Body, pose?: local pose (world for a root), isStatic?, enabled?, layer?, mask?, key?,
+   * userData? }. userData stays in JS; key is the core's 64-bit user data (see writeKey), which snapshots and scene
+   * files keep with the body: an application's id for it that survives scene.load.
    */
   createBody(def) {
     this._live();
@@ -185,6 +187,7 @@ export class Scene {
     if (def.enabled !== undefined) s._u8[at + B.enabled] = def.enabled ? 1 : 0;
     if (def.layer !== undefined) s._u32[(at + B.layer) >> 2] = def.layer >>> 0;
     if (def.mask !== undefined) s._u32[(at + B.mask) >> 2] = def.mask >>> 0;
+    if (def.key !== undefined) writeKey(s, at + B.user_data, def.key);
     s._check(s._fn('snug_body_create')(s._ctx, this.handle, at, s._scratch + S.handle));
     const body = this._adopt(s._u32[(s._scratch + S.handle) >> 2], def.mesh);
     body.userData = def.userData;

@@ -385,6 +385,12 @@ export interface BodyDef {
   enabled?: boolean;
   layer?: number;
   mask?: number;
+  /**
+   * The core's 64-bit user data: a non-negative integer (a bigint up to 2^64 - 1). Snapshots and scene files keep
+   * it with the body, so it names the body again after Scene.load (an application's id for it).
+   */
+  key?: number | bigint;
+  /** Stays in JS (Body.userData). */
   userData?: unknown;
 }
 
@@ -395,6 +401,8 @@ export interface BodyInfo {
   enabled: boolean;
   layer: number;
   mask: number;
+  /** BodyDef.key (0 when none was given); a bigint only beyond Number.MAX_SAFE_INTEGER. */
+  key: number | bigint;
   aabbMin: [number, number, number];
   aabbMax: [number, number, number];
 }
@@ -513,7 +521,7 @@ export class Scene {
   /** The last Body.move result of this scene (reused). */
   moveResult?: MoveResult;
   insert(def: { mesh: Mesh; ray: { origin: Vec3; dir: Vec3; tmax?: number }; pose?: Pose; isStatic?: boolean;
-    layer?: number; mask?: number; userData?: unknown }): { body: Body; binding: Binding };
+    layer?: number; mask?: number; key?: number | bigint; userData?: unknown }): { body: Body; binding: Binding };
   delete(body: Body, policy?: 'drop' | 'with-dependents'): Body[];
   snapshot(): SceneSnapshot;
   restore(snapshot: SceneSnapshot): void;

@@ -28,6 +28,7 @@ import { Help } from './app/help.js';
 import { Stats } from './app/stats.js';
 import { Files } from './app/files.js';
 import { HierarchyView } from './app/hierarchy-view.js';
+import { Outliner } from './app/outliner.js';
 import { Autosave, readAutosave, download } from './app/storage.js';
 
 // Two threads when the page is cross-origin isolated (the server sends COOP/COEP, see vite.config.js): hierarchy
@@ -86,6 +87,8 @@ export async function start() {
   const stats = new Stats($('stats'), { viewport, placement, snug });
   const files = new Files({ input: $('file-input'), dropZone: $('drop-zone'), viewport, editor, status, interior: INTERIOR });
   const hierarchy = new HierarchyView(viewport, placement);
+  const outliner = new Outliner($('outliner'), { placement, selection, catalog, history });
+  if (window.matchMedia('(max-width: 720px)').matches) outliner.toggle(false);
 
   // Changes to the room wait while a pointer gesture is under way (undo in the middle of a drag would undo the
   // step before it and leave the drag on stale poses).
@@ -99,7 +102,8 @@ export async function start() {
   const actions = {
     undo: idle(() => history.undo()),
     redo: idle(() => history.redo()),
-    delete: idle(() => editor.deleteSelected()),
+    delete: idle(() => editor.deleteSelected('drop')),
+    deleteWithDependents: idle(() => editor.deleteSelected('with-dependents')),
     duplicate: idle(() => editor.duplicateSelected()),
     new: idle(() => editor.resetRoom(startingRoom())),
     turn: () => turn(1),
@@ -112,6 +116,10 @@ export async function start() {
     },
     open: () => files.open(),
     save: () => download('room.snug.json', editor.roomText()),
+    exportGlb: async () => {
+      const glb = await editor.roomGlb();
+      if (glb) download('room.glb', glb, 'model/gltf-binary');
+    },
     frame: () => {
       const box = new Box3();
       for (const id of selection.list()) box.expandByObject(placement.object(id));
@@ -120,6 +128,7 @@ export async function start() {
     stats: () => { stats.toggle(); toolbar.pressed('stats', stats.visible); },
     help: () => help.toggle(),
     catalog: () => panel.toggle(),
+    outliner: () => outliner.toggle(),
     hierarchy: () => {
       const id = selection.list()[0] ?? input.lastDragged;
       if (id && placement.has(id)) hierarchy.step(id);
@@ -144,7 +153,7 @@ export async function start() {
 
   const app = {
     snug, viewport, placement, catalog, selection, history, editor, feedback, insertTool, input, gizmo, panel, help,
-    stats, files, hierarchy, autosave, ready: false, readyMs: 0,
+    stats, files, hierarchy, outliner, autosave, ready: false, readyMs: 0,
     /** Client coordinates of a world point (tests drive real pointer events with them). */
     screenOfWorld: (x, y, z) => viewport.screenOf({ x, y, z }),
   };

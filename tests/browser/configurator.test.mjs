@@ -1,13 +1,13 @@
 // The configurator in headless Chromium with real pointer, touch, pen and key events: the catalog (thumbnails,
 // insert by click-then-click and by drag), orbit versus drag, selection (click, shift-click, box), Escape, delete,
 // duplicate, undo/redo, save/open and the autosave restored on reload, bad files that change nothing, touch and
-// pen, a phone layout, the help and stats overlays, and the import of a generated .glb. Every test opens the page
-// in a fresh context (fresh storage) and ends with no page errors. Screenshots go to build/browser/.
+// pen, a phone layout, the help and stats overlays, the import of a generated .glb, and the outliner. Every test
+// opens the page in a fresh context (fresh storage) and ends with no page errors. Screenshots go to build/browser/.
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startBrowser, openPage, shot, grabPoint, screenOf, mouseDrag, touchDrag, penDrag, floorPoint, cameraAtRest } from './browser.mjs';
+import { startBrowser, openPage, shot, grabPoint, screenOf, mouseDrag, touchDrag, penDrag, floorPoint, cameraAtRest, SHOTS } from './browser.mjs';
 
 let env;
 before(async () => { env = await startBrowser(); });
@@ -538,12 +538,20 @@ test('import: a dropped .glb becomes a catalog item built in a worker behind a p
   assert.equal(cmp.differ, 0, `the worker's hierarchy is the page's: ${JSON.stringify(cmp)}`);
   assert.equal(cmp.color, 0xff8800);
   const [knot] = await idsOf(page, item.id);
-  const box = await app(page, (id) => {
-    const o = window.snugApp.placement.object(id);
-    return o.geometry.boundingBox.clone().applyMatrix4(o.matrixWorld);
+  // The core's insert puts the centre of the surface it stands with (found under the knot: where it touches the
+  // floor) at the point dropped on: its area centroid, in world coordinates.
+  const { box, centroid } = await app(page, (id) => {
+    const { placement } = window.snugApp;
+    const o = placement.object(id);
+    const poly = placement.surfacesOf(id).find((s) => s.kind === 'binding').polygon.map((p) => o.localToWorld(o.position.clone().fromArray(p)));
+    let a = 0, cx = 0, cz = 0;
+    for (let i = 0; i < poly.length; i++) {
+      const p = poly[i], q = poly[(i + 1) % poly.length], w = p.x * q.z - q.x * p.z;
+      a += w; cx += (p.x + q.x) * w; cz += (p.z + q.z) * w;
+    }
+    return { box: o.geometry.boundingBox.clone().applyMatrix4(o.matrixWorld), centroid: [cx / (3 * a), cz / (3 * a)] };
   }, knot);
-  const cx = (box.min.x + box.max.x) / 2, cz = (box.min.z + box.max.z) / 2;
-  assert.ok(Math.hypot(cx + 2.4, cz + 0.6) < 0.05, `it landed where it was dropped: ${cx}, ${cz}`);
+  assert.ok(Math.hypot(centroid[0] + 2.4, centroid[1] + 0.6) < 0.05, `it landed where it was dropped: ${centroid}`);
   assert.ok(Math.abs(box.min.y) < 1e-3, `on the floor: ${box.min.y}`);
   assert.deepEqual(await violations(page), []);
   await page.waitForFunction(() => window.snugApp.panel.thumbnails.rendered >= window.snugApp.catalog.insertable().length, null, { timeout: 30000 });
@@ -557,5 +565,38 @@ test('import: a dropped .glb becomes a catalog item built in a worker behind a p
   await page.waitForFunction(() => window.snugApp && window.snugApp.ready, null, { timeout: 60000 });
   assert.deepEqual(await snapshot(page), room, 'the room with the import came back');
   assert.equal(await app(page, (id) => window.snugApp.catalog.has(id), item.id), true, 'and the item is in the catalog');
+  assert.deepEqual(errors, []);
+});
+
+test('the outliner: what stands on what, a click on a line selects, what the core\'s check finds is marked', async (t) => {
+  const { page, errors } = await fresh(t);
+  const tree = () => app(page, () => {
+    window.snugApp.outliner.draw();
+    return [...document.querySelectorAll('#outliner [data-id]')].map((el) => ({
+      id: el.dataset.id, parent: el.parentElement.parentElement.closest('li')?.querySelector(':scope > [data-id]')?.dataset.id ?? null,
+      bad: el.classList.contains('bad'), selected: el.classList.contains('selected'), text: el.textContent,
+    }));
+  });
+  const [desk] = await idsOf(page, 'desk'), [lamp] = await idsOf(page, 'lamp'), chairs = await idsOf(page, 'chair');
+  const [table] = await idsOf(page, 'table');
+  const lines = await tree();
+  assert.equal(lines.find((l) => l.id === lamp).parent, desk, 'the lamp is under the desk it stands on');
+  assert.equal(lines.find((l) => l.id === desk).parent, 'floor');
+  for (const c of chairs) assert.match(lines.find((l) => l.id === c).text, /^Chair also on table$/);
+  assert.deepEqual(lines.filter((l) => l.bad), []);
+  await page.click(`#outliner [data-id="${lamp}"]`);
+  assert.deepEqual(await app(page, () => window.snugApp.selection.list()), [lamp]);
+  assert.equal((await tree()).find((l) => l.id === lamp).selected, true);
+  await page.click(`#outliner [data-id="${desk}"]`, { modifiers: ['Shift'] });
+  assert.deepEqual((await app(page, () => window.snugApp.selection.list())).sort(), [desk, lamp].sort(), 'shift-click adds');
+  // A chair put into the table (through the seam, unbound: no gesture makes an overlap) is marked with the table.
+  await app(page, ([c, t]) => {
+    const { placement } = window.snugApp;
+    const p = placement.poseOf(t);
+    placement.put([{ id: c, pose: [0, 0, 0, 1, p[4], 0, p[6]], bindings: [], local: null }]);
+  }, [chairs[0], table]);
+  const marked = (await tree()).filter((l) => l.bad).map((l) => l.id).sort();
+  assert.deepEqual(marked, [chairs[0], table].sort());
+  await page.locator('#outliner').screenshot({ path: `${SHOTS}outliner.png` });
   assert.deepEqual(errors, []);
 });

@@ -207,3 +207,29 @@ test('placement II: groups, gravity, insert, delete, undo by snapshot, scene fil
   assert.deepEqual(r.scene.check(), []);
   r.dispose();
 });
+
+test('body keys (the core\'s user data) name bodies again after a scene file is loaded; bad keys are refused', () => {
+  const r = room();
+  const table = r.scene.createBody({ mesh: r.m.table, pose: [0, 0, 0, 1, 0, 0.3, 0], key: 7 });
+  table.drop();
+  const { body: book } = r.scene.insert({ mesh: r.m.book, ray: { origin: [0.4, 3, 0], dir: [0, -1, 0] }, key: 2 ** 53 - 1 });
+  const big = r.scene.createBody({ mesh: r.m.lamp, pose: [0, 0, 0, 1, -2, 0.5, -2], key: (1n << 64n) - 1n });
+  assert.deepEqual([r.floor, table, book, big].map((b) => b.info().key), [0, 7, 2 ** 53 - 1, (1n << 64n) - 1n]);
+  const keys = (bodies) => bodies.map((b) => b.info().key);
+  const before = keys(r.scene.bodies);
+  const loaded = r.scene.load(r.scene.save());
+  assert.deepEqual(keys(loaded.bodies).sort(), [...before].sort(), 'the loaded bodies carry the keys');
+  const loadedTable = loaded.bodies.find((b) => b.info().key === 7);
+  assert.equal(loadedTable.bindings()[0].supporter.info().key, 0, 'and their bindings with them');
+  const snap = r.scene.snapshot();
+  loadedTable.dispose();
+  r.scene.restore(snap);
+  assert.equal(loadedTable.info().key, 7, 'a snapshot keeps them');
+  for (const bad of [-1, 1.5, 2 ** 53, NaN, '3', 1n << 64n]) {
+    assert.throws(() => r.scene.createBody({ mesh: r.m.book, key: bad }), SnugError, String(bad));
+    assert.throws(() => r.scene.insert({ mesh: r.m.book, ray: { origin: [0.4, 3, 0], dir: [0, -1, 0] }, key: bad }), SnugError);
+  }
+  assert.equal(r.scene.bodies.length, 4, 'nothing was made');
+  for (const m of loaded.meshes) m.dispose();
+  r.dispose();
+});

@@ -13,19 +13,26 @@ export class InsertObjectsCommand {
   undo() { this.placement.remove(this.records.map((r) => r.id)); }
 }
 
-/** Objects taken out of the room; undo also binds what rested on them again. */
+/**
+ * Objects deleted by the core's policy ('drop': what rested on them falls; 'with-dependents': it goes with them).
+ * Undo puts the room back from the records of before: the deleted objects as they were, and what fell where it
+ * stood, bound as it was (to the bit).
+ */
 export class RemoveObjectsCommand {
-  constructor(placement, ids, name = 'Delete') {
+  constructor(placement, ids, policy = 'drop', name = 'Delete') {
     this.type = 'RemoveObjects';
     this.name = name;
     this.placement = placement;
-    this.records = ids.map((id) => placement.record(id));
-    this.dependents = placement.dependents(ids).map((id) => placement.record(id));
+    this.ids = ids;
+    this.policy = policy;
+    this.before = placement.snapshot();
+    this.gone = [];
   }
-  execute() { this.placement.remove(this.records.map((r) => r.id)); }
+  execute() { this.gone = this.placement.remove(this.ids, this.policy); }
   undo() {
-    this.placement.insert(this.records);
-    this.placement.put(this.dependents);
+    const gone = new Set(this.gone);
+    this.placement.insert(this.before.filter((r) => gone.has(r.id)));
+    this.placement.put(this.before.filter((r) => !gone.has(r.id)));
   }
 }
 

@@ -4,11 +4,15 @@
 import { PlacementError } from './placement.js';
 import { InsertObjectsCommand, MoveObjectsCommand, RemoveObjectsCommand, SetRoomCommand } from './commands.js';
 import { readRoom, writeRoom, RoomFileError } from './room-file.js';
+import { readRoomGlb, writeRoomGlb } from './room-glb.js';
 import { importGltf, makeImportedItem, ImportError } from './importer.js';
 import { SnugError } from '../../wasm/snug.js';
 
 // Errors the user caused or can act on (the core refusing a model is one): shown as they are. Anything else is a
 // defect and is rethrown.
+// Did an object's pose change (a record of before and one of now)?
+const moved = (a, b) => a.pose.some((x, k) => x !== b.pose[k]);
+
 const expected = (e) => e instanceof PlacementError || e instanceof RoomFileError || e instanceof ImportError || e instanceof SnugError;
 
 export class Editor {
@@ -39,11 +43,18 @@ export class Editor {
     }
   }
 
-  deleteSelected() {
+  /**
+   * Delete the selection by the core's policy: 'drop' (what stood on it falls onto what is under it) or
+   * 'with-dependents' (it goes with it). One undo step.
+   */
+  deleteSelected(policy = 'drop') {
     const ids = this.selection.list();
     if (!ids.length) return this.status.info('Select something to delete');
-    this.history.execute(new RemoveObjectsCommand(this.placement, ids, ids.length === 1 ? 'Delete' : `Delete ${ids.length} objects`));
-    this.status.info(ids.length === 1 ? 'Deleted' : `Deleted ${ids.length} objects`);
+    const command = new RemoveObjectsCommand(this.placement, ids, policy, ids.length === 1 ? 'Delete' : `Delete ${ids.length} objects`);
+    this.history.execute(command);
+    const more = command.gone.length - ids.length;
+    const fell = policy === 'drop' ? command.before.filter((r) => !command.gone.includes(r.id) && moved(r, this.placement.record(r.id))).length : 0;
+    this.status.info(`Deleted ${ids.length === 1 ? 'it' : `${ids.length} objects`}${more ? `, and ${more} that stood on it` : ''}${fell ? `; ${fell} fell onto what is under ${ids.length === 1 ? 'it' : 'them'}` : ''}`);
   }
 
   /**
@@ -136,6 +147,31 @@ export class Editor {
       return true;
     } catch (e) {
       for (const id of added) this.catalog.removeImported(id);
+      this._fail(`Cannot open ${name}`, e);
+      return false;
+    }
+  }
+
+  /** The room as .glb bytes with the placement extension (an ArrayBuffer), or null (the status line says why). */
+  async roomGlb() {
+    try {
+      return await writeRoomGlb(this.placement);
+    } catch (e) {
+      if (e.name !== 'PlacementError') throw e; // the extension's writer refusing its own output
+      return this._fail('Cannot export', e);
+    }
+  }
+
+  /** Open a room .glb (writeRoomGlb's) as the room in one undoable step; a bad file changes nothing. */
+  async openRoomGlb(buffer, { name = 'the room .glb' } = {}) {
+    try {
+      await this.catalog.loaded;
+      const records = await readRoomGlb(buffer, (id) => this.catalog.has(id));
+      this.history.execute(new SetRoomCommand(this.placement, this.placement.snapshot(), records));
+      this.selection.clear();
+      this.status.info(`Opened ${name}: ${records.length} objects`);
+      return true;
+    } catch (e) {
       this._fail(`Cannot open ${name}`, e);
       return false;
     }

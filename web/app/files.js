@@ -1,7 +1,8 @@
 // Files coming into the page: the Open button's file dialog and files dropped anywhere on the page. A room file
-// (.json) opens as the room; a .glb or .gltf (with its files) becomes a catalog item, and one is put where it was
-// dropped when that is over the floor.
+// (.json, or a .glb this page exported) opens as the room; another .glb or .gltf (with its files) becomes a catalog
+// item, and one is put where it was dropped when that is over the floor.
 import { isGltf } from './importer.js';
+import { isRoomGlb } from './room-glb.js';
 
 export class Files {
   constructor({ input, dropZone, viewport, editor, status, interior }) {
@@ -40,7 +41,9 @@ export class Files {
   take(files, ray) {
     this.busy = this.busy.then(async () => {
       const room = files.find((f) => /\.json$/i.test(f.name));
+      const glb = files.length === 1 && /\.glb$/i.test(files[0].name) ? await files[0].arrayBuffer() : null;
       if (room) await this.editor.openRoom(await room.text(), { name: room.name });
+      else if (glb && isRoomGlb(glb)) await this.editor.openRoomGlb(glb, { name: files[0].name });
       else if (files.some((f) => isGltf(f.name))) await this.editor.importFiles(files, { ray, interior: this.interior });
       else this.status.error(`Cannot open ${files.map((f) => f.name).join(', ')}: a room file is .json, a model .glb or .gltf`);
     });

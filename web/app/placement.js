@@ -1,15 +1,15 @@
 // The placement seam: every move, insert and delete of a room object goes through this file, on the core's placement
 // engine through the three.js layer (../snug-three.js): objects are bodies whose meshes carry the catalog's
 // authored surfaces, each bound to what it stands on (body.bind), and a drag is one body.move per pointer event.
-// The parts marked below stand in for Placement II calls of the core (scene.insert, scene.delete, body.drop,
-// scene.snapshot/restore, scene.save/load), which landed after them: moving to those changes only this file.
+// Inserts and duplicates land by the core's scene.insert, deletes follow the core's scene.delete policies; this file
+// only maps ids, records and three.js objects to the core's bodies.
 //
 // Objects are named by string ids that stay the same across undo, redo, save and load; the room's shell parts
 // (floor, walls) have ids too. A record is { id, item, pose, bindings, local }: pose is the world pose [qx, qy, qz,
 // qw, px, py, pz] (the app's objects are children of an unmoved root), bindings what it rests on, [{ binding,
 // supporter, offer }] with the surface indices of the two catalog items and the supporter's id, local its pose
 // relative to that supporter (null for none), which gives the world pose back to the bit.
-import { EventDispatcher, Matrix4, Mesh, MeshStandardMaterial, Object3D, Quaternion, Vector3 } from 'three';
+import { EventDispatcher, Matrix4, Mesh, MeshStandardMaterial, Quaternion, Vector3 } from 'three';
 import { SnugSync, SnugDrag, geometryArrays } from '../snug-three.js';
 
 /** A placement request the room cannot satisfy (no surface there, no room, bad pose): the message says why. */
@@ -56,16 +56,16 @@ export class Placement extends EventDispatcher {
 
   // ---------------------------------------------------------------- the room shell
   /**
-   * Register a part of the room (floor, wall): static, never moved, selected, deleted or saved. geometry is what
-   * collides (when the drawn one differs), surfaces its offers and bindings in its local frame.
+   * Register a part of the room (floor, wall): static, never moved, selected, deleted or saved. item: its catalog
+   * item; geometry is what collides (when the drawn one differs), surfaces its offers and bindings in its local frame.
    */
-  addShell(id, object, { geometry = object.geometry, surfaces = [] } = {}) {
+  addShell(id, object, { item, geometry = object.geometry, surfaces = [] } = {}) {
     this.root.add(object);
     object.userData.placementId = id;
     object.userData.baseColor = object.material.color.clone();
     const entry = this.sync.add(object, { geometry, isStatic: true, label: id, surfaces });
     entry.mesh.info(); // the edge adjacency the mover's sweeps use, built now (see _mesh)
-    this._shell.set(id, { id, object, entry, surfaces });
+    this._shell.set(id, { id, item, object, entry, surfaces, shell: true });
   }
 
   /** Whether rays pick a shell part (a wall faded for the view is picked through). */
@@ -91,12 +91,6 @@ export class Placement extends EventDispatcher {
 
   /** Every object's record, in insertion order. */
   snapshot() { return this.ids().map((id) => this.record(id)); }
-
-  /** The objects resting on any of `ids` (and not among them). */
-  dependents(ids) {
-    const set = new Set(ids);
-    return this.ids().filter((id) => !set.has(id) && this.record(id).bindings.some((b) => set.has(b.supporter)));
-  }
 
   _record(id) {
     const r = this._objects.get(id);
@@ -139,15 +133,6 @@ export class Placement extends EventDispatcher {
     if (!mesh || this.ids().some((id) => this._objects.get(id).item === item)) return;
     mesh.dispose();
     this._meshes.delete(item);
-  }
-
-  // A body of `item` at `pose`, in the core only (for the insert search).
-  _probe(item, pose) {
-    const proto = this.catalog.prototype(item);
-    const probe = new Object3D();
-    probe.quaternion.set(pose[0], pose[1], pose[2], pose[3]);
-    probe.position.set(pose[4], pose[5], pose[6]);
-    return this.sync.add(probe, { geometry: proto.geometry, mesh: this._mesh(item), upright: proto.upright, label: `probe:${item}` });
   }
 
   /**
@@ -206,16 +191,23 @@ export class Placement extends EventDispatcher {
   }
 
   /**
-   * Remove objects; returns their records (for undo). What rested on them stays where it is, unbound.
-   * (to move to scene.delete with its policy: what stood on a table falls onto what is under it.)
+   * Delete objects by the core's policy (scene.delete): 'drop', what rested on them falls onto the next compatible
+   * offer below (and goes with them when it finds none); 'with-dependents', what rests on them, transitively, goes
+   * with them. Returns the ids of every object deleted (the undo stack puts them back from its snapshot).
    */
-  remove(ids) {
-    const records = ids.map((id) => this.record(id));
-    this._delete(ids);
-    this.dispatchEvent({ type: 'change', kind: 'remove', ids: [...ids] });
-    return records;
+  remove(ids, policy = 'drop') {
+    const gone = [];
+    for (const id of ids) {
+      if (gone.includes(id)) continue; // went with one deleted before it
+      for (const body of this.scene.delete(this._record(id).entry.body, policy)) gone.push(idOf(body));
+    }
+    this._delete(gone);
+    this.sync.push(); // what fell
+    this.dispatchEvent({ type: 'change', kind: 'remove', ids: gone });
+    return gone;
   }
 
+  // Forget objects (sync.remove disposes a body the core has not already deleted).
   _delete(ids) {
     for (const id of ids) {
       const r = this._objects.get(id);
@@ -228,7 +220,9 @@ export class Placement extends EventDispatcher {
 
   /**
    * Put objects back to their records' poses and bindings (undo and redo of moves and turns): what changed gets its
-   * pose and its bindings as they stand there. (to move to scene.snapshot/restore, which keep the whole scene.)
+   * pose and its bindings as they stand there, to the bit. (A core scene.snapshot per undo step would keep the
+   * whole scene, some kilobytes a step, where a move's records are those of what it moved; the IConS browser test
+   * prints both.)
    */
   put(records) {
     try {
@@ -263,7 +257,7 @@ export class Placement extends EventDispatcher {
   }
 
   _replace(records) {
-    if (this._objects.size) this.remove(this.ids());
+    if (this._objects.size) this.remove(this.ids(), 'with-dependents');
     if (records.length) this.insert(records);
   }
 
@@ -285,6 +279,23 @@ export class Placement extends EventDispatcher {
     return this.scene.check().map((v) => {
       const ids = [idOf(v.body), idOf(v.other)].filter(Boolean);
       return { kind: v.kind, ids, message: `${ids.join(' and ')}: ${v.kind} (${v.amount.toPrecision(3)})` };
+    });
+  }
+
+  /** Every shell part and object as { id, item, object, body } (what an export writes), shell parts first. */
+  parts() {
+    return [...this._shell.values(), ...this._objects.values()].map((p) => ({ id: p.id, item: p.item, object: p.object, body: p.entry.body }));
+  }
+
+  /**
+   * The binding graph as the core holds it, for the outliner: for each shell part and object, { id, item (null for a
+   * shell part), parent: the id of what it stands on (the core's hierarchy: a body is its main supporter's child;
+   * null for none), also: ids of anything else it rests on }, shell parts first, then objects in insertion order.
+   */
+  graph() {
+    return [...this._shell.values(), ...this._objects.values()].map((part) => {
+      const body = part.entry.body, parent = idOf(body.parent);
+      return { id: part.id, item: part.shell ? null : part.item, parent, also: body.supporters().map(idOf).filter((s) => s !== parent) };
     });
   }
 
@@ -327,97 +338,55 @@ export class Placement extends EventDispatcher {
   }
 
   // ---------------------------------------------------------------- insert search
-  // (to move to scene.insert: it lands an item on the offer under a pointer without overlap, in the core)
-
   /**
-   * Where a new object of `item` lands for the pointer `ray` (three.js Ray): on the first offer along the ray that
-   * one of its bindings fits, its box centre over the point the ray meets, turned about the vertical by
-   * `quaternion` (and towards the offer for a wall), pushed out of what it would overlap. Returns { pose, bindings }
-   * or throws a PlacementError that says where it can go.
+   * Where a new object of `item` lands for the pointer `ray` (three.js Ray), by the core's scene.insert: on the first
+   * offer along the ray that one of its bindings fits, at the free snapped spot nearest the point the ray meets,
+   * turned about the vertical by `quaternion`. Returns { pose, bindings } or throws a PlacementError that says where
+   * it can go.
    */
   landing(item, { ray, quaternion = [0, 0, 0, 1] }) {
     const t0 = performance.now();
-    const proto = this.catalog.prototype(item);
-    const seat = this._offerOnRay(ray, proto.surfaces);
-    if (!seat) throw new PlacementError(`point at ${this._places(proto)}`);
-    // The binding's plane through the box centre's foot lands on the point; the turn lays the normals together.
-    const b = proto.surfaces[seat.binding];
-    const nb = new Vector3().fromArray(b.normal);
-    const q = new Quaternion().fromArray(quaternion);
-    q.premultiply(new Quaternion().setFromUnitVectors(nb.clone().applyQuaternion(q), seat.normal));
-    const centre = proto.geometry.boundingBox.getCenter(new Vector3());
-    const foot = centre.addScaledVector(nb, new Vector3().fromArray(b.polygon[0]).sub(centre).dot(nb));
-    const p = seat.point.clone().sub(foot.applyQuaternion(q));
-    const landed = this._land(item, [q.x, q.y, q.z, q.w, p.x, p.y, p.z], seat);
+    const landed = this._inserted(item, { origin: ray.origin.toArray(), dir: ray.direction.toArray() }, quaternion);
     this.stats.insertMs = performance.now() - t0;
     return landed;
   }
 
-  /** Where a copy of object `id` lands: one object-width to its right on what the original rests on. */
+  /**
+   * Where a copy of object `id` lands: the core's insert with a ray onto what the original rests on, one
+   * object-width to its right (along its own x), at the free spot nearest there; the copy keeps its turn.
+   */
   landingBeside(id) {
-    const r = this.record(id);
-    const parent = idOf(this._record(id).entry.body.parent);
-    const main = r.bindings.find((b) => b.supporter === parent) ?? r.bindings[0];
-    if (!main) throw new PlacementError(`${this.catalog.get(r.item).name} rests on nothing to put a copy on`);
+    const r = this._record(id);
+    const parent = idOf(r.entry.body.parent);
+    const main = r.entry.body.bindings().find((b) => idOf(b.supporter) === parent) ?? r.entry.body.bindings()[0];
+    const name = this.catalog.get(r.item).name;
+    if (!main) throw new PlacementError(`${name} rests on nothing to put a copy on`);
+    const supporter = this._part(idOf(main.supporter)).object;
+    const n = new Vector3().fromArray(this.surfacesOf(idOf(main.supporter))[main.offer].normal)
+      .applyQuaternion(supporter.getWorldQuaternion(new Quaternion()));
     const box = this.catalog.prototype(r.item).geometry.boundingBox;
-    const pose = [...r.pose];
-    pose[4] += box.max.x - box.min.x + 0.1;
-    return this._land(r.item, pose, main);
+    const size = box.getSize(new Vector3());
+    const pose = this.poseOf(id);
+    const right = new Vector3(1, 0, 0).applyQuaternion(_q.fromArray(pose));
+    const at = new Vector3(pose[4], pose[5], pose[6]).addScaledVector(right, size.x + 0.1).addScaledVector(n, size.length());
+    return this._inserted(r.item, { origin: at.toArray(), dir: n.negate().toArray() }, pose.slice(0, 4));
   }
 
-  // The first offer the ray meets that a binding of `surfaces` fits, facing the ray:
-  // { binding, supporter: id, offer, point: Vector3, normal: Vector3 (the offer's, world) } or null.
-  _offerOnRay(ray, surfaces) {
-    const bindings = surfaces.map((s, i) => [s, i]).filter(([s]) => s.kind === 'binding');
-    if (!bindings.length) return null;
-    const origin = ray.origin.clone(), dir = ray.direction.clone().normalize();
-    for (let hop = 0; hop < 16; hop++) {
-      const h = this.scene.raycast(origin, dir, Infinity, PICK);
-      if (!h || !h.body) return null;
-      const id = idOf(h.body), part = this._part(id);
-      const point = new Vector3().fromArray(h.point);
-      const local = point.clone().applyMatrix4(_m.copy(part.object.matrixWorld).invert());
-      const q = part.object.getWorldQuaternion(new Quaternion());
-      const offers = this.surfacesOf(id);
-      for (let k = 0; k < offers.length; k++) {
-        const s = offers[k];
-        if (s.kind !== 'offer' || !onPolygon(s, local)) continue;
-        const normal = new Vector3().fromArray(s.normal).applyQuaternion(q);
-        if (normal.dot(dir) >= 0) continue;
-        const fit = bindings.find(([bs]) => this.scene.labelFits(bs.label, s.label));
-        if (fit) return { binding: fit[1], supporter: id, offer: k, point, normal };
-      }
-      origin.copy(point).addScaledVector(dir, 1e-4); // on through what does not take it
-    }
-    return null;
-  }
-
-  // A probe body of `item` at `pose` bound onto the seat; when something is in the way, lifted off the offer,
-  // pushed out of what it overlaps and laid down again. Returns { pose, bindings } or throws a PlacementError.
-  _land(item, pose, { binding, supporter, offer }) {
-    const name = this.catalog.get(item).name;
-    const probe = this._probe(item, unitPose(pose));
-    const body = probe.body, sup = this._part(supporter).entry.body;
+  // The core's insert of a body of `item` for `ray` with the turn `quaternion`, read back and taken out again: the
+  // record's pose and binding (the undo stack puts the object in).
+  _inserted(item, ray, quaternion) {
+    const name = this.catalog.get(item).name.toLowerCase();
+    let made;
     try {
-      try {
-        body.bind(binding, sup, offer);
-      } catch (e) {
-        if (e.name !== 'SnugError') throw e;
-        const s = this.surfacesOf(supporter)[offer];
-        const up = new Vector3().fromArray(s.normal).applyQuaternion(this._part(supporter).object.getWorldQuaternion(new Quaternion()));
-        const at = body.getPose();
-        body.setPose([at[0], at[1], at[2], at[3], at[4] + 0.01 * up.x, at[5] + 0.01 * up.y, at[6] + 0.01 * up.z]);
-        body.pushOut();
-        body.bind(binding, sup, offer);
-      }
+      made = this.scene.insert({ mesh: this._mesh(item), ray, pose: [...quaternion, 0, 0, 0] });
     } catch (e) {
       if (e.name !== 'SnugError') throw e;
-      throw new PlacementError(`no room for the ${name.toLowerCase()} there`);
-    } finally {
-      pose = Array.from(body.getPose());
-      this.sync.remove(probe.object);
+      throw new PlacementError(/\(full\)/.test(e.message) ? `no room for the ${name} there` : `point at ${this._places(this.catalog.prototype(item))}`);
     }
-    return { pose, bindings: [{ binding, supporter, offer }] };
+    const { body, binding } = made;
+    const pose = Array.from(body.getPose());
+    body.dispose();
+    return { pose, bindings: [{ binding: binding.binding, supporter: idOf(binding.supporter), offer: binding.offer }] };
   }
 
   // Where an item can go, in words: the places its bindings fit.
@@ -490,8 +459,8 @@ export class Placement extends EventDispatcher {
         if (!live) return null;
         live = false;
         const landed = mode !== 'free' || drag.drop();
-        // A free drag lets go where nothing takes it: it goes back. (to move to body.drop: it falls onto what is
-        // under it instead.)
+        // A free drag takes the seat its ghost showed; where nothing takes it, it goes back (body.drop would leave it
+        // floating where it was let go when no offer below fits, as IConS's pseudo-gravity did).
         if (landed) drag.release();
         else drag.cancel();
         changed();
@@ -534,20 +503,6 @@ function idOf(body) { return idOfObject(body?.userData); }
 function sameRecord(a, b) {
   return b && a.pose.every((x, k) => x === b.pose[k]) && String(a.local) === String(b.local) && a.bindings.length === b.bindings.length &&
     a.bindings.every((x) => b.bindings.some((y) => x.binding === y.binding && x.supporter === y.supporter && x.offer === y.offer));
-}
-
-// Does the local point lie on the surface: in its plane (within a millimetre) and inside its convex polygon?
-function onPolygon(s, x) {
-  const n = s.normal, P = s.polygon;
-  const d = (x.x - P[0][0]) * n[0] + (x.y - P[0][1]) * n[1] + (x.z - P[0][2]) * n[2];
-  if (Math.abs(d) > 1e-3) return false;
-  for (let i = 0; i < P.length; i++) {
-    const a = P[i], b = P[(i + 1) % P.length];
-    const e = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], w = [x.x - a[0], x.y - a[1], x.z - a[2]];
-    const c = [e[1] * w[2] - e[2] * w[1], e[2] * w[0] - e[0] * w[2], e[0] * w[1] - e[1] * w[0]];
-    if (c[0] * n[0] + c[1] * n[1] + c[2] * n[2] < -1e-9) return false;
-  }
-  return true;
 }
 
 // A pose checked (7 finite numbers, a quaternion of unit length within 1e-3) as a Float32Array, its quaternion

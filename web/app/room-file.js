@@ -1,7 +1,8 @@
 // The room file: a JSON document with the room's objects ({ id, item, pose, bindings, local } through the placement
 // seam: what each rests on, by surface indices, and its pose relative to that) and the imported items they use
-// (their triangles, so the file opens anywhere). The core's scene file (scene.save/load, to move to) would replace
-// the payload; this file then only wraps it.
+// (their triangles, so the file opens anywhere). It gives the poses and bindings back to the bit (the browser tests
+// compare), and names catalog items where the core's scene file (scene.save) would carry every mesh with its
+// hierarchy.
 // Reading checks everything it can before the room is touched; whether the bindings hold is the room's to say.
 // Version 1 files had no bindings: their objects open unbound (a drag snaps them onto what is under them).
 export const FORMAT = 'snug-room';

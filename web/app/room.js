@@ -24,7 +24,7 @@ export function buildRoom(placement, catalog, I = INTERIOR) {
     mesh.position.copy(position);
     mesh.rotation.y = turn;
     mesh.updateMatrixWorld();
-    placement.addShell(id, mesh, { geometry: made.geometry, surfaces: made.surfaces });
+    placement.addShell(id, mesh, { item, geometry: made.geometry, surfaces: made.surfaces });
     return mesh;
   };
   shell('floor', 'floor', { width: w, depth: d }, new Vector3(0, 0, 0), 0);

@@ -1,9 +1,9 @@
 // Keyboard shortcuts (the help overlay lists them). Ctrl is Cmd on a Mac. Keys typed into a form field are left
 // alone.
 export const SHORTCUTS = [
-  ['Ctrl+Z', 'undo'], ['Ctrl+Shift+Z', 'redo'], ['Ctrl+Y', 'redo'], ['Delete', 'delete'], ['Backspace', 'delete'],
-  ['Ctrl+D', 'duplicate'], ['F', 'frame'], ['Ctrl+S', 'save'], ['Ctrl+O', 'open'], ['S', 'stats'], ['?', 'help'],
-  ['C', 'catalog'], ['H', 'hierarchy'], ['Escape', 'escape'], ['R', 'turn'], ['Shift+R', 'turnBack'],
+  ['Ctrl+Z', 'undo'], ['Ctrl+Shift+Z', 'redo'], ['Ctrl+Y', 'redo'], ['Delete', 'delete'], ['Backspace', 'delete'], ['Shift+Delete', 'deleteWithDependents'],
+  ['Ctrl+D', 'duplicate'], ['F', 'frame'], ['Ctrl+S', 'save'], ['Ctrl+E', 'exportGlb'], ['Ctrl+O', 'open'], ['S', 'stats'], ['?', 'help'],
+  ['C', 'catalog'], ['H', 'hierarchy'], ['O', 'outliner'], ['Escape', 'escape'], ['R', 'turn'], ['Shift+R', 'turnBack'],
 ];
 
 function chord(e) {

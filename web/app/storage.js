@@ -67,9 +67,9 @@ export class Autosave {
   }
 }
 
-/** Offer text as a file download. */
-export function download(name, text, type = 'application/json') {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+/** Offer text (or bytes) as a file download. */
+export function download(name, data, type = 'application/json') {
+  const url = URL.createObjectURL(new Blob([data], { type }));
   const a = document.createElement('a');
   a.href = url;
   a.download = name;

@@ -161,7 +161,7 @@ static void test_insert_never_overlaps_and_fails_on_a_full_offer(void) {
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb, NULL) == SNUG_ERR_INVALID_ARGUMENT);
     d.ray.origin[0] = 2.0f; /* the floor: a book binds onStore, the floor offers onFloor */
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    d.cookie = 0;
+    d.internal_value = 0;
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb, NULL) == SNUG_ERR_INVALID_ARGUMENT);
     room_close(&r);
 }

@@ -224,7 +224,7 @@ clean:
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
 # (wasm/, web/, tests/js/, tests/browser/).
-WEB_SRC := $(wildcard web/*.js web/*.html web/*.css web/app/*.js web/catalog/*.js wasm/*.js)
+WEB_SRC := $(wildcard web/*.js web/*.html web/*.css web/app/*.js web/catalog/*.js web/xr/*.js wasm/*.js)
 
 $(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 	npx vite build --config web/vite.config.js --logLevel warn

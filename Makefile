@@ -189,7 +189,8 @@ test-layers:
 
 # The examples are built and run by the test command, so they keep working; each exits non-zero when one of its
 # claims stops holding. The JavaScript ones import 'snug' as an installed package would (node resolves the
-# repository's own name through package.json "exports" to dist/).
+# repository's own name through package.json "exports" to dist/). examples/configurator is a page: make test-package
+# builds it from the packed tarball and drags in it in Chromium.
 $(BUILD)/examples/overlap: examples/overlap.c $(BUILD)/native/libsnug.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) $< $(BUILD)/native/libsnug.a -lm -o $@
@@ -257,17 +258,17 @@ test-browser: web
 # `make package` assembles dist/, what `npm pack` ships (package.json "files"; its prepack script runs this): the JS
 # API, the three.js layer, the worker and both prebuilt modules in one folder, so that every file finds the next one
 # beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
-# sources import the modules from the build folder (../build/wasm/) and the three.js layer imports ../wasm/; here
-# both become ./, and no path may leave the folder.
+# sources import the modules from the build folder (../build/wasm/), the three.js layer imports ../wasm/ and the glTF
+# extension (the package's snug/gltf) ../../wasm/; here all become ./, and no path may leave the folder.
 PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/internal.js wasm/worker.js wasm/node-web-worker.js \
-            wasm/snug.d.ts web/snug-three.js web/snug-three.d.ts
+            wasm/snug.d.ts web/snug-three.js web/snug-three.d.ts $(wildcard web/gltf/placement*.js) web/gltf/placement.d.ts
 PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js snug-layout.js)
 
 dist/snug.js: $(PKG_SRC) $(PKG_WASM) Makefile
 	rm -rf dist
 	mkdir -p dist
 	cp $(PKG_WASM) dist/
-	for f in $(PKG_SRC); do sed -e 's#\.\./build/wasm/#./#g' -e 's#\.\./wasm/#./#g' $$f > dist/$$(basename $$f); done
+	for f in $(PKG_SRC); do sed -e 's#\.\./build/wasm/#./#g' -e 's#\.\./\.\./wasm/#./#g' -e 's#\.\./wasm/#./#g' $$f > dist/$$(basename $$f); done
 	@if grep -n '\.\./' dist/*.js dist/*.d.ts; then echo "package: the paths above leave dist/"; rm -rf dist; exit 1; fi
 
 package: dist/snug.js

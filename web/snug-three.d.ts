@@ -89,6 +89,10 @@ export class SnugSync {
   byObject: Map<Object3D, SyncEntry>;
   /** Register an object (a three.js Mesh, or any Object3D with options.geometry) as a body. */
   add(object: Object3D, options?: SyncAddOptions): SyncEntry;
+  /** Register a new object that the core places (scene.insert): on the offer under `ray` its resting surface may use,
+   * at the free spot nearest the pointer, bound there. Throws the core's error (nothing fits, the offer is full) and
+   * then registers nothing. */
+  insert(object: Object3D, ray: Ray, options?: SyncAddOptions): SyncEntry;
   remove(object: Object3D): void;
   /** The entry of a body of this scene (null for none). */
   entryOf(body: Body | null): SyncEntry | null;

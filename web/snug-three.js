@@ -98,7 +98,29 @@ export class SnugSync {
    * which stays the caller's; surfaces: placement surfaces in the geometry's frame, set on a mesh this makes;
    * upright: the body may only turn about up (+y); source: the arrays to report in entry.arrays.
    */
-  add(object, { geometry = object.geometry, isStatic = false, label = object.name, source, mesh, surfaces, upright = false } = {}) {
+  add(object, options = {}) {
+    const { isStatic = false } = options;
+    return this._register(object, options, (mesh, pose) => this.scene.createBody({ mesh, pose, isStatic, userData: object }));
+  }
+
+  /**
+   * Register a new object that the core places (scene.insert): on the offer under `ray` (a three.js Ray) that its
+   * resting surface may use, at the free spot nearest the pointer, bound there; the object shows that pose.
+   * Options as add(), surfaces needed. Throws the core's error (nothing under the ray fits, the offer is full) and
+   * then registers nothing.
+   */
+  insert(object, ray, options = {}) {
+    const { isStatic = false } = options;
+    const entry = this._register(object, options, (mesh) => this.scene.insert({
+      mesh, ray: { origin: ray.origin.toArray(), dir: ray.direction.toArray() }, isStatic, userData: object,
+    }).body);
+    this.fromCore([entry]);
+    return entry;
+  }
+
+  // The entry of `object` with the body makeBody(mesh, pose) gives; a mesh this made is shared per geometry and
+  // world scale, and given back when making the body fails.
+  _register(object, { geometry = object.geometry, isStatic = false, label = object.name, source, mesh, surfaces, upright = false }, makeBody) {
     object.updateWorldMatrix(true, false);
     const scale = new Vector3();
     object.matrixWorld.decompose(_p, _q, scale);
@@ -121,13 +143,27 @@ export class SnugSync {
       object, geometry, mesh: mesh ?? shared.mesh, arrays: source ?? shared?.arrays ?? null, scale, isStatic, label,
       pose: poseFromMatrix(object.matrixWorld), _key: key,
     };
-    entry.body = this.scene.createBody({ mesh: entry.mesh, pose: entry.pose, isStatic, userData: object });
+    try {
+      entry.body = makeBody(entry.mesh, entry.pose);
+    } catch (e) {
+      if (shared) this._release(geometry, key);
+      throw e;
+    }
     if (upright) entry.body.setOrientation([0, 1, 0], [0, 1, 0]);
     const parent = this._registeredAncestor(object);
     if (parent) entry.body.setParent(parent.body, true);
     this.entries.push(entry);
     this.byObject.set(object, entry);
     return entry;
+  }
+
+  _release(geometry, key) {
+    const perGeom = this._meshes.get(geometry);
+    const shared = perGeom.get(key);
+    if (--shared.refs === 0) {
+      shared.mesh.dispose();
+      perGeom.delete(key);
+    }
   }
 
   _registeredAncestor(object) {
@@ -144,13 +180,7 @@ export class SnugSync {
     entry.body.dispose();
     this.byObject.delete(object);
     this.entries.splice(this.entries.indexOf(entry), 1);
-    if (entry._key === null) return; // the caller's mesh
-    const perGeom = this._meshes.get(entry.geometry);
-    const shared = perGeom.get(entry._key);
-    if (--shared.refs === 0) {
-      shared.mesh.dispose();
-      perGeom.delete(entry._key);
-    }
+    if (entry._key !== null) this._release(entry.geometry, entry._key); // else the caller's mesh
   }
 
   /**

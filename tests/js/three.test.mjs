@@ -193,6 +193,36 @@ test('SnugDrag: a lamp slides on its table, stops at the edge, re-seats on the o
   r.sync.dispose();
 });
 
+test('SnugSync.insert: a new lamp lands bound on the table top under the pointer, beside the one there; a full top throws and registers nothing', () => {
+  const r = catalogRoom();
+  const lampItem = catalogItems().find((it) => it.id === 'lamp').make();
+  const count = r.sync.entries.length;
+  const placed = [];
+  let error = null;
+  // Ray at the first lamp's spot: each new lamp goes to the nearest free spot, until the top is full.
+  for (let i = 0; i < 40 && !error; i++) {
+    const o = new Mesh(lampItem.geometry);
+    o.name = `lamp ${i}`;
+    r.root.add(o);
+    try {
+      placed.push(r.sync.insert(o, down(-1.2, 0.1), { surfaces: lampItem.surfaces, upright: true }));
+    } catch (e) {
+      error = e;
+      r.root.remove(o);
+    }
+  }
+  assert.ok(placed.length >= 2, `${placed.length} lamps fit`);
+  for (const e of placed) {
+    assert.equal(e.body.parent, r.t1.body, `${e.label} stands on the table`);
+    assert.equal(e.body.bindings()[0].supporter, r.t1.body);
+  }
+  assert.ok(error && /full|no free/i.test(error.message), `a full top: ${error?.message}`);
+  assert.equal(r.sync.entries.length, count + placed.length, 'the failed insert registered nothing');
+  assertInStep(r.sync);
+  assert.deepEqual(r.sync.scene.check(), []);
+  r.sync.dispose();
+});
+
 test('SnugDrag: a table carries its lamp (the Object3Ds of its subtree follow), a chair in the way blocks', () => {
   const r = catalogRoom();
   const drag = new SnugDrag(r.sync, r.t1.object, [-1, 0.75, 0]);

@@ -21,6 +21,9 @@ let packed;
 
 // The stopping point of the app's drag: the box's face (half size 0.5) on the wall's face (x = 2 - 0.1).
 const CONTACT_X = 1.4;
+function assertSnapped(snapped, where) {
+  assert.deepEqual(snapped, { reasons: [], onTableB: true, y: 0.75, violations: 0 }, `${where}: the book did not land on the table`);
+}
 function assertBlocked(drag, where) {
   assert.equal(drag.blocked, true, `${where}: the drag into the wall is not blocked (${JSON.stringify(drag)})`);
   assert.ok(Math.abs(drag.stoppedAt - CONTACT_X) < 1e-3, `${where}: stopped at x = ${drag.stoppedAt}, not ${CONTACT_X}`);
@@ -32,6 +35,7 @@ before(() => {
   packed = JSON.parse(out.slice(out.search(/^\[/m)))[0]; // after the prepack script's output
   mkdirSync(app);
   cpSync(fileURLToPath(new URL('app/', import.meta.url)), app, { recursive: true });
+  cpSync(join(repo, 'examples/configurator'), join(app, 'configurator'), { recursive: true });
   const linked = (name) => `file:${join(repo, 'node_modules', name)}`;
   writeFileSync(join(app, 'package.json'), JSON.stringify({
     name: 'snug-package-test-app', private: true, type: 'module',
@@ -43,13 +47,17 @@ before(() => {
   run('npm', ['install', '--offline', '--install-links=false', '--no-package-lock', '--no-audit', '--no-fund'], app);
 });
 
-after(() => rmSync(work, { recursive: true, force: true }));
+after(async () => {
+  await browser?.close();
+  if (server) await new Promise((r) => server.httpServer.close(r));
+  rmSync(work, { recursive: true, force: true });
+});
 
 test('the tarball holds the JS API, the three.js layer, the worker, types and both prebuilt modules', () => {
   const files = packed.files.map((f) => f.path).sort();
   for (const f of ['dist/snug.js', 'dist/scene.js', 'dist/place.js', 'dist/internal.js', 'dist/snug-layout.js',
     'dist/worker.js', 'dist/node-web-worker.js', 'dist/snug-three.js', 'dist/snug.d.ts', 'dist/snug-three.d.ts',
-    'dist/snug.mjs', 'dist/snug.wasm', 'dist/snug-mt.mjs', 'dist/snug-mt.wasm', 'dist/snug-mt.worker.js',
+    'dist/placement.js', 'dist/placement.d.ts', 'dist/snug.mjs', 'dist/snug.wasm', 'dist/snug-mt.mjs', 'dist/snug-mt.wasm', 'dist/snug-mt.worker.js',
     'package.json']) {
     assert.ok(files.includes(f), `${f} missing from ${files.join(', ')}`);
   }
@@ -65,38 +73,79 @@ test('the tarball holds the JS API, the three.js layer, the worker, types and bo
 test('node: import { Snug } from "snug" finds the wasm next to the module; threads and workers too', () => {
   const result = JSON.parse(run('node', ['node.mjs'], app));
   assertBlocked(result.main, 'node');
+  assertSnapped(result.snapped, 'node');
+  assert.deepEqual(result.gltf, ['SNUG_placement', 'function'], 'snug/gltf: the placement extension');
   assertBlocked(result.threaded, 'node, threaded');
   assert.equal(result.threaded.threads, 2);
   assert.equal(result.builtInWorker, 2);
   assert.deepEqual(result.builtInOwnWorker, [2, 1], 'a worker started from snug/worker serves two builds');
 });
 
-test('Vite builds the app and Chromium runs it: the drag is blocked everywhere', async () => {
+// The built app served by Vite's preview server, and Chromium: made by the build test, used by the example's.
+let server, browser;
+async function openPage(path) {
+  const page = await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text()}`); });
+  page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
+  await page.goto(new URL(path, server.resolvedUrls.local[0]).href);
+  return { page, errors };
+}
+
+test('Vite builds the app and Chromium runs it: the drag is blocked everywhere, the book snaps onto the table', async () => {
   run('npm', ['run', 'build'], app);
   const { preview } = await import(pathToFileURL(join(app, 'node_modules/vite/dist/node/index.js')).href);
-  const server = await preview({ root: app, preview: { port: 0, host: '127.0.0.1' }, logLevel: 'error' });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
-  try {
-    const page = await browser.newPage();
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text()}`); });
-    page.on('response', (r) => { if (r.status() >= 400) errors.push(`HTTP ${r.status()}: ${r.url()}`); });
-    await page.goto(server.resolvedUrls.local[0]);
-    await page.waitForFunction(() => window.result, null, { timeout: 60000 }).catch((e) => {
-      throw new Error(`the app did not finish (${e.message}); errors: ${errors.join(' | ') || 'none'}`);
-    });
-    const result = await page.evaluate(() => window.result);
-    assertBlocked(result.main, 'page');
-    assert.ok(result.threaded, 'the page is not cross-origin isolated');
-    assert.equal(result.threaded.threads, 2);
-    assertBlocked(result.threaded, 'page, threaded');
-    assertBlocked(result.worker, 'app worker');
-    assert.equal(result.builtInWorker, 6 * 8 * 8 * 2);
-    // SNAP CHECK (issue 17, added by the lead once placement lands): assert result.snapped here.
-    assert.deepEqual(errors, []);
-  } finally {
-    await browser.close();
-    await new Promise((r) => server.httpServer.close(r));
-  }
+  server = await preview({ root: app, preview: { port: 0, host: '127.0.0.1' }, logLevel: 'error' });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  const { page, errors } = await openPage('./');
+  await page.waitForFunction(() => window.result, null, { timeout: 60000 }).catch((e) => {
+    throw new Error(`the app did not finish (${e.message}); errors: ${errors.join(' | ') || 'none'}`);
+  });
+  const result = await page.evaluate(() => window.result);
+  assertBlocked(result.main, 'page');
+  assert.ok(result.threaded, 'the page is not cross-origin isolated');
+  assert.equal(result.threaded.threads, 2);
+  assertBlocked(result.threaded, 'page, threaded');
+  assertBlocked(result.worker, 'app worker');
+  assert.equal(result.builtInWorker, 6 * 8 * 8 * 2);
+  assertSnapped(result.snapped, 'page');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+// examples/configurator, built from the installed package like the app: a person drags the book on the table onto
+// the shelf with the mouse, then inserts a lamp on the table with the toolbar and a click.
+test('examples/configurator: a mouse drag re-seats the book on the shelf; + Lamp and a click put a lamp on the table', async () => {
+  const { page, errors } = await openPage('./configurator/');
+  await page.waitForFunction(() => window.configurator, null, { timeout: 60000 });
+  // Where an object's point (its origin raised by dy) is on the screen, and what it rests on.
+  const screen = (name, nth = 0, dy = 0) => page.evaluate(([name, nth, dy]) => {
+    const { sync, camera } = window.configurator;
+    const e = sync.entries.filter((x) => x.label === name)[nth];
+    const p = e.object.position.clone();
+    p.y += dy;
+    p.project(camera);
+    return [(p.x + 1) / 2 * innerWidth, (1 - p.y) / 2 * innerHeight];
+  }, [name, nth, dy]);
+  const restsOn = (name, nth = 0) => page.evaluate(([name, nth]) => {
+    const { sync } = window.configurator;
+    const e = sync.entries.filter((x) => x.label === name)[nth];
+    return e.body.bindings().map((b) => sync.entryOf(b.supporter).label);
+  }, [name, nth]);
+  assert.deepEqual(await restsOn('book', 1), ['table']);
+  const [x0, y0] = await screen('book', 1, 0.02), [x1, y1] = await screen('shelf', 0, 0.5);
+  await page.mouse.move(x0, y0);
+  await page.mouse.down();
+  for (let k = 1; k <= 30; k++) await page.mouse.move(x0 + (x1 - x0) * k / 30, y0 + (y1 - y0) * k / 30);
+  await page.mouse.up();
+  assert.deepEqual(await restsOn('book', 1), ['shelf'], 'the book was re-seated on the shelf in one gesture');
+  await page.click('[data-item=lamp]');
+  const [tx, ty] = await screen('table', 0, 0.75);
+  await page.mouse.click(tx, ty);
+  assert.deepEqual(await restsOn('lamp', 1), ['table'], 'the inserted lamp stands on the table');
+  assert.deepEqual(await page.evaluate(() => window.configurator.check()), []);
+  mkdirSync(join(repo, 'build/package'), { recursive: true });
+  await page.screenshot({ path: join(repo, 'build/package/configurator.png') });
+  assert.deepEqual(errors, []);
 });

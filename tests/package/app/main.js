@@ -1,8 +1,8 @@
-// The page: the drag on the main thread, on two threads (when the page is cross-origin isolated), in a worker of
-// the app's own, and a hierarchy built in snug's worker.
+// The page: the drag into a wall and the one onto a table on the main thread; the drag into the wall on two threads
+// (when the page is cross-origin isolated) and in a worker of the app's own; a hierarchy built in snug's worker.
 import { BoxGeometry } from 'three';
 import { Snug } from 'snug';
-import { dragIntoWall } from './drag.js';
+import { dragIntoWall, dragOntoTable } from './drag.js';
 
 const snug = await Snug.create();
 const threaded = globalThis.crossOriginIsolated
@@ -15,6 +15,5 @@ window.result = {
   threaded: threaded && { threads: threaded.threads, ...dragIntoWall(threaded) },
   worker: await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); }),
   builtInWorker: (await snug.buildMeshInWorker({ positions: fine })).info().triangleCount,
-  // SNAP CHECK (issue 17, added by the lead once placement lands): put a lamp on a table top here and report
-  // the binding, e.g. snapped: { offer, onTop }.
+  snapped: dragOntoTable(snug),
 };

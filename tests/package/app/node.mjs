@@ -1,8 +1,9 @@
-// The same drag in node, on one and two threads, and hierarchies built in snug's worker (worker_threads): one it
+// The same drags in node, on one and two threads, and hierarchies built in snug's worker (worker_threads): one it
 // starts itself, and one the app starts from the package's snug/worker and reuses.
 import { Worker } from 'node:worker_threads';
 import { Snug } from 'snug';
-import { dragIntoWall } from './drag.js';
+import { EXTENSION, PlacementExporterPlugin } from 'snug/gltf';
+import { dragIntoWall, dragOntoTable } from './drag.js';
 
 const snug = await Snug.create();
 const threaded = await Snug.create({ threads: 2 });
@@ -10,6 +11,8 @@ const triangles = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1];
 const worker = new Worker(new URL(import.meta.resolve('snug/worker')));
 const result = {
   main: dragIntoWall(snug),
+  snapped: dragOntoTable(snug),
+  gltf: [EXTENSION, typeof PlacementExporterPlugin],
   threaded: { threads: threaded.threads, ...dragIntoWall(threaded) },
   builtInWorker: (await snug.buildMeshInWorker({ positions: triangles })).info().triangleCount,
   builtInOwnWorker: [

@@ -1,3 +1,8 @@
 // Cross-origin isolation (SharedArrayBuffer) lets the page run snug on two threads.
 const isolation = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
-export default { server: { headers: isolation }, preview: { headers: isolation } };
+// Two pages: the app, and examples/configurator copied in by the test.
+export default {
+  server: { headers: isolation },
+  preview: { headers: isolation },
+  build: { rollupOptions: { input: { main: 'index.html', configurator: 'configurator/index.html' } } },
+};

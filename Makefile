@@ -233,7 +233,8 @@ $(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt
 web: $(BUILD)/web/index.html
 
 # The README's main command: install what is missing, build the page for production and serve it (Vite's preview
-# server, with the cross-origin isolation headers of web/vite.config.js). HOST=0.0.0.0 listens beyond this machine.
+# server, with the cross-origin isolation headers of web/vite.config.js). HOST=0.0.0.0 listens beyond this machine
+# (a headset on the network: docs/guide.md, WebXR).
 HOST ?= localhost
 run: deps
 	$(MAKE) web

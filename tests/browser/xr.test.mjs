@@ -249,3 +249,98 @@ test('Insert a chair from the XR catalog, turn it with the thumbstick, carry it 
   await page.waitForFunction(() => window.snugApp.xr.session === null);
   assert.deepEqual(errors, []);
 });
+
+test('Teleport onto the bare floor; squeeze turns free drags on: the desk lamp lifted off the desk lands on the table where its ghost showed', async (t) => {
+  const { page, errors } = await headset(t);
+  await enter(page);
+  const id = (item) => app(page, (item) => window.snugApp.placement.ids().find((id) => window.snugApp.placement.itemOf(id) === item), item);
+  const [lamp, table] = [await id('lamp'), await id('table')];
+  const head = () => app(page, () => window.snugApp.xr.xr.getCamera().position.toArray());
+
+  // Thumbstick forward aims a teleport: a ring on the floor where the ray meets it; letting go stands the user there
+  // (as far from the lamp on the desk as from the table).
+  const h0 = await head();
+  await aim(page, 'right', [h0[0] + 0.2, 1.3, h0[2] - 0.3], [-1.67, 0, 1.07]);
+  await stick(page, 'right', 0, -1);
+  assert.equal(await app(page, () => window.snugApp.xr.teleport.marker.visible), true, 'the teleport ring shows');
+  await shot(page, 'xr-teleport-aim');
+  await stick(page, 'right', 0, 0);
+  const h1 = await head();
+  assert.ok(Math.hypot(h1[0] + 1.67, h1[2] - 1.07) < 1e-3 && Math.abs(h1[1] - h0[1]) < 1e-6, `the head is over the spot: ${h1}`);
+
+  // Squeeze: free drags (the page's Free toggle shows it too).
+  await click(page, 'right', 'squeeze');
+  assert.equal(await app(page, () => window.snugApp.input.free), true);
+  assert.equal(await page.getAttribute('[data-action="free"]', 'aria-pressed'), 'true');
+
+  // Grab the lamp by its shade and sweep the ray up and over to the table: in a free drag the grabbed point stays
+  // on the plane facing the ray (as under a mouse), so the lamp swings round at arm's length; a ghost shows its seat
+  // on the table top; letting go binds it there.
+  const at = (await record(page, lamp)).pose;
+  const from = [h1[0] + 0.2, 1.3, h1[2] - 0.3];
+  const shade = [at[4], at[5] + 0.42, at[6]];
+  await aim(page, 'right', from, shade);
+  await button(page, 'right', 'trigger', 1);
+  assert.equal(await app(page, () => window.snugApp.xr.grab.active), true, 'the trigger grabbed the lamp');
+  const path = [[at[4] + 0.3, 1.8, at[6] + 0.3], [0.5, 1.4, -0.3]];
+  let p = shade;
+  for (const [n, to] of [[12, path[0]], [16, path[1]]]) {
+    const p0 = p;
+    for (let i = 1; i <= n; i++) {
+      p = p0.map((x, k) => x + (i / n) * (to[k] - x));
+      await aim(page, 'right', from, p);
+      assert.deepEqual(await overlapsAny(page, lamp), [], `the lamp overlaps nothing (ray at ${p})`);
+    }
+  }
+  const ghost = await app(page, () => window.snugApp.feedback.ghost?.visible ? window.snugApp.feedback.ghost.position.toArray() : null);
+  assert.ok(ghost, 'a ghost shows where it lands');
+  assert.deepEqual(await app(page, () => window.snugApp.feedback.offerShown), { id: table, offer: 0 }, 'the table top is lit');
+  await shot(page, 'xr-free-ghost');
+  await button(page, 'right', 'trigger', 0);
+  const placed = await record(page, lamp);
+  assert.deepEqual(placed.bindings.map((b) => b.supporter), [table]);
+  assert.ok(placed.pose.slice(4).every((x, k) => Math.abs(x - ghost[k]) < 1e-5), `where its ghost was: ${placed.pose} vs ${ghost}`);
+  assert.deepEqual(await violations(page), []);
+  await click(page, 'right', 'squeeze');
+  assert.equal(await app(page, () => window.snugApp.input.free), false, 'squeeze again: constrained drags');
+  await pressPanel(page, 'action:exit');
+  await page.waitForFunction(() => window.snugApp.xr.session === null);
+  assert.deepEqual(errors, []);
+});
+
+test('Enter AR: the hit test marks the real floor, the trigger stands the room there; the controllers then edit it', async (t) => {
+  const { page, errors } = await headset(t, { sem: true });
+  await enter(page, 'ar');
+  assert.equal(await app(page, () => window.snugApp.viewport.scene.background), null, 'passthrough behind the room');
+  assert.equal(await app(page, () => window.snugApp.xr.arPlace.active), true, 'the room waits to be placed');
+  // The real floor 1.5 m ahead: the ring marks it; the trigger puts the room's floor there, its back wall ahead.
+  const head = await app(page, () => window.snugApp.xr.xr.getCamera().position.toArray());
+  const spot = [head[0], 0, head[2] - 1.5];
+  await aim(page, 'right', [head[0] + 0.2, 1.3, head[2] - 0.3], spot);
+  await frames(page, 2);
+  const marked = await app(page, () => window.snugApp.xr.arPlace.point?.toArray() ?? null);
+  assert.ok(marked && marked.every((x, k) => Math.abs(x - spot[k]) < 1e-3), `the ring is on the floor point: ${marked}`);
+  const device = await app(page, (p) => window.snugApp.xr.origin.toDevice({ x: p[0], y: p[1], z: p[2] }).toArray(), spot);
+  await click(page, 'right');
+  assert.equal(await app(page, () => window.snugApp.xr.arPlace.active), false);
+  // That real point is now the room's origin (the middle of its floor).
+  const origin = await app(page, (d) => {
+    const m = window.snugApp.xr.origin.matrix;
+    return window.snugApp.xr.origin.toDevice({ x: 0, y: 0, z: 0 }).toArray().concat(m.elements.slice(12, 15));
+  }, device);
+  assert.ok(origin.slice(0, 3).every((x, k) => Math.abs(x - device[k]) < 1e-4), `room origin at the marked point: ${origin} vs ${device}`);
+  await frames(page, 2);
+  await shot(page, 'xr-ar-placed');
+  // The controllers edit the placed room as in VR: the trigger grabs a chair.
+  const chair = await app(page, () => window.snugApp.placement.ids().find((id) => window.snugApp.placement.itemOf(id) === 'chair'));
+  const c = (await record(page, chair)).pose;
+  const h = await app(page, () => window.snugApp.xr.xr.getCamera().position.toArray());
+  await aim(page, 'right', [h[0] + 0.2, h[1] - 0.3, h[2]], [c[4], 0.44, c[6]]);
+  await button(page, 'right', 'trigger', 1);
+  assert.equal(await app(page, () => window.snugApp.xr.grab.active), true, 'the trigger grabbed the chair');
+  await button(page, 'right', 'trigger', 0);
+  await pressPanel(page, 'action:exit');
+  await page.waitForFunction(() => window.snugApp.xr.session === null);
+  assert.notEqual(await app(page, () => window.snugApp.viewport.scene.background), null, 'the background is back');
+  assert.deepEqual(errors, []);
+});

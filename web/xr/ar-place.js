@@ -1,9 +1,7 @@
 // AR: put the room on a real surface. Until it is placed, each controller's ray asks the headset's hit test where it
 // meets a real plane (a floor, a table), a ring marks the spot, and the trigger stands the room's floor there, its
 // far wall ahead of the user (XrOrigin.placeRoomAt). Afterwards the controllers edit the room as in VR.
-import { Matrix4, Mesh, MeshBasicMaterial, RingGeometry, Vector3 } from 'three';
-
-const _m = new Matrix4();
+import { Mesh, MeshBasicMaterial, RingGeometry, Vector3 } from 'three';
 
 export class XrArPlace {
   constructor({ origin, scene }) {
@@ -17,7 +15,6 @@ export class XrArPlace {
     this.active = false;
     this._sources = new Map(); // XRInputSource -> XRHitTestSource
     this.point = null;         // the room point of the last hit (Vector3) or null
-    this.placedAt = null;      // where the room was placed (room point at that time), for tests and the report
   }
 
   /** A session in AR mode began: the room waits to be placed. */
@@ -29,7 +26,14 @@ export class XrArPlace {
   async watch(session, source) {
     if (!this.active || this._sources.has(source)) return;
     this._sources.set(source, null);
-    const hits = await session.requestHitTestSource({ space: source.targetRaySpace });
+    let hits;
+    try {
+      hits = await session.requestHitTestSource({ space: source.targetRaySpace });
+    } catch {
+      // No hit test on this headset: the room stays where the session put it, around the user, as in VR.
+      this.end();
+      return;
+    }
     if (this.active) this._sources.set(source, hits);
     else hits.cancel();
   }
@@ -51,7 +55,6 @@ export class XrArPlace {
   /** The trigger: stand the room on the marked spot, facing along `ray`. Returns whether it was placed. */
   place(ray) {
     if (!this.point) return false;
-    this.placedAt = this.point.clone();
     this.origin.placeRoomAt(this.point, ray.direction);
     this.end();
     return true;
@@ -63,6 +66,6 @@ export class XrArPlace {
     this._sources.clear();
     this.point = null;
     this.reticle.visible = false;
-    this.reticle.matrix.copy(_m.identity());
+    this.reticle.matrix.identity();
   }
 }

@@ -3,11 +3,10 @@
 // device offers: the ray in room coordinates, the thumbstick, the buttons' presses as queued events and haptic
 // pulses. Presses are queued and handled in the frame (hands.js), when the ray's pose is this frame's.
 import {
-  BufferGeometry, Float32BufferAttribute, Line, LineBasicMaterial, Mesh, MeshBasicMaterial, Ray, SphereGeometry, Vector3,
+  BufferGeometry, Float32BufferAttribute, Line, LineBasicMaterial, Mesh, MeshBasicMaterial, Ray, SphereGeometry,
 } from 'three';
 
 const RAY_LENGTH = 6; // metres shown when the ray meets nothing
-const _d = new Vector3();
 
 export class XrController {
   constructor(xr, index, models) {
@@ -68,11 +67,5 @@ export class XrController {
     this.dot.visible = length !== null;
     if (this.dot.visible) this.dot.position.set(0, 0, -length);
     this.dot.material.color.set(color);
-  }
-
-  /** The point `t` metres along the ray, in room coordinates. */
-  along(t, out = new Vector3()) {
-    const r = this.worldRay();
-    return out.copy(r.origin).addScaledVector(_d.copy(r.direction), t);
   }
 }

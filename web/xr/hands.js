@@ -1,12 +1,12 @@
 // What the controllers do, decided once per XR frame (the rays' poses are then this frame's):
-//   trigger in AR before the room is placed -> stand the room on the real surface marked by the ray (ar-place.js)
-//   trigger on the panel                  -> press that button (an item arms the insert, or Undo, Redo, Free, Exit)
-//   trigger with an item armed            -> put it where the ray points (the ghost showed where)
-//   trigger on an object                  -> grab it (with the selection it belongs to); hold and move: the drag
-//                                            follows the ray through the placement seam; let go: one undo step
-//   thumbstick left/right while grabbing  -> turn in 15 degree steps about the axis the core allows
-//   squeeze                               -> toggle free drags (as the desktop's Free button)
-//   thumbstick forward, not grabbing      -> aim a teleport at the bare floor; let the stick go to stand there
+//   trigger in AR, room not placed yet   -> stand the room on the real surface the ray marks (ar-place.js)
+//   trigger on the panel                 -> press that button (an item arms the insert, or Undo, Redo, Free, Exit)
+//   trigger with an item armed           -> put it where the ray points (the ghost showed where)
+//   trigger on an object                 -> grab it (with the selection it belongs to); hold and move: the drag
+//                                           follows the ray through the placement seam; let go: one undo step
+//   thumbstick left/right while grabbing -> turn in 15 degree steps about the axis the core allows
+//   squeeze                              -> toggle free drags (as the desktop's Free button)
+//   thumbstick forward, not grabbing     -> aim a teleport at the bare floor; let the stick go to stand there
 // A controller pulses on a new contact (short, soft) and on a snap (longer, strong). Nothing here moves the view
 // except a teleport the user asked for.
 import { Ray } from 'three';
@@ -46,7 +46,7 @@ export class XrHands {
     if (this.owner) this.grab.cancel();
     this.owner = null;
     this.teleport.cancel();
-    this.insert.away();
+    this.insert.arm(null);
     for (const s of this._stick) Object.assign(s, { turn: 0, aiming: false });
   }
 

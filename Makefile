@@ -316,4 +316,11 @@ bench: deps meshes $(BUILD)/bench/snug_bench $(BUILD)/bench/snug_bench.cjs $(BUI
 	$(MAKE) $(BUILD)/bench/snug_bench_nosimd.cjs || rm -f $(BUILD)/bench/snug_bench_nosimd.cjs
 	node tests/bench/run.mjs
 
-.PHONY: bench
+# Only the placement part (issues 17 and 18: drag paths, grouped drag, insert, scene files): a partial run of the
+# same driver, marked as such in the results file.
+bench-place: deps meshes
+	@mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/wasm.ok
+	$(MAKE) wasm && touch $(BUILD)/bench/wasm.ok
+	BENCH_ONLY='^placement' node tests/bench/run.mjs
+
+.PHONY: bench bench-place

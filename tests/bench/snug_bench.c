@@ -1,5 +1,5 @@
 /* snug's side of `make bench`: the same C source runs natively and as wasm under node. One task per run:
- *   snug_bench <flavour> build [mesh]|rays|pairs|toi|scene|find|cost|reference
+ *   snug_bench <flavour> build [mesh]|rays|pairs|toi|scene|find|cost|reference|place <room.bin>|place-edit <room.bin>
  * and result rows ("ROW {json}", tests/bench/timing.h) on stdout for tests/bench/run.mjs. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <math.h>
@@ -921,9 +921,323 @@ static void task_find(snug_ctx* ctx) {
     }
 }
 
+/* ---------------------------------------------------------------------------------------------------- placement */
+
+/* The placement benchmark's rooms and drag paths (tests/bench/place/export.mjs writes them) replayed through
+ * snug_body_move as the JS mover tests/bench/place/movers/snug-core.mjs does, without the JS API: the program to
+ * profile the core mover with (natively under perf or callgrind, or as wasm under node). The path is replayed
+ * SNUG_BENCH_REPEATS times (default 2) on a fresh scene, each event's time the least of its replays (the replays do
+ * the same work; the least filters out other processes on a shared machine), with p50/p99/max and the consistency
+ * check (snug_scene_check) after every event of the first replay unless SNUG_BENCH_NO_CHECK is set.
+ * SNUG_BENCH_SLOW=<ms> lists the events slower than that on stderr, SNUG_BENCH_POSES=<file> writes every event's
+ * result pose and reasons (to compare two builds). */
+enum { GESTURE_SHELF_SLIDE = 3, GESTURE_CARRY = 4, GESTURE_ROTATE = 5 }; /* indices in export.mjs's GESTURES */
+
+typedef struct place_event {
+    uint32_t body, gesture;
+    double target[7], origin[3], dir[3], grab[3];
+} place_event;
+
+typedef struct place_body {
+    uint32_t kind, is_static, upright;
+    int32_t parent, on[3]; /* on: supporter, its offer, the binding laid on it (-1: none) */
+    double pose[7];
+} place_body;
+
+typedef struct place_room {
+    uint32_t kind_count, body_count, event_count;
+    snug_mesh* meshes;
+    place_body* bodies;
+    place_event* events;
+} place_room;
+
+static bool read_all(FILE* f, void* out, size_t bytes) { return fread(out, 1, bytes, f) == bytes; }
+
+static snug_pose pose_from(const double* p) {
+    snug_pose q;
+    for (int i = 0; i < 4; ++i) q.q[i] = (float)p[i];
+    for (int i = 0; i < 3; ++i) q.p[i] = (float)p[4 + i];
+    return q;
+}
+
+static int cmp_double(const void* a, const void* b) { return bench_cmp_double(a, b); }
+
+static void place_free(snug_ctx* ctx, place_room* room) {
+    for (uint32_t k = 0; room->meshes && k < room->kind_count; ++k)
+        if (room->meshes[k]) snug_mesh_destroy(ctx, room->meshes[k]);
+    free(room->meshes), free(room->bodies), free(room->events);
+}
+
+/* Meshes with their surfaces, bodies and events of a room file. */
+static bool place_load(snug_ctx* ctx, const char* file, place_room* room) {
+    memset(room, 0, sizeof *room);
+    FILE* f = fopen(file, "rb");
+    char magic[8];
+    uint32_t head[3];
+    bool ok = f && read_all(f, magic, 8) && !memcmp(magic, "SNUGPLC1", 8) && read_all(f, head, sizeof head);
+    if (ok) {
+        room->kind_count = head[0], room->body_count = head[1], room->event_count = head[2];
+        room->meshes = calloc(head[0], sizeof *room->meshes);
+        room->bodies = calloc(head[1], sizeof *room->bodies);
+        room->events = calloc(head[2], sizeof *room->events);
+        ok = room->meshes && room->bodies && room->events;
+    }
+    for (uint32_t k = 0; ok && k < room->kind_count; ++k) {
+        uint32_t c[3];
+        ok = read_all(f, c, sizeof c);
+        test_mesh m = {.vertex_count = c[0], .triangle_count = c[1]};
+        m.positions = ok ? malloc((size_t)c[0] * 12) : NULL;
+        m.indices = ok ? malloc((size_t)c[1] * 12) : NULL;
+        ok = ok && m.positions && m.indices && read_all(f, m.positions, (size_t)c[0] * 12) &&
+             read_all(f, m.indices, (size_t)c[1] * 12);
+        snug_mesh_def def = mesh_def(&m, NULL);
+        /* built up front as the JS mover does: the edge adjacency the sweeps use, the ray tree pointer input uses */
+        snug_mesh_info info;
+        snug_ray ray = {{0, 0, 0}, {0, -1, 0}, INFINITY};
+        snug_ray_hit hit;
+        snug_pose identity = snug_pose_identity();
+        ok = ok && !snug_mesh_create(ctx, &def, &room->meshes[k]) && !snug_mesh_get_info(ctx, room->meshes[k], &info) &&
+             !snug_mesh_raycast(ctx, room->meshes[k], &identity, &ray, &hit);
+        test_mesh_free(&m);
+        snug_surface* surfaces = ok ? calloc(c[2] ? c[2] : 1, sizeof *surfaces) : NULL;
+        ok = ok && surfaces;
+        for (uint32_t i = 0; ok && i < c[2]; ++i) {
+            uint32_t h[3];
+            ok = read_all(f, h, sizeof h) && h[2] <= SNUG_SURFACE_MAX_VERTICES;
+            surfaces[i].kind = (snug_surface_kind)h[0];
+            surfaces[i].label = h[1];
+            surfaces[i].vertex_count = h[2];
+            ok = ok && read_all(f, surfaces[i].normal, 12) && read_all(f, surfaces[i].vertices, (size_t)h[2] * 12);
+        }
+        ok = ok && !snug_mesh_set_surfaces(ctx, room->meshes[k], surfaces, c[2]);
+        free(surfaces);
+    }
+    for (uint32_t i = 0; ok && i < room->body_count; ++i) {
+        place_body* b = &room->bodies[i];
+        uint32_t flags[2];
+        ok = read_all(f, &b->kind, 4) && read_all(f, &b->parent, 4) && read_all(f, flags, 8) && read_all(f, b->on, 12) &&
+             read_all(f, b->pose, sizeof b->pose) && b->kind < room->kind_count && b->parent < (int32_t)i &&
+             b->on[0] < (int32_t)room->body_count;
+        b->is_static = flags[0], b->upright = flags[1] && !flags[0];
+    }
+    for (uint32_t k = 0; ok && k < room->event_count; ++k) {
+        place_event* e = &room->events[k];
+        double v[16];
+        ok = read_all(f, &e->body, 4) && read_all(f, &e->gesture, 4) && read_all(f, v, sizeof v) &&
+             e->body < room->body_count;
+        memcpy(e->target, v, sizeof e->target);
+        memcpy(e->origin, v + 7, 24);
+        memcpy(e->dir, v + 10, 24);
+        memcpy(e->grab, v + 13, 24);
+    }
+    if (f) fclose(f);
+    if (!ok) {
+        fprintf(stderr, "snug_bench: %s is not a placement room (node tests/bench/place/export.mjs)\n", file);
+        place_free(ctx, room);
+    }
+    return ok;
+}
+
+typedef struct place_replay {
+    double* times;            /* per event, ms */
+    uint32_t blocked, violations;
+    bool check, first;
+    double slow;
+    FILE* poses;
+} place_replay;
+
+/* The room as a placement scene: bodies, orientations, bindings (which lay each body onto its offer). */
+static snug_status place_scene(snug_ctx* ctx, const place_room* room, snug_scene* out, snug_body* bodies) {
+    snug_scene scene = 0;
+    snug_status st = snug_scene_create(ctx, &scene);
+    const float up[3] = {0, 1, 0};
+    for (uint32_t i = 0; !st && i < room->body_count; ++i) {
+        const place_body* b = &room->bodies[i];
+        snug_body_def def = snug_default_body_def();
+        def.mesh = room->meshes[b->kind];
+        def.parent = b->parent >= 0 ? bodies[b->parent] : 0;
+        def.is_static = b->is_static != 0;
+        def.pose = pose_from(b->pose);
+        st = snug_body_create(ctx, scene, &def, &bodies[i]);
+    }
+    for (uint32_t i = 0; !st && i < room->body_count; ++i) {
+        const place_body* b = &room->bodies[i];
+        if (b->upright) st = snug_body_set_orientation(ctx, scene, bodies[i], up, up);
+        if (!st && b->on[0] >= 0)
+            st = snug_body_bind(ctx, scene, bodies[i], (uint32_t)b->on[2], bodies[b->on[0]], (uint32_t)b->on[1]);
+    }
+    if (st && scene) snug_scene_destroy(ctx, scene), scene = 0;
+    *out = scene;
+    return st;
+}
+
+/* One replay on a fresh scene: the events. */
+static snug_status place_run(snug_ctx* ctx, const place_room* room, place_replay* rp) {
+    snug_scene scene = 0;
+    snug_body* bodies = calloc(room->body_count, sizeof *bodies);
+    snug_status st = bodies ? place_scene(ctx, room, &scene, bodies) : SNUG_ERR_OUT_OF_MEMORY;
+    for (uint32_t k = 0; !st && k < room->event_count; ++k) {
+        const place_event* e = &room->events[k];
+        snug_move_def def = snug_default_move_def();
+        snug_move_result r;
+        snug_pose now;
+        if ((st = snug_body_get_pose(ctx, scene, bodies[e->body], &now))) break;
+        if (e->gesture == GESTURE_ROTATE) {
+            def.target = now;
+            double a = remainder(2.0 * atan2(e->target[1], e->target[3]) - 2.0 * atan2(now.q[1], now.q[3]), 4.0 * acos(0.0));
+            def.turn = fabs(a) > 1e-5 ? (float)fmax(-3.0, fmin(3.0, a)) : 0.0f;
+        } else if (e->gesture == GESTURE_CARRY) {
+            def.input = SNUG_MOVE_POINTER;
+            for (int i = 0; i < 3; ++i) {
+                def.ray.origin[i] = (float)e->origin[i];
+                def.ray.dir[i] = (float)e->dir[i];
+                def.grab[i] = (float)e->grab[i];
+            }
+        } else {
+            def.target = now;
+            for (int i = 0; i < 3; ++i) def.target.p[i] = (float)e->target[4 + i];
+        }
+        double t0 = bench_now_ms();
+        st = snug_body_move(ctx, scene, bodies[e->body], &def, &r);
+        double t = bench_now_ms() - t0;
+        rp->times[k] = rp->first || t < rp->times[k] ? t : rp->times[k];
+        if (!rp->first) continue;
+        rp->blocked += (r.reasons & (SNUG_MOVE_BLOCKED | SNUG_MOVE_TURN_BLOCKED | SNUG_MOVE_SNAP_BLOCKED)) != 0;
+        if (rp->poses)
+            fprintf(rp->poses, "%u %u %.9g %.9g %.9g %.9g %.9g %.9g %.9g %x\n", k, e->body, r.pose.q[0], r.pose.q[1],
+                    r.pose.q[2], r.pose.q[3], r.pose.p[0], r.pose.p[1], r.pose.p[2], r.reasons);
+        if (rp->slow >= 0.0 && t > rp->slow)
+            fprintf(stderr, "event %u: body %u, gesture %u, %.3f ms, reasons 0x%x, blockers %u\n", k, e->body,
+                    e->gesture, t, r.reasons, r.blocker_count);
+        uint32_t total = 0;
+        snug_violation v[4];
+        if (!st && rp->check) {
+            st = snug_scene_check(ctx, scene, v, 4, &total);
+            if (st == SNUG_ERR_BUFFER_TOO_SMALL) st = SNUG_OK; /* more than 4: counted all the same */
+            for (uint32_t i = 0; !st && i < total && i < 4 && rp->violations < 8; i++)
+                fprintf(stderr, "snug_bench place: event %u: violation kind %d, bodies 0x%08x and 0x%08x, amount %g\n", k,
+                        (int)v[i].kind, v[i].body, v[i].other, v[i].amount);
+            rp->violations += total;
+        }
+    }
+    if (scene) snug_scene_destroy(ctx, scene);
+    free(bodies);
+    return st;
+}
+
+/* Issue 18's editing operations natively (the program to profile them with; the bench's rows come from
+ * tests/bench/place/editing.mjs): every fourth shelf-slide event becomes an insert of the slid ornament's mesh at
+ * its pointer ray (among the ornaments on a shelf or table, onto the body itself: the insert searches outward for
+ * room), timed alone and deleted again; then the scene file's save,
+ * load into a fresh scene and the scene rebuilt from its parts (meshes excluded: they are the room file's). */
+static void task_place_edit(snug_ctx* ctx, const char* file) {
+    place_room room;
+    if (!place_load(ctx, file, &room)) return;
+    snug_body* bodies = calloc(room.body_count, sizeof *bodies);
+    snug_scene scene = 0;
+    snug_status st = bodies ? place_scene(ctx, &room, &scene, bodies) : SNUG_ERR_OUT_OF_MEMORY;
+    uint32_t inserts = 0, refused = 0;
+    double worst = 0.0, total = 0.0;
+    for (uint32_t k = 0; !st && k < room.event_count; ++k) {
+        const place_event* e = &room.events[k];
+        if (e->gesture != GESTURE_SHELF_SLIDE || k % 4) continue;
+        snug_insert_def def = snug_default_insert_def();
+        def.body.mesh = room.meshes[room.bodies[e->body].kind];
+        for (int i = 0; i < 3; ++i) def.ray.origin[i] = (float)e->origin[i], def.ray.dir[i] = (float)e->dir[i];
+        snug_body nb = 0;
+        double t0 = bench_now_ms();
+        snug_status r = snug_scene_insert(ctx, scene, &def, &nb, NULL);
+        double t = bench_now_ms() - t0;
+        total += t, worst = fmax(worst, t), inserts++;
+        if (getenv("SNUG_BENCH_SLOW") && t > atof(getenv("SNUG_BENCH_SLOW")))
+            fprintf(stderr, "insert at event %u: body %u's mesh, %.3f ms%s\n", k, e->body, t, r ? " (refused)" : "");
+        if (r) refused++;
+        else {
+            snug_body gone[4];
+            uint32_t n = 0;
+            st = snug_scene_delete(ctx, scene, nb, SNUG_DELETE_WITH_DEPENDENTS, gone, 4, &n);
+        }
+    }
+    size_t size = 0;
+    void* buf = NULL;
+    double save = 0.0, load = 0.0, rebuild = 0.0;
+    if (!st && !(st = snug_scene_save(ctx, scene, NULL, 0, &size))) {
+        buf = malloc(size);
+        double t0 = bench_now_ms();
+        st = buf ? snug_scene_save(ctx, scene, buf, size, &size) : SNUG_ERR_OUT_OF_MEMORY;
+        save = bench_now_ms() - t0;
+    }
+    snug_scene fresh = 0, rebuilt = 0;
+    if (!st && !(st = snug_scene_create(ctx, &fresh))) {
+        snug_mesh meshes[64];
+        uint32_t bt = 0, mt = 0;
+        double t0 = bench_now_ms();
+        st = snug_scene_load(ctx, fresh, buf, size, NULL, 0, &bt, meshes, 64, &mt);
+        load = bench_now_ms() - t0;
+        for (uint32_t i = 0; !st && i < mt && i < 64; ++i) snug_mesh_destroy(ctx, meshes[i]);
+        snug_scene_destroy(ctx, fresh);
+    }
+    if (!st) {
+        double t0 = bench_now_ms();
+        st = place_scene(ctx, &room, &rebuilt, bodies);
+        rebuild = bench_now_ms() - t0;
+        if (rebuilt) snug_scene_destroy(ctx, rebuilt);
+    }
+    if (st) fprintf(stderr, "snug_bench place-edit: %s\n", snug_ctx_last_error(ctx));
+    else
+        printf("inserts %u (%u refused): mean %.3f ms, max %.3f ms; save %.3f ms, load %.3f ms, rebuild without meshes %.3f ms (%zu bytes)\n",
+               inserts, refused, total / inserts, worst, save, load, rebuild, size);
+    free(buf);
+    if (scene) snug_scene_destroy(ctx, scene);
+    free(bodies);
+    place_free(ctx, &room);
+}
+
+static void task_place(snug_ctx* ctx, const char* file) {
+    const char* slash = strrchr(file, '/');
+    const char* base = slash ? slash + 1 : file;
+    char cas[64];
+    snprintf(cas, sizeof cas, "layout %.*s", (int)strcspn(base, "."), base);
+    place_room room;
+    if (!place_load(ctx, file, &room)) {
+        bench_row("place", cas, impl_name("C program"), NULL, "error", NAN, "room file missing or damaged");
+        return;
+    }
+    place_replay rp = {.times = calloc(room.event_count + 1, sizeof(double)), .check = !getenv("SNUG_BENCH_NO_CHECK"),
+                       .first = true, .slow = getenv("SNUG_BENCH_SLOW") ? atof(getenv("SNUG_BENCH_SLOW")) : -1.0,
+                       .poses = getenv("SNUG_BENCH_POSES") ? fopen(getenv("SNUG_BENCH_POSES"), "w") : NULL};
+    int repeats = getenv("SNUG_BENCH_REPEATS") ? atoi(getenv("SNUG_BENCH_REPEATS")) : 2;
+    snug_status st = rp.times ? SNUG_OK : SNUG_ERR_OUT_OF_MEMORY;
+    for (int r = 0; !st && r < (repeats > 1 ? repeats : 1); ++r) {
+        st = place_run(ctx, &room, &rp);
+        rp.first = rp.check = false;
+        if (rp.poses) fclose(rp.poses), rp.poses = NULL;
+    }
+    if (st) {
+        error_row("place", cas, "C program", ctx, st);
+    } else {
+        uint32_t n = room.event_count;
+        bench_stats bs = {.n = (int)n, .calls = n};
+        double mean = 0.0;
+        for (uint32_t k = 0; k < n; ++k) mean += rp.times[k] / n;
+        qsort(rp.times, n, sizeof(double), cmp_double);
+        bs.med = rp.times[n / 2];
+        bs.min = rp.times[0];
+        bs.max = rp.times[n - 1];
+        double p99 = rp.times[(uint32_t)fmin(n - 1, floor(0.99 * n))];
+        char note[200];
+        snprintf(note, sizeof note, "p99 %.3f ms, mean %.3f ms, %u blocked events, ", p99, mean, rp.blocked);
+        if (getenv("SNUG_BENCH_NO_CHECK")) snprintf(note + strlen(note), sizeof note - strlen(note), "check not run");
+        else snprintf(note + strlen(note), sizeof note - strlen(note), "%u check violations", rp.violations);
+        bench_row("place", cas, impl_name("C program"), &bs, rp.violations ? "wrong" : "ok", p99, note);
+    }
+    free(rp.times);
+    place_free(ctx, &room);
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|find|cost|reference\n");
+        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|find|cost|reference|place <room.bin>|place-edit <room.bin>\n");
         return 2;
     }
     flavour = argv[1];
@@ -938,6 +1252,8 @@ int main(int argc, char** argv) {
     else if (!strcmp(task, "toi")) task_toi();
     else if (!strcmp(task, "scene")) task_scene(ctx);
     else if (!strcmp(task, "find")) task_find(ctx);
+    else if (!strcmp(task, "place") && argc > 3) task_place(ctx, argv[3]);
+    else if (!strcmp(task, "place-edit") && argc > 3) task_place_edit(ctx, argv[3]);
     else if (!strcmp(task, "cost")) task_cost();
     else if (!strcmp(task, "reference")) task_reference();
     else {

@@ -175,6 +175,35 @@ static void test_swept_aabb_exact_for_translation(void) {
     CHECK_NEAR(out.max[1], 1, 1e-5);
 }
 
+/* A turn about up sweeps in horizontal planes: the swept AABB adds nothing above or below the box (a body resting a
+ * hair above another is not swept into it by its own turn), and still holds every point along the way. */
+static void test_swept_aabb_turn_about_up(void) {
+    snug_pose a = snug_pose_identity(), b = a;
+    a.p[0] = 1.0f, a.p[1] = 0.75f;
+    b.q[1] = sinf(0.4f), b.q[3] = cosf(0.4f); /* 0.8 rad about y */
+    b.p[0] = 1.2f, b.p[1] = 0.75f, b.p[2] = -0.3f;
+    snug_lerp_slerp m;
+    const double pivot[3] = {0.3, 0.0, -0.2};
+    snug_lerp_slerp_init_pivot(&m, &a, &b, pivot);
+    snug_aabb box = {{-0.5f, 0.0f, -0.25f}, {0.5f, 0.3f, 0.25f}}, out;
+    snug_swept_aabb(&m, 0.0, 1.0, &box, &out);
+    CHECK_NEAR(out.min[1], 0.75, 1e-5);
+    CHECK_NEAR(out.max[1], 1.05, 1e-5);
+    for (int s = 0; s <= 256; s++) {
+        snug_dxform x;
+        snug_lerp_slerp_at(&m, s / 256.0, &x);
+        for (int k = 0; k < 8; k++) {
+            float lp[3];
+            for (int i = 0; i < 3; i++) lp[i] = (k >> i) & 1 ? box.max[i] : box.min[i];
+            double w[3];
+            snug_dxform_point(&x, lp, w);
+            for (int i = 0; i < 3; i++)
+                CHECK_MSG(w[i] >= out.min[i] - 1e-6 && w[i] <= out.max[i] + 1e-6, "corner %d misses at u=%g", k, s / 256.0);
+        }
+        RETURN_IF_FAILED();
+    }
+}
+
 static void test_quadratic_roots(void) {
     double r[2];
     CHECK(snug_ccd_quadratic_roots01(1, -1, 0.21, r) == 2); /* (t-0.3)(t-0.7) */
@@ -370,6 +399,7 @@ int main(void) {
     RUN(test_motion_model);
     RUN(test_swept_bvs_contain_dense_samples);
     RUN(test_swept_aabb_exact_for_translation);
+    RUN(test_swept_aabb_turn_about_up);
     RUN(test_quadratic_roots);
     RUN(test_translation_closed_form);
     RUN(test_rotation_against_exact);

@@ -21,9 +21,10 @@ void snug_swept_obb(const snug_lerp_slerp* m, double u0, double u1, const snug_o
 /* World k-DOP of the given type around the swept OBB of the k-DOP's bounding box (conservative, not tight). */
 void snug_swept_kdop(const snug_lerp_slerp* m, double u0, double u1, const snug_kdop* in, snug_bv_type type,
                      snug_kdop* out);
-/* Swept world AABB of a body-frame box given the segment's float transforms at u0 and u1 (the hot-path form). */
-void snug_swept_box(const snug_xform* x0, const snug_xform* x1, double bulge, const double pivot[3], const float lo[3],
-                    const float hi[3], float out_lo[3], float out_hi[3]);
+/* Swept world AABB of a body-frame box given the segment's float transforms at u0 and u1 (the hot-path form); spread
+ * is the segment's (NULL: pad every axis by the whole bulge). */
+void snug_swept_box(const snug_xform* x0, const snug_xform* x1, double bulge, const double spread[3], const double pivot[3],
+                    const float lo[3], const float hi[3], float out_lo[3], float out_hi[3]);
 
 /* ------------------------------------------------------------------------------------------- features */
 

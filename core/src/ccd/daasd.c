@@ -31,7 +31,7 @@ typedef struct daasd_best {
 } daasd_best;
 
 static void xform_box(const snug_xform* x, const float lo[3], const float hi[3], float out_lo[3], float out_hi[3]) {
-    snug_swept_box(x, x, 0.0, NULL, lo, hi, out_lo, out_hi);
+    snug_swept_box(x, x, 0.0, NULL, NULL, lo, hi, out_lo, out_hi);
 }
 
 /* Collect slots of `s` whose triangle box overlaps the region (walk of its hierarchy). */

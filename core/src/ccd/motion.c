@@ -66,6 +66,16 @@ void snug_lerp_slerp_init_pivot(snug_lerp_slerp* m, const snug_pose* a, const sn
         m->half_angle = 0.0;
         for (int i = 0; i < 4; i++) m->q1[i] = m->q0[i];
     }
+    /* world axis of the turn: the vector part of q1 q0^-1 */
+    const double *qa = m->q0, *qb = m->q1;
+    double ax[3] = {qa[3] * qb[0] - qb[3] * qa[0] - (qb[1] * qa[2] - qb[2] * qa[1]),
+                    qa[3] * qb[1] - qb[3] * qa[1] - (qb[2] * qa[0] - qb[0] * qa[2]),
+                    qa[3] * qb[2] - qb[3] * qa[2] - (qb[0] * qa[1] - qb[1] * qa[0])};
+    double len = sqrt(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    for (int i = 0; i < 3; i++) {
+        double ai = len > 1e-12 ? ax[i] / len : 0.0, s = sqrt(fmax(0.0, 1.0 - ai * ai)) + 1e-6;
+        m->spread[i] = m->translation_only || s > 1.0 ? 1.0 : s;
+    }
     /* pivot positions: pose.p + R(pose) c */
     double R1[9], *R0 = m->R0;
     quat_matrix(m->q0, R0);

@@ -29,6 +29,8 @@ typedef struct snug_lerp_slerp {
     double half_angle;     /* acos(q0 . q1): the rotation turns by 2 * half_angle in [0, pi] */
     bool translation_only; /* equal rotations: every point moves on a straight line at constant speed */
     double R0[9];          /* rotation at u = 0 (the constant one of a translation) */
+    double spread[3];      /* per world axis i, sqrt(1 - a_i^2) for the world rotation axis a (rounded up): how far
+                            * an arc about a, which lies in a plane across a, reaches along axis i per unit length */
 } snug_lerp_slerp;
 
 void snug_lerp_slerp_init(snug_lerp_slerp* m, const snug_pose* a, const snug_pose* b);
@@ -42,6 +44,9 @@ static inline double snug_lerp_slerp_angle(const snug_lerp_slerp* m) { return 2.
  * positions, per unit distance from the pivot: 1 - cos(angle * du / 2) (the sagitta of the arc; the
  * parametrisations of arc and chord differ, the bound still holds at equal u). */
 double snug_lerp_slerp_bulge(const snug_lerp_slerp* m, double du);
+/* The bulge of a point at distance r from the pivot, per world axis: r * bulge * spread[i]. A turn about up (a
+ * piece of furniture, an ornament) gets no bulge along up, so a body resting just above another is not swept into
+ * it by its own turn. */
 
 /* Validate a public motion: finite poses, keys strictly increasing inside (0, 1). `name` goes into the message. */
 snug_status snug_motion_check(snug_ctx* ctx, const snug_motion* m, const char* name);

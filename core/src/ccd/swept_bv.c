@@ -4,7 +4,9 @@
  * R(u) turns about one fixed axis at constant speed, so x(u) stays within r (1 - cos(angle du / 2)) of the chord
  * between its positions at u0 and u1 (r = |x - c|; the arc's sagitta, which also bounds the gap at equal u).
  * The chord lies in the convex hull of the BV's two placements, so "hull of both placements, padded by the
- * bulge" contains the BV at every u. Under pure translation the bulge is 0 and this is the exact swept hull. */
+ * bulge" contains the BV at every u. Under pure translation the bulge is 0 and this is the exact swept hull. The arc
+ * lies in a plane across the turn's axis, so the box is padded along each world axis only as far as that plane
+ * reaches (snug_lerp_slerp.spread): a turn about up pads nothing up or down. */
 #include "ccd/ccd.h"
 
 #include <math.h>
@@ -20,8 +22,8 @@ static double max_pivot_distance_box(const double pivot[3], const float lo[3], c
     return sqrt(s);
 }
 
-void snug_swept_box(const snug_xform* x0, const snug_xform* x1, double bulge, const double pivot[3], const float lo[3],
-                    const float hi[3], float out_lo[3], float out_hi[3]) {
+void snug_swept_box(const snug_xform* x0, const snug_xform* x1, double bulge, const double spread[3], const double pivot[3],
+                    const float lo[3], const float hi[3], float out_lo[3], float out_hi[3]) {
     float c[3], e[3];
     for (int i = 0; i < 3; i++) c[i] = 0.5f * (lo[i] + hi[i]), e[i] = 0.5f * (hi[i] - lo[i]);
     double pad = bulge > 0.0 ? bulge * max_pivot_distance_box(pivot, lo, hi) : 0.0;
@@ -37,8 +39,9 @@ void snug_swept_box(const snug_xform* x0, const snug_xform* x1, double bulge, co
             if (cw - ew - slack < mn) mn = cw - ew - slack;
             if (cw + ew + slack > mx) mx = cw + ew + slack;
         }
-        out_lo[r] = (float)(mn - pad);
-        out_hi[r] = (float)(mx + pad);
+        double p = spread ? pad * spread[r] : pad;
+        out_lo[r] = (float)(mn - p);
+        out_hi[r] = (float)(mx + p);
     }
 }
 
@@ -46,7 +49,7 @@ void snug_swept_aabb(const snug_lerp_slerp* m, double u0, double u1, const snug_
     snug_xform x0, x1;
     snug_lerp_slerp_xform(m, u0, &x0);
     snug_lerp_slerp_xform(m, u1, &x1);
-    snug_swept_box(&x0, &x1, snug_lerp_slerp_bulge(m, u1 - u0), m->c, in->min, in->max, out->min, out->max);
+    snug_swept_box(&x0, &x1, snug_lerp_slerp_bulge(m, u1 - u0), m->spread, m->c, in->min, in->max, out->min, out->max);
 }
 
 void snug_swept_sphere(const snug_lerp_slerp* m, double u0, double u1, const snug_sphere* in, snug_sphere* out) {

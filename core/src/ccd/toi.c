@@ -44,6 +44,7 @@ typedef struct toi_search {
     bool linear;
     double lin_R[2][9];         /* the constant rotations */
     double lin_t[2][3], lin_v[2][3]; /* world translation at u = 0 and its change per unit u */
+    double rel_R[9], rel_t[3], rel_v[3]; /* B's frame in A's: rotation, translation at u = 0, its change per unit u */
     bool at_start;              /* this segment starts at global t = 0 */
     /* best so far, in segment-local u */
     double best_u;              /* earliest contact */
@@ -116,7 +117,7 @@ static void node_box(toi_search* s, int k, uint32_t node, double u0, double u1, 
     const snug_xform* b = f1[k];
     const snug_node* n = &s->m[k]->bvh.nodes[node];
     double bulge = snug_lerp_slerp_bulge(s->fr.m[k], u1 - u0);
-    snug_swept_box(&a, b, bulge, s->pivot[k], n->min, n->max, out->lo, out->hi);
+    snug_swept_box(&a, b, bulge, s->fr.m[k]->spread, s->pivot[k], n->min, n->max, out->lo, out->hi);
 }
 
 static bool boxes_overlap(toi_search* s, const wbox* a, const wbox* b) {
@@ -171,7 +172,7 @@ static void tri_box(toi_search* s, int k, uint32_t slot, double u0, double u1, s
         }
         for (int i = 0; i < 3; i++) {
             double lo = w0[c][i] < w1[c][i] ? w0[c][i] : w1[c][i], hi = w0[c][i] < w1[c][i] ? w1[c][i] : w0[c][i];
-            double slack = pad + 1e-7 * (fabs(lo) + fabs(hi));
+            double slack = pad * s->fr.m[k]->spread[i] + 1e-7 * (fabs(lo) + fabs(hi));
             out->v[c].lo[i] = (float)(lo - slack);
             out->v[c].hi[i] = (float)(hi + slack);
             if (out->v[c].lo[i] < out->all.lo[i]) out->all.lo[i] = out->v[c].lo[i];
@@ -383,64 +384,94 @@ static bool linear_clip(const toi_search* s, double c[2][3], double e[2][3], dou
     return true;
 }
 
-/* Separating axes of a triangle pair under linear motion: along each face normal (world vertices at u = 0, wa
- * moving with A) the projections must come within eps. mag bounds the coordinates, for the rounding slack. */
-static bool linear_clip_planes(const toi_search* s, double wa[3][3], double wb[3][3], double mag, double* u0,
-                               double* u1) {
-    for (int side = 0; side < 2; side++) {
-        double(*f)[3] = side ? wb : wa;
-        double e0[3], e1[3], n[3];
-        for (int i = 0; i < 3; i++) e0[i] = f[1][i] - f[0][i], e1[i] = f[2][i] - f[0][i];
-        n[0] = e0[1] * e1[2] - e0[2] * e1[1], n[1] = e0[2] * e1[0] - e0[0] * e1[2], n[2] = e0[0] * e1[1] - e0[1] * e1[0];
-        double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-        if (!(len > 0.0)) continue;
-        double pa_lo = INFINITY, pa_hi = -INFINITY, pb_lo = INFINITY, pb_hi = -INFINITY;
-        for (int v = 0; v < 3; v++) {
-            double a = (wa[v][0] * n[0] + wa[v][1] * n[1] + wa[v][2] * n[2]) / len;
-            double b = (wb[v][0] * n[0] + wb[v][1] * n[1] + wb[v][2] * n[2]) / len;
-            pa_lo = a < pa_lo ? a : pa_lo, pa_hi = a > pa_hi ? a : pa_hi;
-            pb_lo = b < pb_lo ? b : pb_lo, pb_hi = b > pb_hi ? b : pb_hi;
-        }
-        double w = 0.0;
-        for (int i = 0; i < 3; i++) w += (s->lin_v[0][i] - s->lin_v[1][i]) * n[i] / len;
-        double reach = 0.5 * (pa_hi - pa_lo + pb_hi - pb_lo) + s->in->eps + 1e-6 * (mag + fabs(w));
-        if (!clip_axis(0.5 * (pa_lo + pa_hi - pb_lo - pb_hi), w, reach, u0, u1)) return false;
-    }
-    return true;
-}
+/* A triangle of mesh k at u = 0 under linear motion: world vertices and box, unit face normal (zero when
+ * degenerate), the span of its own vertices along it and the relative motion (A's minus B's) along it. */
+typedef struct linear_tri {
+    double w[3][3];
+    double c[3], e[3];
+    double n[3], lo, hi, v;
+    bool has_n;
+} linear_tri;
 
-/* World box at u = 0 of a node of mesh k, under its constant rotation. */
-static void linear_node_box(const toi_search* s, int k, uint32_t node, double c[3], double e[3]) {
-    const snug_node* n = &s->m[k]->bvh.nodes[node];
-    const double* R = s->lin_R[k];
-    double lc[3], le[3];
-    for (int i = 0; i < 3; i++) lc[i] = 0.5 * ((double)n->min[i] + n->max[i]), le[i] = 0.5 * ((double)n->max[i] - n->min[i]);
-    for (int r = 0; r < 3; r++) {
-        c[r] = R[r] * lc[0] + R[3 + r] * lc[1] + R[6 + r] * lc[2] + s->lin_t[k][r];
-        e[r] = fabs(R[r]) * le[0] + fabs(R[3 + r]) * le[1] + fabs(R[6 + r]) * le[2];
-    }
-}
-
-/* World vertices (w) and box at u = 0 of a triangle of mesh k. */
-static void linear_tri_box(const toi_search* s, int k, uint32_t slot, double w3[3][3], double c[3], double e[3]) {
+static void linear_tri_at(const toi_search* s, int k, uint32_t slot, linear_tri* t) {
     const double* R = s->lin_R[k];
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int v = 0; v < 3; v++) {
         const float* p = snug_mesh_vertex(s->m[k], slot, v);
         for (int r = 0; r < 3; r++) {
-            double w = w3[v][r] = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->lin_t[k][r];
+            double w = t->w[v][r] = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->lin_t[k][r];
             lo[r] = w < lo[r] ? w : lo[r];
             hi[r] = w > hi[r] ? w : hi[r];
         }
     }
-    for (int r = 0; r < 3; r++) c[r] = 0.5 * (lo[r] + hi[r]), e[r] = 0.5 * (hi[r] - lo[r]);
+    for (int r = 0; r < 3; r++) t->c[r] = 0.5 * (lo[r] + hi[r]), t->e[r] = 0.5 * (hi[r] - lo[r]);
+    t->has_n = false;
 }
 
+/* The face normal part of a linear_tri, on first use (most pairs are parted by their boxes). */
+static void linear_tri_normal(const toi_search* s, linear_tri* t) {
+    if (t->has_n) return;
+    t->has_n = true;
+    double e0[3], e1[3], *n = t->n;
+    for (int i = 0; i < 3; i++) e0[i] = t->w[1][i] - t->w[0][i], e1[i] = t->w[2][i] - t->w[0][i];
+    n[0] = e0[1] * e1[2] - e0[2] * e1[1], n[1] = e0[2] * e1[0] - e0[0] * e1[2], n[2] = e0[0] * e1[1] - e0[1] * e1[0];
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), k1 = len > 0.0 ? 1.0 / len : 0.0;
+    t->lo = INFINITY, t->hi = -INFINITY, t->v = 0.0;
+    for (int i = 0; i < 3; i++) n[i] *= k1, t->v += (s->lin_v[0][i] - s->lin_v[1][i]) * n[i];
+    for (int v = 0; v < 3; v++) {
+        double a = t->w[v][0] * n[0] + t->w[v][1] * n[1] + t->w[v][2] * n[2];
+        t->lo = a < t->lo ? a : t->lo, t->hi = a > t->hi ? a : t->hi;
+    }
+}
+
+/* Separating axes of a triangle pair under linear motion: along each face normal the projections must come within
+ * eps (f: the face's triangle, o: the other, sign: +1 when f is A's). mag bounds the coordinates, for the rounding
+ * slack. */
+static bool linear_clip_face(const toi_search* s, linear_tri* f, const linear_tri* o, double sign, double mag,
+                             double* u0, double* u1) {
+    linear_tri_normal(s, f);
+    if (f->n[0] == 0.0 && f->n[1] == 0.0 && f->n[2] == 0.0) return true;
+    double lo = INFINITY, hi = -INFINITY;
+    for (int v = 0; v < 3; v++) {
+        double b = o->w[v][0] * f->n[0] + o->w[v][1] * f->n[1] + o->w[v][2] * f->n[2];
+        lo = b < lo ? b : lo, hi = b > hi ? b : hi;
+    }
+    /* offset of A's span centre from B's, moving with A's motion relative to B's */
+    double d = sign * 0.5 * (f->lo + f->hi - lo - hi);
+    double reach = 0.5 * (f->hi - f->lo + hi - lo) + s->in->eps + 1e-6 * (mag + fabs(f->v));
+    return clip_axis(d, f->v, reach, u0, u1);
+}
+
+/* Clip [*u0, *u1] to where node na of A and node nb of B are within eps, on the face axes of both boxes: in A's
+ * frame B's box moves along a straight line, and each axis bounds the offset of the centres. World boxes of both
+ * (re-wrapped, each grown by its rotation) would let a dragon's nodes beside a turned board or book pass. */
 static bool linear_window(const toi_search* s, uint32_t na, uint32_t nb, double* u0, double* u1) {
-    double c[2][3], e[2][3];
-    linear_node_box(s, 0, na, c[0], e[0]);
-    linear_node_box(s, 1, nb, c[1], e[1]);
-    return linear_clip(s, c, e, u0, u1);
+    const snug_node* A = &s->m[0]->bvh.nodes[na];
+    const snug_node* B = &s->m[1]->bvh.nodes[nb];
+    const double* R = s->rel_R;
+    double ca[3], ea[3], cb[3], eb[3], d[3], eba[3], mag = 0.0;
+    for (int i = 0; i < 3; i++) {
+        ca[i] = 0.5 * ((double)A->min[i] + A->max[i]), ea[i] = 0.5 * ((double)A->max[i] - A->min[i]);
+        cb[i] = 0.5 * ((double)B->min[i] + B->max[i]), eb[i] = 0.5 * ((double)B->max[i] - B->min[i]);
+    }
+    for (int r = 0; r < 3; r++) {
+        d[r] = R[r] * cb[0] + R[3 + r] * cb[1] + R[6 + r] * cb[2] + s->rel_t[r] - ca[r];
+        eba[r] = fabs(R[r]) * eb[0] + fabs(R[3 + r]) * eb[1] + fabs(R[6 + r]) * eb[2];
+        mag += fabs(ca[r]) + fabs(cb[r]) + fabs(s->rel_t[r]) + ea[r] + eb[r] + fabs(s->rel_v[r]);
+    }
+    /* eps of the box test, plus float rounding of the boxes and of the leaf tests' transforms */
+    double slack = s->in->eps + 1e-6 * mag, lo = *u0, hi = *u1;
+    for (int r = 0; r < 3; r++)
+        if (!clip_axis(d[r], s->rel_v[r], ea[r] + eba[r] + slack, &lo, &hi)) return false;
+    for (int j = 0; j < 3; j++) {
+        const double* axis = R + 3 * j; /* B's axis j in A's frame */
+        double dj = axis[0] * d[0] + axis[1] * d[1] + axis[2] * d[2];
+        double wj = axis[0] * s->rel_v[0] + axis[1] * s->rel_v[1] + axis[2] * s->rel_v[2];
+        double eaj = fabs(axis[0]) * ea[0] + fabs(axis[1]) * ea[1] + fabs(axis[2]) * ea[2];
+        if (!clip_axis(dj, wj, eb[j] + eaj + slack, &lo, &hi)) return false;
+    }
+    *u0 = lo, *u1 = hi;
+    return true;
 }
 
 /* leaf_pair for linear motion: every triangle pair first gets its own exact window, and the swept boxes that
@@ -449,21 +480,25 @@ static void leaf_pair_linear(toi_search* s, uint32_t na, uint32_t nb, double u0,
     const snug_node* A = &s->m[0]->bvh.nodes[na];
     const snug_node* B = &s->m[1]->bvh.nodes[nb];
     uint32_t ca = SNUG_NODE_COUNT(A->info), cb = SNUG_NODE_COUNT(B->info);
-    double c[2][3], e[2][3], cbs[256][3], ebs[256][3], wa0[3][3], wbs[256][3][3];
-    for (uint32_t j = 0; j < cb; j++) linear_tri_box(s, 1, B->first + j, wbs[j], cbs[j], ebs[j]);
+    linear_tri ta0, tbs[256];
+    for (uint32_t j = 0; j < cb; j++) linear_tri_at(s, 1, B->first + j, &tbs[j]);
     for (uint32_t i = 0; i < ca; i++) {
         uint32_t sa = A->first + i;
-        linear_tri_box(s, 0, sa, wa0, c[0], e[0]);
+        linear_tri_at(s, 0, sa, &ta0);
         for (uint32_t j = 0; j < cb; j++) {
             if (s->best_u + s->tie < u0) return;
             s->ctx->stats.bv_tests[SNUG_BV_AABB][SNUG_BV_AABB]++;
-            memcpy(c[1], cbs[j], sizeof c[1]);
-            memcpy(e[1], ebs[j], sizeof e[1]);
+            linear_tri* tb0 = &tbs[j];
+            double c[2][3], e[2][3];
+            memcpy(c[0], ta0.c, sizeof c[0]), memcpy(e[0], ta0.e, sizeof e[0]);
+            memcpy(c[1], tb0->c, sizeof c[1]), memcpy(e[1], tb0->e, sizeof e[1]);
             double lo = u0, hi = u1;
             if (!linear_clip(s, c, e, &lo, &hi) || lo > s->best_u + s->tie) continue;
             double mag = 0.0;
             for (int r = 0; r < 3; r++) mag += fabs(c[0][r]) + e[0][r] + fabs(c[1][r]) + e[1][r];
-            if (!linear_clip_planes(s, wa0, wbs[j], mag, &lo, &hi) || lo > s->best_u + s->tie) continue;
+            if (!linear_clip_face(s, &ta0, tb0, 1.0, mag, &lo, &hi) || !linear_clip_face(s, tb0, &ta0, -1.0, mag, &lo, &hi) ||
+                lo > s->best_u + s->tie)
+                continue;
             uint32_t sb = B->first + j;
             double wa[3][3], wb[3][3];
             if (lo == 0.0 && s->at_start && !s->in->slide && tris_overlap_at(s, sa, sb, 0.0, wa, wb)) {
@@ -682,6 +717,18 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
             snug_lerp_slerp_at(s.fr.m[k], 1.0, &x1);
             memcpy(s.lin_R[k], x0.R, sizeof x0.R);
             for (int i = 0; i < 3; i++) s.lin_t[k][i] = x0.t[i], s.lin_v[k][i] = x1.t[i] - x0.t[i];
+        }
+        if (s.linear) { /* B in A's frame: R_A^T R_B, R_A^T (t_B - t_A), R_A^T (v_B - v_A) (column-major) */
+            const double *Ra = s.lin_R[0], *Rb = s.lin_R[1];
+            for (int i = 0; i < 3; i++) {
+                for (int c = 0; c < 3; c++)
+                    s.rel_R[3 * c + i] = Ra[3 * i] * Rb[3 * c] + Ra[3 * i + 1] * Rb[3 * c + 1] + Ra[3 * i + 2] * Rb[3 * c + 2];
+                s.rel_t[i] = s.rel_v[i] = 0.0;
+                for (int k = 0; k < 3; k++) {
+                    s.rel_t[i] += Ra[3 * i + k] * (s.lin_t[1][k] - s.lin_t[0][k]);
+                    s.rel_v[i] += Ra[3 * i + k] * (s.lin_v[1][k] - s.lin_v[0][k]);
+                }
+            }
         }
         if (s.mode == LEAF_DYNAMIC) st = traverse(&s, 0.0, t1 > t0 ? 1.0 : 0.0);
         else st = traverse(&s, 1.0, 1.0);

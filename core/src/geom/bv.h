@@ -136,8 +136,9 @@ float snug_bv_measure(snug_bv_type type, const void* bv, snug_measure measure);
  * on a cross axis of edges at angle theta the radius grows by eps * size / sin(theta), so boxes separated only
  * along such an axis may be reported as overlapping up to a gap of about sqrt(eps) * size (conservative; the
  * face axes catch every other case). tests/c/test_bv_obb.c measures agreement outside a 1e-4 * size band.
- * AABB-AABB: seed 000 Fig. 4.3 re-wrap (B's box re-wrapped in A's frame: centre R c + t, half extents
- * (|R| + eps) h), conservative unless R maps axes onto axes. AABB-OBB and sphere-box are exact.
+ * AABB-AABB: the six face axes of both boxes (seed 000 Fig. 4.3's re-wrap of B's box in A's frame, centre R c + t
+ * and half extents (|R| + eps) h, and the same of A's box in B's frame), conservative unless R maps axes onto axes
+ * (the nine edge axes are left out). AABB-OBB and sphere-box are exact.
  * k-DOP-k-DOP: see snug_kdop_rel below; conservative, exact when rel is exactly the identity. */
 #define SNUG_SAT_EPS 1e-6f
 bool snug_sphere_sphere(const snug_sphere* a, const snug_sphere* b, const snug_xform* rel);

@@ -92,6 +92,11 @@ bool snug_aabb_aabb_rel(const snug_aabb* a, const snug_aabb* b, const snug_rel* 
     glm_vec3_sub(cbb, ca, d);
     float g = GUARD(l1(ca) + l1(ha) + l1(cb) + l1(hb) + rel->tmag);
     bool sep = (fabsf(d[0]) > ha[0] + hbb[0] + g) | (fabsf(d[1]) > ha[1] + hbb[1] + g) | (fabsf(d[2]) > ha[2] + hbb[2] + g);
+    /* B's face axes too (A's box re-wrapped in B's frame): a thin slab turned against A, such as a wall or a
+     * board beside a finely meshed ornament, wraps into a box far larger than itself in A's frame, and only its
+     * own axes then separate what lies beside it */
+    for (int j = 0; j < 3; j++)
+        sep |= fabsf(glm_vec3_dot((float*)rel->x.R[j], d)) > hb[j] + glm_vec3_dot((float*)rel->absR[j], ha) + g;
     return !sep;
 }
 

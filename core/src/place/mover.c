@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "place/mover.h"
+#include "query/traverse.h"
 
 #define MAX_PLANES 32
 
@@ -71,10 +72,30 @@ static void member_box(const snug_member* m, dvec offset, dvec* lo, dvec* hi) {
     *hi = dxyz(h[0], h[1], h[2]);
 }
 
-/* Adds the planes of the bodies within two skins of the group at offset; marks pairs overlapping now as excluded. */
+/* A world box around every pose of member m on its turn by angle about axis through pivot: each point's chord lies
+ * in the hull of its boxes at both ends, and the arc within r (1 - cos(angle / 2)) of the chord (its sagitta; r:
+ * the farthest the member's box reaches from the pivot). */
+static void turned_box(const snug_member* m, dvec pivot, dvec axis, double angle, dvec* lo, dvec* hi) {
+    dvec lo1, hi1;
+    member_box(m, dxyz(0, 0, 0), lo, hi);
+    snug_member end = moved_member(m, dq_axis_angle(axis, angle), pivot, dxyz(0, 0, 0));
+    member_box(&end, dxyz(0, 0, 0), &lo1, &hi1);
+    double r = 0.0;
+    for (int i = 0; i < 8; i++) {
+        dvec corner = dxyz(i & 1 ? hi->x : lo->x, i & 2 ? hi->y : lo->y, i & 4 ? hi->z : lo->z);
+        r = fmax(r, dlen(dsub(corner, pivot)));
+    }
+    double half = fabs(angle) / 2.0;
+    double pad = half >= acos(-1.0) ? 2.0 * r : r * (1.0 - cos(half));
+    *lo = dxyz(fmin(lo->x, lo1.x) - pad, fmin(lo->y, lo1.y) - pad, fmin(lo->z, lo1.z) - pad);
+    *hi = dxyz(fmax(hi->x, hi1.x) + pad, fmax(hi->y, hi1.y) + pad, fmax(hi->z, hi1.z) + pad);
+}
+
+/* Adds the planes of the bodies within two skins of the group at offset; marks pairs overlapping at the start of
+ * the call (first) as excluded. */
 static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                           snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec offset, double skin,
-                           plane* planes, uint32_t* plane_count, snug_mover_out* out) {
+                           snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec offset, bool first,
+                           double skin, plane* planes, uint32_t* plane_count, snug_mover_out* out) {
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
         dvec lo, hi;
@@ -88,15 +109,19 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             if (box_gap(lo, hi, clo, chi) > 2.0 * skin) continue;
             dvec lift = snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
             snug_pose pm = pose_at(m, dadd(offset, lift));
+            /* the first pair the search finds within two skins, not the closest: its plane is a linearisation of
+             * a curved contact either way, the casts keep the skin, and the exact distance between two fine
+             * meshes in near contact costs a hundred times more */
             bool within = false;
-            snug_status r = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(2.0 * skin), &within);
+            snug_distance_result d;
+            snug_status r = snug_within_witness(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(2.0 * skin),
+                                                &within, &d);
             if (r) return r;
             if (!within) continue;
-            snug_distance_result d;
-            if ((r = snug_mesh_distance(ctx, m->body->mesh, &pm, c->mesh, &c->world, &d))) return r;
             dvec pa = dv(d.point_a), pb = dv(d.point_b);
             double dist = dlen(dsub(pa, pb));
-            if (dist <= 1e-3 * skin) {
+            if (first || dist <= 1e-3 * skin) {
+                /* later rounds start where the casts left the group, clear of everything it did not overlap */
                 bool hit = false;
                 snug_tri_pair pair;
                 if ((r = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair))) return r;
@@ -194,7 +219,8 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
     out->path_count = 1;
     out->path[0] = offset;
     for (uint32_t round = 0; round < ps->def.max_slides; round++) {
-        if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, skin, planes, &plane_count, out))) break;
+        if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, round == 0, skin, planes, &plane_count, out)))
+            break;
         dvec x = dsub(solve(dof, offset, want, planes, plane_count), offset);
         /* planes the wanted motion would cross stop it: a body's blocks it (reported as a cast's hit would be), a
          * limit's contains it */
@@ -307,9 +333,14 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
     double best_t = 1.0;
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
+        dvec lo, hi;
+        turned_box(m, pivot, axis, angle, &lo, &hi);
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
             if (!pair_tested(s, m, c)) continue;
+            float clo[3], chi[3];
+            snug_body_world_box(c, &c->world, clo, chi);
+            if (box_gap(lo, hi, clo, chi) > skin) continue; /* the member's turn does not come near it */
             snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool touching = false;
             if ((st = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, 0.0f, &touching))) return st;

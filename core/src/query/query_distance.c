@@ -116,11 +116,38 @@ static float pair_upper_bound(const dist_job* j, uint32_t na, uint32_t nb) {
     return ta->hausdorff[na] + tb->hausdorff[nb] + dxb + j->guard;
 }
 
+/* Unit normal and offset of a triangle's plane, in double (float cross products of a sliver's edges point anywhere);
+ * a zero normal for a triangle too thin to have a reliable one, which then bounds nothing. */
+static void tri_plane(const float* p0, const float* p1, const float* p2, double n[3], double* d) {
+    double e0[3], e1[3];
+    for (int c = 0; c < 3; c++) e0[c] = (double)p1[c] - p0[c], e1[c] = (double)p2[c] - p0[c];
+    n[0] = e0[1] * e1[2] - e0[2] * e1[1], n[1] = e0[2] * e1[0] - e0[0] * e1[2], n[2] = e0[0] * e1[1] - e0[1] * e1[0];
+    double nn = n[0] * n[0] + n[1] * n[1] + n[2] * n[2];
+    double ee = (e0[0] * e0[0] + e0[1] * e0[1] + e0[2] * e0[2]) * (e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2]);
+    double k = nn > 1e-12 * ee ? 1.0 / sqrt(nn) : 0.0;
+    for (int c = 0; c < 3; c++) n[c] *= k;
+    *d = n[0] * p0[0] + n[1] * p0[1] + n[2] * p0[2];
+}
+
+/* How far the three points lie beyond the plane (n, d) when all lie on one side of it: a lower bound on the
+ * distance of their triangle to any triangle in the plane. */
+static inline double beyond_plane(const double n[3], double d, const float* p0, const float* p1, const float* p2) {
+    double s0 = n[0] * p0[0] + n[1] * p0[1] + n[2] * p0[2] - d, s1 = n[0] * p1[0] + n[1] * p1[1] + n[2] * p1[2] - d,
+           s2 = n[0] * p2[0] + n[1] * p2[1] + n[2] * p2[2] - d;
+    double lo = fmin(s0, fmin(s1, s2)), hi = fmax(s0, fmax(s1, s2));
+    return lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
+}
+
 static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
     const snug_node* A = &j->ma->bvh.nodes[la];
     const snug_node* B = &j->mb->bvh.nodes[lb];
     uint32_t na = SNUG_NODE_COUNT(A->info), nb = SNUG_NODE_COUNT(B->info);
     float blo[LEAF_MAX][3], bhi[LEAF_MAX][3];
+    /* the plane bounds below pay off where B's triangles are large against the distance sought, which is where
+     * their boxes bound poorly (far apart, the planes rarely prune) */
+    vec3 be;
+    glm_vec3_sub((float*)B->max, (float*)B->min, be);
+    float span = glm_vec3_norm(be);
     for (uint32_t k = 0; k < nb; k++) {
         for (int c = 0; c < 3; c++) snug_xform_point(j->rel, snug_mesh_vertex(j->mb, B->first + k, c), j->vb[3 * k + c]);
         glm_vec3_minv(j->vb[3 * k], j->vb[3 * k + 1], blo[k]);
@@ -144,6 +171,16 @@ static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
                 if (g > 0.0f) g2 += g * g;
             }
             if (g2 > j->best * j->best) continue;
+            /* either triangle's plane with the other wholly beyond it: a bound the box of a big triangle turned
+             * against A (a book's side beside a dragon) cannot give */
+            if (span >= j->best) {
+                double an[3], ad, bn[3], bd;
+                tri_plane(j->vb[3 * k], j->vb[3 * k + 1], j->vb[3 * k + 2], bn, &bd);
+                tri_plane(a0, a1, a2, an, &ad);
+                double beyond = fmax(beyond_plane(bn, bd, a0, a1, a2),
+                                     beyond_plane(an, ad, j->vb[3 * k], j->vb[3 * k + 1], j->vb[3 * k + 2]));
+                if (beyond - j->guard > j->best) continue;
+            }
             float pa[3], pb[3];
             j->prim_tests++;
             float dd = snug_tri_tri_distance(a0, a1, a2, j->vb[3 * k], j->vb[3 * k + 1], j->vb[3 * k + 2], pa, pb);
@@ -283,8 +320,8 @@ snug_status snug_mesh_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose
     return snug_succeed(ctx);
 }
 
-snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
-                              const snug_pose* pose_b, float max_distance, bool* within) {
+snug_status snug_within_witness(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                                const snug_pose* pose_b, float max_distance, bool* within, snug_distance_result* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!within) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "within is NULL");
     if (isnan(max_distance)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "max_distance is NaN");
@@ -303,5 +340,19 @@ snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a
     job_stats(ctx, &j);
     if (st != SNUG_OK) return st;
     *within = w;
+    if (w && out) {
+        snug_xform xa;
+        snug_xform_from_pose(pose_a, &xa);
+        out->distance = j.best;
+        snug_xform_point(&xa, j.pa, out->point_a);
+        snug_xform_point(&xa, j.pb, out->point_b);
+        out->tri_a = ma->tri_ids[j.sa];
+        out->tri_b = mb->tri_ids[j.sb];
+    }
     return snug_succeed(ctx);
+}
+
+snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                              const snug_pose* pose_b, float max_distance, bool* within) {
+    return snug_within_witness(ctx, a, pose_a, b, pose_b, max_distance, within, NULL);
 }

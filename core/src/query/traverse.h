@@ -46,6 +46,13 @@ size_t snug_traverse_stack_pairs(const snug_bvh* a, const snug_bvh* b);
 snug_status snug_overlap_witness(snug_ctx* ctx, const snug_mesh_data* ma, const snug_mesh_data* mb,
                                  const snug_xform* rel, bool* hit, uint32_t* slot_a, uint32_t* slot_b);
 
+/* snug_mesh_within with its witness: when within, *out (optional) gets the first triangle pair found within
+ * max_distance by the nearest-first search, which need not be the closest pair (an upper bound on the distance, at
+ * the cost of the tolerance query instead of the exact distance's, which between two fine meshes in near contact
+ * measures thousands of triangle pairs). */
+snug_status snug_within_witness(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
+                                const snug_pose* pose_b, float max_distance, bool* within, snug_distance_result* out);
+
 /* Ray traversal of one mesh's 4-wide ray tree, in the mesh frame (query_ray.c; also used by inside/outside).
  * The tree is built by snug_ray_tree_prepare (ray_tree.h); a mesh without one has no hits. */
 typedef struct snug_ray_local {

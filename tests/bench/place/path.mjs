@@ -24,8 +24,14 @@ const GESTURES = [['wall-slide', 0.15], ['push', 0.2], ['chair-tuck', 0.15], ['s
 // Carried ornaments go no higher (their tops stay under the 2.6 m walls' top).
 const TRANSIT_CEILING = 2.3;
 
-/** { events, counts }: `count` events planned on a copy of `room` (a RoomState) from `seed`. */
-export function makePath(room, seed, count = 1000) {
+// Issue 18's grouped drag: one table (with what stands on it) pushed into its neighbours and turned.
+export const GROUPED_GESTURES = [['push', 0.75], ['rotate', 0.25]];
+
+/**
+ * { events, counts }: `count` events planned on a copy of `room` (a RoomState) from `seed`. focus: the bodies
+ * that push and rotate drag (default: any floor piece; rotate also ornaments), gestures: the shares (default GESTURES).
+ */
+export function makePath(room, seed, count = 1000, { focus = null, gestures = GESTURES } = {}) {
   const world = room.clone();
   const rnd = mulberry32(seed ^ 0x5bd1e995);
   const range = (a, b) => a + (b - a) * rnd();
@@ -98,7 +104,7 @@ export function makePath(room, seed, count = 1000) {
       return freeAt(body, end) ? end : line(body, end, S, press);
     },
     push() {
-      const body = pick(floorPieces), S = world.bodies[body].pose;
+      const body = pick(focus || floorPieces), S = world.bodies[body].pose;
       const others = floorPieces.filter((j) => j !== body).map((j) => [len(sub(pos(world.bodies[j].pose), pos(S))), j]).sort((a, b) => a[0] - b[0]);
       const [dist, j] = others[0];
       const d = sub(pos(world.bodies[j].pose), pos(S)).map((x, a) => (a === 1 ? 0 : x / dist));
@@ -159,7 +165,7 @@ export function makePath(room, seed, count = 1000) {
       return null;
     },
     rotate() {
-      const body = rnd() < 0.6 ? pick(floorPieces) : pick(ornaments), S = world.bodies[body].pose;
+      const body = focus ? pick(focus) : rnd() < 0.6 ? pick(floorPieces) : pick(ornaments), S = world.bodies[body].pose;
       const angle = pick([-1, 1]) * range(20, 90) * (Math.PI / 180);
       const end = turn(body, S, angle);
       return freeAt(body, end, isOrnament(body) ? { gap: 0.01, loose: looseFor(body) } : {}) ? end : turn(body, end, -angle);
@@ -206,9 +212,9 @@ export function makePath(room, seed, count = 1000) {
   }
 
   // Each kind of gesture gets its share of the events: the next one is the kind furthest below its share.
-  const done = Object.fromEntries(GESTURES.map(([g]) => [g, 0]));
+  const done = Object.fromEntries(gestures.map(([g]) => [g, 0]));
   for (let attempts = 0; events.length < count && attempts < 10 * count; attempts++) {
-    const deficits = GESTURES.map(([g, share]) => [share * (events.length + 1) - done[g] + 0.2 * rnd(), g]);
+    const deficits = gestures.map(([g, share]) => [share * (events.length + 1) - done[g] + 0.2 * rnd(), g]);
     gesture = deficits.reduce((best, d) => (d[0] > best[0] ? d : best))[1];
     const first = events.length;
     const end = plan[gesture]();

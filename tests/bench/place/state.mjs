@@ -38,10 +38,11 @@ export class RoomState {
     return c;
   }
 
-  add({ name, kind, pose, parent = -1, isStatic = false }) {
+  /** on: what the body stands on, { body, offer } (the offer's index among that body's kind's surfaces), or null. */
+  add({ name, kind, pose, parent = -1, isStatic = false, on = null }) {
     const i = this.bodies.length;
     const local = parent >= 0 ? compose(inverse(this.bodies[parent].pose), pose) : [...pose];
-    this.bodies.push({ name, kind, pose: [...pose], local, parent, isStatic, children: [], box: null });
+    this.bodies.push({ name, kind, pose: [...pose], local, parent, isStatic, on, children: [], box: null });
     if (parent >= 0) this.bodies[parent].children.push(i);
     this._box(i);
     return i;
@@ -155,13 +156,14 @@ export class RoomState {
     return true;
   }
 
-  /** The horizontal offers of body i in world space: { label, normal, polygon, height, body }. */
+  /** The horizontal offers of body i in world space: { label, normal, polygon, height, body, index (its surface) }. */
   offers(i) {
     const b = this.bodies[i];
-    return this.kindOf(i).surfaces.filter((s) => s.kind === 'offer' && s.normal[1] === 1).map((s) => ({
-      label: s.label, body: i, polygon: s.polygon.map((p) => transformPoint(b.pose, p)),
-      height: transformPoint(b.pose, s.polygon[0])[1],
-    }));
+    return this.kindOf(i).surfaces.map((s, index) => ({ s, index })).filter(({ s }) => s.kind === 'offer' && s.normal[1] === 1)
+      .map(({ s, index }) => ({
+        label: s.label, body: i, index, polygon: s.polygon.map((p) => transformPoint(b.pose, p)),
+        height: transformPoint(b.pose, s.polygon[0])[1],
+      }));
   }
 
   triangleCount() {

@@ -225,7 +225,7 @@ clean:
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
 # (wasm/, web/, tests/js/, tests/browser/).
-WEB_SRC := $(wildcard web/*.js web/*.html web/*.css web/app/*.js web/catalog/*.js wasm/*.js)
+WEB_SRC := $(wildcard web/*.js web/*.html web/*.css web/app/*.js web/catalog/*.js web/xr/*.js wasm/*.js)
 
 $(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 	npx vite build --config web/vite.config.js --logLevel warn
@@ -233,7 +233,8 @@ $(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt
 web: $(BUILD)/web/index.html
 
 # The README's main command: install what is missing, build the page for production and serve it (Vite's preview
-# server, with the cross-origin isolation headers of web/vite.config.js). HOST=0.0.0.0 listens beyond this machine.
+# server, with the cross-origin isolation headers of web/vite.config.js). HOST=0.0.0.0 listens beyond this machine
+# (a headset on the network: docs/guide.md, WebXR).
 HOST ?= localhost
 run: deps
 	$(MAKE) web

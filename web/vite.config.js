@@ -4,6 +4,7 @@ import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { loadMesh, meshNames } from '../tests/meshes/load.mjs';
+import { controllerProfiles } from './xr/vite-profiles.js';
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -70,7 +71,7 @@ export default defineConfig({
   root,
   base: './',
   publicDir: false,
-  plugins: [bundledMeshes(['bunny', 'dragon11k', 'teapot']), threadedModule()],
+  plugins: [bundledMeshes(['bunny', 'dragon11k', 'teapot']), threadedModule(), controllerProfiles()],
   server: { fs: { allow: [repo] }, host: 'localhost', headers: ISOLATION },
   preview: { host: 'localhost', headers: ISOLATION },
   build: { outDir: `${repo}/build/web`, emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2000 },

@@ -61,6 +61,7 @@ export class Viewport extends EventDispatcher {
   }
 
   _resize() {
+    if (this.renderer.xr.isPresenting) return; // the headset sets the size; the page's comes back after
     const w = Math.max(1, this.container.clientWidth), h = Math.max(1, this.container.clientHeight);
     this.camera.aspect = w / h;
     this.camera.updateProjectionMatrix();
@@ -70,22 +71,25 @@ export class Viewport extends EventDispatcher {
 
   requestRender() { this._dirty = true; }
 
-  /** Start the loop; the 'render' event fires before each drawn frame (camera-dependent updates go there). */
+  /**
+   * Start the loop; the 'render' event fires before each drawn frame (camera-dependent updates go there). The loop
+   * is the renderer's, so an immersive session (web/xr/) runs it on the headset's frames: then every frame is drawn
+   * (the head moves), the 'xrframe' event comes first with the XRFrame, and the orbit controls rest.
+   */
   start() {
-    const frame = () => {
-      this.controls.update();
-      if (this._dirty) {
-        this._dirty = false;
-        this.dispatchEvent({ type: 'render' });
-        const t0 = performance.now();
-        this.renderer.render(this.scene, this.camera);
-        this.renderMs = performance.now() - t0;
-        this.frames++;
-        if (this.frames === 1) this.dispatchEvent({ type: 'firstframe' });
-      }
-      requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
+    this.renderer.setAnimationLoop((time, xrFrame) => {
+      const immersive = this.renderer.xr.isPresenting;
+      if (immersive) this.dispatchEvent({ type: 'xrframe', time, frame: xrFrame });
+      else this.controls.update();
+      if (!this._dirty && !immersive) return;
+      this._dirty = false;
+      this.dispatchEvent({ type: 'render' });
+      const t0 = performance.now();
+      this.renderer.render(this.scene, this.camera);
+      this.renderMs = performance.now() - t0;
+      this.frames++;
+      if (this.frames === 1) this.dispatchEvent({ type: 'firstframe' });
+    });
   }
 
   /** The camera ray through client coordinates (a new Ray). */

@@ -1,0 +1,102 @@
+// A controller's drag of a room object: the same placement seam as the mouse (app/placement.js beginDrag, then one
+// drag.move per XR frame with the controller's ray and the grabbed point), so snapping, sliding, stopping at contact,
+// constraints and groups are the core's, as on the desktop. The feedback shows as it does there (red blockers, the
+// offer it rests on, the ghost of a free drag's seat); release is one undo step, as a mouse drag's.
+const STEP = Math.PI / 12; // a thumbstick step: 15 degrees
+
+export class XrGrab {
+  constructor({ placement, selection, editor, feedback }) {
+    Object.assign(this, { placement, selection, editor, feedback });
+    this.drag = null;
+    this.last = null;      // the last feedback of the drag (null before its first move)
+    this._ray = null;      // the ray of the last move: a still controller costs nothing
+    this._mode = null;
+    this._blockers = new Set();
+    this._grabbed = null;  // the grabbed object's id
+    this._local = null;    // the grabbed point in that object's frame (where the ray ends while dragging)
+  }
+
+  get active() { return this.drag !== null; }
+  /** Whether something blocks the drag now. */
+  get blocked() { return (this.last?.blockers.length ?? 0) > 0; }
+
+  /**
+   * Grab the object the ray (three.js Ray) points at, with the selection it belongs to as on the desktop. Returns
+   * the picked object's id, or null when the ray meets no object (a shell part or nothing).
+   */
+  begin(ray) {
+    const hit = this.placement.pick(ray);
+    if (!hit || hit.shell) return null;
+    if (!this.selection.has(hit.id)) this.selection.set([hit.id]);
+    this.drag = this.placement.beginDrag(this.selection.list(), hit.id, hit.point);
+    const o = this.placement.object(hit.id);
+    o.updateWorldMatrix(true, false);
+    this._grabbed = hit.id;
+    this._local = o.worldToLocal(hit.point.clone());
+    this._ray = ray.clone();
+    this._mode = null;
+    this.last = null;
+    this._blockers.clear();
+    return hit.id;
+  }
+
+  /**
+   * One XR frame of the drag: the grabbed point follows `ray` (mode 'free' or 'constrained'). Returns what the
+   * controller should feel and the work's time, { contact, snap, ms }, or null when neither the ray nor the mode
+   * changed (no call).
+   */
+  update(ray, mode) {
+    if (mode === this._mode && ray.equals(this._ray)) return null;
+    const t0 = performance.now();
+    const f = this.drag.move(ray, { mode });
+    if (f) this.feedback.show(f);
+    this._ray.copy(ray);
+    this._mode = mode;
+    return this._felt(f, t0);
+  }
+
+  /** A thumbstick step about the axis the core allows (sign +1 or -1). Returns { contact, snap, ms }. */
+  turn(sign) {
+    const t0 = performance.now();
+    const f = this.drag.turn(sign * STEP);
+    if (f) {
+      this.feedback.show(f);
+      this.editor.explainTurn(f);
+    }
+    return this._felt(f, t0);
+  }
+
+  /** How far along `ray` the grabbed point is now (the ray is drawn to it). */
+  reach(ray) {
+    const o = this.placement.object(this._grabbed);
+    o.updateWorldMatrix(true, false);
+    return ray.origin.distanceTo(o.localToWorld(this._local.clone()));
+  }
+
+  /** Let go: the move is one undo step (a free drag takes the seat its ghost showed, or goes back). */
+  end() {
+    const drag = this.drag;
+    this.drag = this.last = null;
+    this.feedback.clear();
+    this.editor.commitMove(drag.end(), 'Move');
+  }
+
+  /** Everything back to where the drag began (the session ended under it). */
+  cancel() {
+    if (!this.drag) return;
+    this.drag.cancel();
+    this.drag = this.last = null;
+    this.feedback.clear();
+  }
+
+  // A contact is a blocker that was not blocking the move before; a snap a new binding (snapped onto an offer, or
+  // reseated onto another one).
+  _felt(f, t0) {
+    if (f) this.last = f;
+    const blockers = f?.blockers ?? [];
+    const contact = blockers.some((id) => !this._blockers.has(id));
+    this._blockers = new Set(blockers);
+    const snap = !!f && (f.reasons.includes('snapped') || f.reasons.includes('reseated'));
+    return { contact, snap, ms: performance.now() - t0 };
+  }
+}

@@ -30,7 +30,6 @@ import { Files } from './app/files.js';
 import { HierarchyView } from './app/hierarchy-view.js';
 import { Outliner } from './app/outliner.js';
 import { Autosave, readAutosave, download } from './app/storage.js';
-import { XrSession } from './xr/session.js';
 
 // Two threads when the page is cross-origin isolated (the server sends COOP/COEP, see vite.config.js): hierarchy
 // builds then use the threaded module, which vite.config.js serves and ships unbundled in snug-mt/. Without
@@ -135,8 +134,8 @@ export async function start() {
       if (id && placement.has(id)) hierarchy.step(id);
       else status.info('Select an object to see its collision hierarchy');
     },
-    vr: () => xr.enter('vr').catch((e) => status.error(`Cannot enter VR: ${e.message}`)),
-    ar: () => xr.enter('ar').catch((e) => status.error(`Cannot enter AR: ${e.message}`)),
+    vr: () => app.xr.enter('vr').catch((e) => status.error(`Cannot enter VR: ${e.message}`)),
+    ar: () => app.xr.enter('ar').catch((e) => status.error(`Cannot enter AR: ${e.message}`)),
     escape: () => {
       if (input.cancel()) return;
       if (insertTool.armed) return insertTool.arm(null);
@@ -145,15 +144,21 @@ export async function start() {
     },
   };
   const toolbar = new Toolbar($('toolbar'), actions);
-  // A headset's controllers go through the same seam, selection, editor and undo stack (web/xr/).
-  const xr = new XrSession({
-    viewport, placement, selection, editor, feedback, history, catalog, status,
-    actions: { undo: actions.undo, redo: actions.redo, free: actions.free, isFree: () => input.free },
-  });
-  xr.probe().then(({ vr, ar }) => {
+  // A headset's controllers go through the same seam, selection, editor and undo stack (web/xr/). That code, with
+  // three's controller models and their glTF loader, loads only where the browser offers a session.
+  const xrModes = navigator.xr
+    ? Promise.all(['immersive-vr', 'immersive-ar'].map((m) => navigator.xr.isSessionSupported(m).catch(() => false)))
+    : Promise.resolve([false, false]);
+  xrModes.then(async ([vr, ar]) => {
+    if (!vr && !ar) return;
+    const { XrSession } = await import('./xr/session.js');
+    app.xr = new XrSession({
+      viewport, placement, selection, editor, feedback, history, catalog, status, supported: { vr, ar },
+      actions: { undo: actions.undo, redo: actions.redo, free: actions.free, isFree: () => input.free },
+    });
     for (const [action, on] of [['vr', vr], ['ar', ar]]) document.querySelector(`[data-action="${action}"]`).hidden = !on;
-    document.querySelector('[data-xr]').hidden = !vr && !ar;
-  });
+    document.querySelector('[data-xr]').hidden = false;
+  }).catch((e) => status.error(`WebXR is not available: ${e.message}`));
   bindShortcuts(actions);
   const refresh = () => toolbar.update({
     undo: history.canUndo, redo: history.canRedo, delete: selection.size > 0, duplicate: selection.size > 0,
@@ -165,7 +170,7 @@ export async function start() {
 
   const app = {
     snug, viewport, placement, catalog, selection, history, editor, feedback, insertTool, input, gizmo, panel, help,
-    stats, files, hierarchy, outliner, autosave, xr, ready: false, readyMs: 0,
+    stats, files, hierarchy, outliner, autosave, xr: null, ready: false, readyMs: 0,
     /** Client coordinates of a world point (tests drive real pointer events with them). */
     screenOfWorld: (x, y, z) => viewport.screenOf({ x, y, z }),
   };

@@ -55,6 +55,8 @@ async function headset(t, { sem = false } = {}) {
     window.xrDevice = device;
   }, sem);
   const opened = await openPage(env, { context });
+  // The page loads its XR code once the browser says it offers a session.
+  await opened.page.waitForFunction(() => window.snugApp.xr !== null, null, { timeout: 30000 });
   const local = [];
   opened.page.on('request', (r) => { if (/^https?:/.test(r.url()) && !r.url().startsWith(env.url)) local.push(r.url()); });
   return { ...opened, offsite: local };

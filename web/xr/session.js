@@ -19,7 +19,7 @@ const START = new Vector3(0.4, 0, 2.2);
 const PROFILES = 'xr-profiles';
 
 export class XrSession {
-  constructor({ viewport, placement, selection, editor, feedback, history, catalog, status, actions }) {
+  constructor({ viewport, placement, selection, editor, feedback, history, catalog, status, supported, actions }) {
     Object.assign(this, { viewport, placement, history, status });
     const renderer = viewport.renderer;
     this.xr = renderer.xr;
@@ -27,7 +27,7 @@ export class XrSession {
     this.xr.setReferenceSpaceType('local-floor');
     this.session = null;
     this.mode = null;
-    this.supported = { vr: false, ar: false };
+    this.supported = supported; // { vr, ar }: the modes the browser offers
 
     const models = new XRControllerModelFactory().setPath(PROFILES);
     this.controllers = [0, 1].map((i) => new XrController(this.xr, i, models));
@@ -54,15 +54,6 @@ export class XrSession {
     });
     viewport.addEventListener('xrframe', ({ frame }) => this._frame(frame));
     this.xr.addEventListener('sessionend', () => this._ended());
-  }
-
-  /** Ask the browser which immersive modes it offers: { vr, ar }. */
-  async probe() {
-    const xr = navigator.xr;
-    if (!xr) return this.supported;
-    const [vr, ar] = await Promise.all(['immersive-vr', 'immersive-ar'].map((m) => xr.isSessionSupported(m).catch(() => false)));
-    this.supported = { vr, ar };
-    return this.supported;
   }
 
   /** Enter 'vr' or 'ar' (from a button press: browsers ask for a user gesture). */

@@ -102,6 +102,10 @@ typedef enum snug_bv_type {
     SNUG_BV_MIXED = SNUG_BV_TYPE_COUNT /* per node the type with the best quality x test cost */
 } snug_bv_type;
 
+/* Median, SAH and Gottschalk are the product's splitters. The others, and bottom_up below, are research variants kept
+ * for comparison (core/src/research/): the research library (tests, benchmarks, the tools wasm module) builds them,
+ * the product library (the plain and threaded wasm modules) refuses them with SNUG_ERR_INVALID_ARGUMENT. A blob
+ * of a hierarchy they built loads in either. */
 typedef enum snug_splitter {
     SNUG_SPLIT_MEDIAN = 0,     /* longest centroid axis, object median */
     SNUG_SPLIT_SAH,            /* binned surface-area heuristic */

@@ -356,7 +356,7 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
                          def->vertex_count, def->triangle_count);
     if (def->weld && !(def->weld_tolerance >= 0.0f && def->weld_tolerance < 1.0f))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "weld tolerance %g is not in [0, 1)", (double)def->weld_tolerance);
-    snug_status st = snug_bvh_def_check(ctx, &def->bvh);
+    snug_status st = snug_bvh_def_check_buildable(ctx, &def->bvh);
     if (st != SNUG_OK) return st;
 
     snug_mesh_data* m = snug_calloc(ctx, 1, sizeof *m);

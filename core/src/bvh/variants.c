@@ -1,0 +1,10 @@
+/* The product library's builder variants (bvh/variants.h): its three splitters, no bottom-up builder. */
+#include "bvh/variants.h"
+
+const snug_bvh_variants snug_variants = {
+    .splitters = {
+        [SNUG_SPLIT_MEDIAN] = snug_split_median,
+        [SNUG_SPLIT_SAH] = snug_split_sah,
+        [SNUG_SPLIT_GOTTSCHALK] = snug_split_gottschalk,
+    },
+};

@@ -255,7 +255,7 @@ $(BUILD)/js/layout.json: wasm/layout_probe.c core/include/snug.h
 
 WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
 
-$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs
+$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-tools.mjs
 	npx vite build --config web/vite.config.js --logLevel warn
 
 web: $(BUILD)/web/index.html
@@ -266,7 +266,7 @@ run: deps
 	@echo "snug: serving the page at http://localhost:5173/ (Ctrl-C stops)"
 	npx vite --config web/vite.config.js --port 5173 --strictPort
 
-test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/js/layout.json
+test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-tools.mjs $(BUILD)/js/layout.json
 	sh tests/js/run.sh
 
 test-browser: web
@@ -276,15 +276,16 @@ test-browser: web
 
 # ---------------------------------------------------------------- npm package
 # `make package` assembles dist/, what `npm pack` ships (package.json "files"; its prepack script runs this): the JS
-# API, the three.js layer, the worker and both prebuilt modules in one folder, so that every file finds the next one
+# API, the three.js layer, the worker and the three prebuilt modules in one folder, so that every file finds the next one
 # beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
 # sources import the modules from the build folder (../build/wasm/) and the three.js layer imports ../wasm/; here
 # both become ./, and no path may leave the folder.
-PKG_SRC  := wasm/snug.js wasm/scene.js wasm/layout.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
+PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/layout.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
             web/snug-three.js web/snug-three.d.ts
-PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js)
+PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js snug-tools.mjs \
+              snug-tools.wasm)
 
-dist/snug.js: $(PKG_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs Makefile
+dist/snug.js: $(PKG_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-tools.mjs Makefile
 	rm -rf dist
 	mkdir -p dist
 	cp $(PKG_WASM) dist/

@@ -1,5 +1,5 @@
 // The page: the drag on the main thread, on two threads (when the page is cross-origin isolated), in a worker of
-// the app's own, and a hierarchy built in snug's worker.
+// the app's own, a hierarchy built in snug's worker, and a box's surfaces found in snug's worker on the tools module.
 import { BoxGeometry } from 'three';
 import { Snug } from 'snug';
 import { dragIntoWall } from './drag.js';
@@ -15,6 +15,7 @@ window.result = {
   threaded: threaded && { threads: threaded.threads, ...dragIntoWall(threaded) },
   worker: await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); }),
   builtInWorker: (await snug.buildMeshInWorker({ positions: fine })).info().triangleCount,
+  found: await snug.findSurfaces({ positions: fine }),
   // SNAP CHECK (issue 17, added by the lead once placement lands): put a lamp on a table top here and report
   // the binding, e.g. snapped: { offer, onTop }.
 };

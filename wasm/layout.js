@@ -78,6 +78,7 @@ export const LAYOUT = {
     candidate_pose: 120, blocker_count: 148, blockers: 152, allowed_axes: 408, turn_axis: 412,
   },
   violation: { size: 20, kind: 0, body: 4, other: 8, binding: 12, amount: 16 },
+  insert_def: { size: 88, body: 0, ray: 56, cookie: 84 },
   surface_find_def: {
     size: 60, up: 0, forward: 12, max_tilt: 24, flatness: 28, min_area: 32, min_width: 36, wall_fill: 40, clearance: 44,
     contact: 48, big_size: 52, cookie: 56,

@@ -99,6 +99,8 @@ int main(void) {
     printf(",\"violation\":{");
     F(snug_violation, kind); F(snug_violation, body); F(snug_violation, other); F(snug_violation, binding);
     F(snug_violation, amount); END(snug_violation);
+    printf(",\"insert_def\":{");
+    F(snug_insert_def, body); F(snug_insert_def, ray); F(snug_insert_def, cookie); END(snug_insert_def);
     printf(",\"surface_find_def\":{");
     F(snug_surface_find_def, up); F(snug_surface_find_def, forward); F(snug_surface_find_def, max_tilt);
     F(snug_surface_find_def, flatness); F(snug_surface_find_def, min_area); F(snug_surface_find_def, min_width);

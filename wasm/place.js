@@ -9,6 +9,8 @@ export const DEFAULT_LABELS = ['onFloor', 'onWall', 'onWorkspace', 'onStore', 'o
 export const REASONS = ['blocked', 'contained', 'constrained', 'turn-blocked', 'turn-locked', 'snapped', 'reseated',
   'snap-blocked', 'started-overlapping'];
 export const VIOLATIONS = ['overlap', 'plane', 'containment', 'label', 'cycle', 'orientation', 'stale'];
+export const DROP_OUTCOMES = ['landed', 'resting', 'nothing-below', 'blocked'];
+const DELETE_POLICIES = ['drop', 'with-dependents'];
 const KINDS = ['offer', 'binding'];
 const MODES = ['constrained', 'free'];
 const MAX_VERTICES = 32;
@@ -155,9 +157,9 @@ export function sceneLabels(scene) {
 
 /** May a binding labelled `binding` rest on an offer labelled `offer` (names of this scene's labels or indices)? */
 export function sceneLabelFits(scene, binding, offer) {
-  const names = sceneLabels(scene);
+  let names = null; // read only for a name: a caller asking by index (every pair of a table) pays one call each
   const idx = (x) => {
-    const i = typeof x === 'number' ? x : names.indexOf(x);
+    const i = typeof x === 'number' ? x : (names ??= sceneLabels(scene)).indexOf(x);
     if (i < 0) scene.snug._fail(1, `invalid argument: no label "${x}" in this scene`);
     return i;
   };
@@ -204,6 +206,16 @@ export function bodySetOrientation(body, local, world) {
   body._call('snug_body_set_orientation', at, at + 12);
 }
 
+/** The orientation constraint as set: { local, world } (unit vectors), or null when the body has none. */
+export function bodyOrientation(body) {
+  const s = body.scene.snug;
+  const at = s._stageReserve(24);
+  body._call('snug_body_get_orientation', at, at + 12);
+  const local = Array.from(s._f32.subarray(at >> 2, (at >> 2) + 3));
+  const world = Array.from(s._f32.subarray((at >> 2) + 3, (at >> 2) + 6));
+  return local.every((x) => x === 0) ? null : { local, world };
+}
+
 function readBinding(scene, s, b) {
   const B = L.binding, u = s._u32;
   return {
@@ -225,6 +237,22 @@ export function bodyBindings(body) {
 
 export function bodyBind(body, binding, supporter, offer) {
   body._call('snug_body_bind', binding >>> 0, body.scene._body(supporter), offer >>> 0);
+}
+
+/** Restore bindings [{ binding, supporter: Body, offer }] as they stand, moving nothing (snug_body_set_bindings). */
+export function bodySetBindings(body, list) {
+  const s = body.scene.snug, B = L.binding;
+  const supporters = list.map((b) => body.scene._body(b.supporter));
+  const at = s._stageReserve(Math.max(1, list.length) * B.size);
+  s._views();
+  list.forEach((b, k) => {
+    const r = at + k * B.size;
+    s._u32[(r + B.body) >> 2] = body.handle;
+    s._u32[(r + B.binding) >> 2] = b.binding >>> 0;
+    s._u32[(r + B.supporter) >> 2] = supporters[k];
+    s._u32[(r + B.offer) >> 2] = b.offer >>> 0;
+  });
+  body._call('snug_body_set_bindings', at, list.length);
 }
 
 export function bodyUnbind(body) { body._call('snug_body_unbind'); }
@@ -319,4 +347,144 @@ export function sceneCheck(scene) {
     });
   }
   return out;
+}
+
+// ------------------------------------------------------------------------------------------- placement II
+
+function bodyList(body, name) {
+  const sc = body.scene, s = sc.snug;
+  sc._live();
+  const h = sc._body(body), fn = s._fn(name);
+  const { stage, total } = s._listCall((at, cap, tot) => fn(s._ctx, sc.handle, h, at, cap, tot), 16, 4);
+  const out = [];
+  for (let i = 0; i < total; i++) out.push(sc._bodies.get(s._u32[(stage >> 2) + i]) || null);
+  return out;
+}
+
+/** Direct supporters, direct dependents, and the group (the body and what moves with it). */
+export function bodySupporters(body) { return bodyList(body, 'snug_body_get_supporters'); }
+export function bodyDependents(body) { return bodyList(body, 'snug_body_get_dependents'); }
+export function bodyGroup(body) { return bodyList(body, 'snug_body_get_group'); }
+
+/** Pseudo-gravity: { outcome: DROP_OUTCOMES name, landed: Binding | null, blocker: Body | null }. */
+export function bodyDrop(body) {
+  const sc = body.scene, s = sc.snug;
+  const at = s._stageReserve(32);
+  body._call('snug_body_drop', at, at + 4, at + 20);
+  const outcome = DROP_OUTCOMES[s._u32[at >> 2]];
+  return {
+    outcome, landed: outcome === 'landed' || outcome === 'resting' ? readBinding(sc, s, at + 4) : null,
+    blocker: sc._bodies.get(s._u32[(at + 20) >> 2]) || null,
+  };
+}
+
+/**
+ * Insert without overlap: def { mesh, ray: { origin, dir }, pose? (its turn about up is kept), isStatic?, layer?,
+ * mask?, userData? }. The body lands on the offer under the pointer, at the free snapped pose nearest the hit.
+ * Returns { body, binding }; throws (creating nothing) when no offer under the pointer fits or it is full.
+ */
+export function sceneInsert(scene, def) {
+  scene._live();
+  const s = scene.snug, I = L.insert_def, B = L.body_def;
+  const at = s._stageReserve(I.size + 32);
+  s._fn('snug_default_insert_def')(at);
+  s._views();
+  const u = s._u32, f = s._f32;
+  u[(at + I.body + B.mesh) >> 2] = s._mesh(def.mesh);
+  if (def.pose) s._pose(at + I.body + B.pose, def.pose);
+  if (def.isStatic !== undefined) s._u8[at + I.body + B.is_static] = def.isStatic ? 1 : 0;
+  if (def.layer !== undefined) u[(at + I.body + B.layer) >> 2] = def.layer >>> 0;
+  if (def.mask !== undefined) u[(at + I.body + B.mask) >> 2] = def.mask >>> 0;
+  if (!def.ray) s._fail(1, 'invalid argument: insert needs a ray { origin, dir }');
+  f.set(vec(def.ray.origin), (at + I.ray) >> 2);
+  f.set(vec(def.ray.dir), ((at + I.ray) >> 2) + 3);
+  f[((at + I.ray) >> 2) + 6] = def.ray.tmax ?? Infinity;
+  const out = at + I.size;
+  s._check(s._fn('snug_scene_insert')(s._ctx, scene.handle, at, out, out + 4));
+  const body = scene._adopt(s._u32[out >> 2], def.mesh);
+  body.userData = def.userData;
+  return { body, binding: readBinding(scene, s, out + 4) };
+}
+
+/** Delete with a policy ('drop': dependents fall or go; 'with-dependents'): returns the Bodies deleted. */
+export function sceneDelete(scene, body, policy = 'drop') {
+  scene._live();
+  const s = scene.snug;
+  const p = DELETE_POLICIES.indexOf(policy);
+  if (p < 0) s._fail(1, `invalid argument: policy "${policy}" is not one of ${DELETE_POLICIES.join(', ')}`);
+  const h = scene._body(body), fn = s._fn('snug_scene_delete');
+  const cap = scene._bodies.size;
+  const at = s._stageReserve(4 * cap + 8);
+  s._check(fn(s._ctx, scene.handle, h, p, at, cap, at + 4 * cap));
+  const n = s._u32[(at + 4 * cap) >> 2], out = [];
+  for (let i = 0; i < n; i++) {
+    const b = scene._bodies.get(s._u32[(at >> 2) + i]);
+    if (b) { scene._bodies.delete(b.handle); b.handle = 0; out.push(b); }
+  }
+  return out;
+}
+
+// Bytes of a C call that writes into (buffer, capacity, size): asks for the size, then writes.
+function bytesOf(scene, name) {
+  scene._live();
+  const s = scene.snug, fn = s._fn(name);
+  const sizeAt = s._stageReserve(8);
+  s._check(fn(s._ctx, scene.handle, 0, 0, sizeAt));
+  const n = s._u32[sizeAt >> 2];
+  const at = s._stageReserve(n + 8);
+  s._check(fn(s._ctx, scene.handle, at + 8, n, at));
+  return s._u8.slice(at + 8, at + 8 + n);
+}
+
+/** A snapshot of the scene for undo (bytes); restore gives back that state bit for bit, same Body objects. */
+export function sceneSnapshot(scene) {
+  return { bytes: bytesOf(scene, 'snug_scene_snapshot'), bodies: new Map(scene._bodies) };
+}
+
+export function sceneRestore(scene, snapshot) {
+  scene._live();
+  const s = scene.snug;
+  const at = s._stageReserve(snapshot.bytes.length);
+  s._u8.set(snapshot.bytes, at);
+  s._check(s._fn('snug_scene_restore')(s._ctx, scene.handle, at, snapshot.bytes.length));
+  for (const b of scene._bodies.values()) if (!snapshot.bodies.has(b.handle)) b.handle = 0;
+  scene._bodies = new Map(snapshot.bodies);
+  for (const [h, b] of scene._bodies) b.handle = h;
+}
+
+/** The scene file (bytes): meshes with their hierarchies and surfaces, bodies, bindings, labels, settings. */
+export function sceneSave(scene) { return bytesOf(scene, 'snug_scene_save'); }
+
+/**
+ * Load a scene file, replacing the scene's bodies (their Body objects are disposed). Returns { bodies: Body[] in
+ * file order, meshes: Mesh[] (new meshes of this context, yours to dispose) }. Atomic: a bad file throws and changes
+ * nothing.
+ */
+export function sceneLoad(scene, bytes) {
+  scene._live();
+  const s = scene.snug, fn = s._fn('snug_scene_load');
+  // room for the handles: a body takes at least 88 bytes of the file, a mesh at least 8
+  const maxBodies = Math.floor(bytes.length / 88) + 1, maxMeshes = Math.floor(bytes.length / 8) + 1;
+  const pad = (4 - (bytes.length % 4)) % 4;
+  const at = s._stageReserve(bytes.length + pad + 4 * (maxBodies + maxMeshes) + 8);
+  const b = at + bytes.length + pad, m = b + 4 * maxBodies, t = m + 4 * maxMeshes;
+  s._views();
+  s._u8.set(bytes, at);
+  s._check(fn(s._ctx, scene.handle, at, bytes.length, b, maxBodies, t, m, maxMeshes, t + 4));
+  for (const old of scene._bodies.values()) old.handle = 0;
+  scene._bodies.clear();
+  const meshes = [], byHandle = new Map();
+  for (let i = 0; i < s._u32[(t + 4) >> 2]; i++) {
+    const mesh = s._adopt(s._u32[(m >> 2) + i], 'scene file');
+    meshes.push(mesh);
+    byHandle.set(mesh.handle, mesh);
+  }
+  const bodies = [];
+  for (let i = 0; i < s._u32[t >> 2]; i++) {
+    const h = s._u32[(b >> 2) + i];
+    const body = scene._adopt(h, null);
+    body.mesh = byHandle.get(body.info().mesh) || null;
+    bodies.push(body);
+  }
+  return { bodies, meshes };
 }

@@ -5,7 +5,8 @@ import { LAYOUT as L } from './layout.js';
 import { SnugError, FEATURES, pose as makePose } from './snug.js';
 import {
   sceneSetLabels, sceneLabels, sceneLabelFits, sceneSetPlaceDef, scenePlaceDef, sceneCheck, bodySetOrientation,
-  bodyBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut,
+  bodyOrientation, bodyBindings, bodySetBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut, bodySupporters,
+  bodyDependents, bodyGroup, bodyDrop, sceneInsert, sceneDelete, sceneSnapshot, sceneRestore, sceneSave, sceneLoad,
 } from './place.js';
 
 const ERR_INVALID = 1;
@@ -107,16 +108,27 @@ export class Body {
 
   /** Turn only so that the local direction stays on the world one (upright: [0,1,0], [0,1,0]); null, null: free. */
   setOrientation(local, world) { bodySetOrientation(this, local, world); }
+  /** The orientation constraint as set: { local, world }, or null when there is none. */
+  orientation() { return bodyOrientation(this); }
   /** Satisfied bindings: [{ binding, supporter: Body, offer }] (surface indices of the two meshes). */
   bindings() { return bodyBindings(this); }
   /** Lay binding surface `binding` onto offer `offer` of supporter (turns and moves the body; throws if it cannot). */
   bind(binding, supporter, offer) { bodyBind(this, binding, supporter, offer); }
+  /** Restore bindings [{ binding, supporter, offer }] as they stand (a file's): nothing moves; throws if one does
+   * not hold there (and changes nothing). [] removes them without lifting the body. */
+  setBindings(list) { bodySetBindings(this, list); }
   /** Break the bindings this body rests with (free mode). */
   unbind() { bodyUnbind(this); }
   /** One pointer event or controller frame of a drag: see wasm/place.js bodyMove. Returns a MoveResult. */
   move(def, out) { return bodyMove(this, def, out); }
   /** The shortest push found that frees the body from what it overlaps: { moved, translation }. */
   pushOut() { return bodyPushOut(this); }
+  /** Bodies it rests on; bodies resting on it; itself and what moves with it. */
+  supporters() { return bodySupporters(this); }
+  dependents() { return bodyDependents(this); }
+  group() { return bodyGroup(this); }
+  /** Pseudo-gravity onto the nearest compatible offer below: { outcome, landed, blocker }. */
+  drop() { return bodyDrop(this); }
 
   /** Destroy the body; its children become roots with unchanged world poses. */
   dispose() {
@@ -170,9 +182,15 @@ export class Scene {
     if (def.layer !== undefined) s._u32[(at + B.layer) >> 2] = def.layer >>> 0;
     if (def.mask !== undefined) s._u32[(at + B.mask) >> 2] = def.mask >>> 0;
     s._check(s._fn('snug_body_create')(s._ctx, this.handle, at, s._scratch + 456));
-    const body = new Body(this, s._u32[(s._scratch + 456) >> 2], def.mesh);
+    const body = this._adopt(s._u32[(s._scratch + 456) >> 2], def.mesh);
     body.userData = def.userData;
-    this._bodies.set(body.handle, body);
+    return body;
+  }
+
+  // A Body object for a handle the core made (create, insert, load).
+  _adopt(handle, mesh) {
+    const body = new Body(this, handle, mesh);
+    this._bodies.set(handle, body);
     return body;
   }
 
@@ -351,6 +369,16 @@ export class Scene {
   placeDef() { return scenePlaceDef(this); }
   /** The consistency check: [] when every binding holds and nothing interpenetrates. */
   check() { return sceneCheck(this); }
+  /** A new body on the offer under the pointer, where it is free: { body, binding } (throws when full). */
+  insert(def) { return sceneInsert(this, def); }
+  /** Delete with a policy ('drop' or 'with-dependents'); returns the Bodies deleted. */
+  delete(body, policy = 'drop') { return sceneDelete(this, body, policy); }
+  /** Undo points: snapshot() -> { bytes, bodies }; restore(snapshot) gives that state back bit for bit. */
+  snapshot() { return sceneSnapshot(this); }
+  restore(snapshot) { sceneRestore(this, snapshot); }
+  /** The scene file as bytes; load(bytes) replaces the scene with one (atomic): { bodies, meshes }. */
+  save() { return sceneSave(this); }
+  load(bytes) { return sceneLoad(this, bytes); }
 
   /** Destroy the scene and its bodies (meshes stay). */
   dispose() {

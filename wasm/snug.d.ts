@@ -35,6 +35,8 @@ export const DEFAULT_LABELS: readonly string[];
 export type MoveReason = 'blocked' | 'contained' | 'constrained' | 'turn-blocked' | 'turn-locked' | 'snapped' |
   'reseated' | 'snap-blocked' | 'started-overlapping';
 export const REASONS: readonly MoveReason[];
+export type DropOutcome = 'landed' | 'resting' | 'nothing-below' | 'blocked';
+export const DROP_OUTCOMES: readonly DropOutcome[];
 export type ViolationKind = 'overlap' | 'plane' | 'containment' | 'label' | 'cycle' | 'orientation' | 'stale';
 export const VIOLATIONS: readonly ViolationKind[];
 
@@ -100,6 +102,12 @@ export interface PlaceDef {
   overhang?: number;
   snapRange?: number;
   maxSlides?: number;
+}
+
+/** An undo point of a scene (its bytes and the Body objects alive then). */
+export interface SceneSnapshot {
+  bytes: Uint8Array;
+  bodies: Map<number, Body>;
 }
 
 export interface Violation {
@@ -425,12 +433,20 @@ export class Body {
   info(): BodyInfo;
   /** Turn only so that the local direction stays on the world one; null, null removes the constraint. */
   setOrientation(local: Vec3 | null, world: Vec3 | null): void;
+  /** The orientation constraint as set (unit vectors), or null when the body has none. */
+  orientation(): { local: number[]; world: number[] } | null;
   bindings(): Binding[];
   bind(binding: number, supporter: Body, offer: number): void;
+  /** Restore bindings as they stand (from a file): nothing moves; throws, changing nothing, unless each holds. */
+  setBindings(list: Binding[]): void;
   unbind(): void;
   /** One pointer event or controller frame of a drag; the result is scene.moveResult unless out is given. */
   move(def: MoveDef, out?: MoveResult): MoveResult;
   pushOut(): { moved: boolean; translation: number[] };
+  supporters(): (Body | null)[];
+  dependents(): (Body | null)[];
+  group(): (Body | null)[];
+  drop(): { outcome: DropOutcome; landed: Binding | null; blocker: Body | null };
   dispose(): void;
 }
 
@@ -505,5 +521,12 @@ export class Scene {
   check(): Violation[];
   /** The last Body.move result of this scene (reused). */
   moveResult?: MoveResult;
+  insert(def: { mesh: Mesh; ray: { origin: Vec3; dir: Vec3; tmax?: number }; pose?: Pose; isStatic?: boolean;
+    layer?: number; mask?: number; userData?: unknown }): { body: Body; binding: Binding };
+  delete(body: Body, policy?: 'drop' | 'with-dependents'): Body[];
+  snapshot(): SceneSnapshot;
+  restore(snapshot: SceneSnapshot): void;
+  save(): Uint8Array;
+  load(bytes: Uint8Array): { bodies: Body[]; meshes: Mesh[] };
   dispose(): void;
 }

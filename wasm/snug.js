@@ -16,11 +16,11 @@ import createSnugModule from '../build/wasm/snug.mjs';
 import { LAYOUT as L, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS } from './layout.js';
 import { Scene, Body, SceneHit, Contact } from './scene.js';
 import {
-  DEFAULT_LABELS, REASONS, VIOLATIONS, MoveResult, meshSetSurfaces, meshGetSurfaces, meshFindSurfaces,
+  DEFAULT_LABELS, REASONS, VIOLATIONS, DROP_OUTCOMES, MoveResult, meshSetSurfaces, meshGetSurfaces, meshFindSurfaces,
 } from './place.js';
 
 export { STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, Scene, Body, SceneHit, Contact };
-export { DEFAULT_LABELS, REASONS, VIOLATIONS, MoveResult };
+export { DEFAULT_LABELS, REASONS, VIOLATIONS, DROP_OUTCOMES, MoveResult };
 
 /** A failed C call: `status` is the snug_status name (e.g. "SNUG_ERR_STALE_HANDLE"), `message` the core's text. */
 export class SnugError extends Error {

@@ -708,6 +708,9 @@ snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place
  * does not satisfy it is reported by the consistency check and turned upright by its next snap. */
 snug_status snug_body_set_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, const float local[3],
                                       const float world[3]);
+/* The body's orientation constraint as set (unit vectors), or two zero vectors when it has none. */
+snug_status snug_body_get_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, float local[3],
+                                      float world[3]);
 
 typedef struct snug_binding {
     snug_body body;                    /* the supported body */
@@ -724,7 +727,16 @@ snug_status snug_body_get_bindings(snug_ctx* ctx, snug_scene scene, snug_body bo
  * not fit, it would close a cycle, the polygon cannot be contained, or the pose would overlap another body. */
 snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t binding, snug_body supporter,
                            uint32_t offer);
-/* Break every binding the body rests with (free mode, IConS Alg. 4). What rests on the body stays bound to it. */
+/* Restore bindings as they stand (from a file, an import): the body's binding records become `list` (its `body`
+ * fields are ignored) without moving anything, and its parent becomes the supporter of the main one, as bind leaves
+ * them. Each must hold where the bodies are now (labels fit, normals equal, planes together, polygon inside the
+ * offer), no two may use the same binding surface, and no supporter may be carried by the body; otherwise the call
+ * fails, changing nothing. Overlaps are not tested (the consistency check reports them). count 0 removes the
+ * bindings without lifting the body. */
+snug_status snug_body_set_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_binding* list,
+                                   uint32_t count);
+/* Break every binding the body rests with (free mode, IConS Alg. 4) and lift it (with what it carries) a skin off
+ * their planes, so that it floats clear of what it rested on. What rests on the body stays bound to it. */
 snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body);
 
 typedef enum snug_place_mode {
@@ -828,6 +840,86 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
                              uint32_t* total);
 
 /* (section end: placement) */
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Placement II: the binding graph, gravity, insert, delete, snapshots (undo) and scene files (core/src/place)
+ * ------------------------------------------------------------------------------------------------------------ */
+
+/* The binding graph has an edge from each body to each of its supporters. What moves with a body is its subtree
+ * in the scene hierarchy, and the hierarchy follows the graph: a body's parent is the supporter of its main binding
+ * (the one whose offer faces most nearly up). A body resting on several supporters (a board on two blocks) is
+ * carried by that one only; its other bindings let go when their supporter moves away from under it. A binding
+ * that would close a cycle is refused (SNUG_ERR_CYCLE). */
+/* Direct supporters / direct dependents / the group (the body and everything that moves with it, pre-order). */
+snug_status snug_body_get_supporters(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out,
+                                     uint32_t capacity, uint32_t* total);
+snug_status snug_body_get_dependents(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out,
+                                     uint32_t capacity, uint32_t* total);
+snug_status snug_body_get_group(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out, uint32_t capacity,
+                                uint32_t* total);
+
+typedef enum snug_drop_outcome {
+    SNUG_DROP_LANDED = 0,              /* it fell and now rests on a compatible offer (bound) */
+    SNUG_DROP_RESTING,                 /* it already rests (bound) with a binding facing up: nothing to do */
+    SNUG_DROP_NOTHING_BELOW,           /* no compatible offer below: it stays where it is */
+    SNUG_DROP_BLOCKED,                 /* something it may not rest on is in the way (a couch over a chair): stays */
+    SNUG_DROP_OUTCOME_COUNT
+} snug_drop_outcome;
+
+/* Pseudo-gravity: let the body (with what it carries) fall along -up onto the nearest compatible offer below whose
+ * prism holds one of its binding surfaces, and bind it there. An incompatible body in the way is not a rest: the
+ * body stays and *blocker names it. landed (optional) gets the new binding. */
+snug_status snug_body_drop(snug_ctx* ctx, snug_scene scene, snug_body body, snug_drop_outcome* outcome,
+                           snug_binding* landed, snug_body* blocker);
+
+typedef struct snug_insert_def {
+    snug_body_def body;                /* mesh, flags, filter; its pose gives the turn about up to keep */
+    snug_ray ray;                      /* the pointer: the body lands on the first offer it hits that fits */
+    uint32_t cookie;                   /* set by snug_default_insert_def */
+} snug_insert_def;
+
+snug_insert_def snug_default_insert_def(void);
+/* Insert without overlap: a new body goes onto the compatible offer under the pointer, at the free snapped pose
+ * nearest the hit (searching outward over the offer), bound there. Fails with a clear error, creating nothing, when
+ * the pointer hits no offer the body may rest on, or the offer has no free room for it (full). */
+snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert_def* def, snug_body* out,
+                              snug_binding* bound);
+
+typedef enum snug_delete_policy {
+    SNUG_DELETE_DROP_DEPENDENTS = 0,   /* what rests on it falls to the next compatible offer below (pseudo-gravity);
+                                        * what finds none is deleted with it (and listed) */
+    SNUG_DELETE_WITH_DEPENDENTS,       /* what rests on it, transitively, is deleted with it */
+    SNUG_DELETE_POLICY_COUNT
+} snug_delete_policy;
+
+/* Delete a body with its policy. deleted (optional) gets the first `capacity` of the bodies destroyed, the body
+ * first; *total is their count. Nothing is left floating: a dependent that cannot land is deleted and listed. A
+ * failed delete changes nothing. */
+snug_status snug_scene_delete(snug_ctx* ctx, snug_scene scene, snug_body body, snug_delete_policy policy,
+                              snug_body* deleted, uint32_t capacity, uint32_t* total);
+
+/* Snapshots for undo: the whole state of a scene's bodies and placement (handles, meshes, parents, local and world
+ * poses, flags, filters, ignore pairs, bindings, orientation, labels, settings, the handle pool), written to buffer
+ * (NULL: only *size). Restoring one gives back that state bit for bit, with the same body handles; meshes are
+ * referenced, not copied (keep them alive while a snapshot may be restored). A buffer that is not a snapshot of
+ * this scene is rejected and the scene stays as it was. */
+snug_status snug_scene_snapshot(snug_ctx* ctx, snug_scene scene, void* buffer, size_t capacity, size_t* size);
+snug_status snug_scene_restore(snug_ctx* ctx, snug_scene scene, const void* snapshot, size_t size);
+
+/* Scene files: a versioned, checksummed file of the whole placement scene: every mesh its bodies use with its
+ * surfaces and its hierarchy (embedded blob), labels and their order, settings, bodies (mesh, parent, local pose,
+ * flags, filter, orientation, user data) and bindings. Deterministic: save -> load -> save is byte-identical. */
+snug_status snug_scene_save(snug_ctx* ctx, snug_scene scene, void* buffer, size_t capacity, size_t* size);
+/* Load a scene file into the scene, replacing its bodies and placement state; the file's meshes become new meshes of
+ * the context. Atomic: a truncated, corrupt, foreign, newer-version or inconsistent file (one that fails the
+ * consistency check) is rejected with a clear error and the scene stays exactly as it was. bodies (optional) gets the
+ * new body handles in file order, meshes the new mesh handles in file order (capacities checked first; *_total
+ * always set). */
+snug_status snug_scene_load(snug_ctx* ctx, snug_scene scene, const void* data, size_t size, snug_body* bodies,
+                            uint32_t body_capacity, uint32_t* body_total, snug_mesh* meshes, uint32_t mesh_capacity,
+                            uint32_t* mesh_total);
+
+/* (section end: placement II) */
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 const MODULES = [
   ['wasm/snug.d.ts', '../../wasm/snug.js'],
   ['web/snug-three.d.ts', '../../web/snug-three.js'],
+  ['web/gltf/placement.d.ts', '../../web/gltf/placement.js'],
 ];
 
 // Names a .d.ts exports: declared classes, consts and functions, `export { a, b as c } from` lists, and default.

@@ -162,3 +162,48 @@ test('push-out frees an overlapping book; bad input is a SnugError and changes n
   assert.equal(REASONS.length, 9);
   r.dispose();
 });
+
+test('placement II: groups, gravity, insert, delete, undo by snapshot, scene files', () => {
+  const r = room();
+  const table = r.at(r.m.table, 0, 0.3, 0);
+  assert.equal(table.drop().outcome, 'landed');
+  assert.equal(table.bindings()[0].supporter, r.floor);
+  const lamp = r.at(r.m.lamp, 0.3, 1.4, 0.1);
+  const drop = lamp.drop();
+  assert.equal(drop.outcome, 'landed');
+  assert.equal(drop.landed.supporter, table);
+  assert.deepEqual(table.dependents(), [lamp]);
+  assert.deepEqual(lamp.supporters(), [table]);
+  assert.deepEqual(table.group(), [table, lamp]);
+  const undo = r.scene.snapshot();
+  // insert a book by pointing at the lamp's base on the table: it goes next to the lamp, never into it
+  const { body: book, binding } = r.scene.insert({ mesh: r.m.book, ray: { origin: [0.3, 3, 0.1], dir: [0, -1, 0] } });
+  assert.equal(binding.supporter, table);
+  assert.deepEqual(r.scene.check(), []);
+  // a scene file round trip, byte for byte, into a second scene
+  const file = r.scene.save();
+  const other = snug.createScene();
+  const loaded = other.load(file);
+  assert.equal(loaded.bodies.length, 4);
+  assert.deepEqual(Array.from(other.save()), Array.from(file));
+  assert.deepEqual(other.check(), []);
+  assert.throws(() => other.load(file.slice(0, file.length - 1)), (e) => e.status === 'SNUG_ERR_BLOB_TRUNCATED');
+  const bad = file.slice();
+  bad[bad.length >> 1] ^= 1;
+  assert.throws(() => other.load(bad), (e) => e.status === 'SNUG_ERR_BLOB_CORRUPT');
+  assert.equal(other.bodies.length, 4);
+  for (const m of loaded.meshes) m.dispose; // the file's meshes belong to the context (disposed with it)
+  other.dispose();
+  // delete the table, dropping what stands on it: the lamp and the book find no compatible offer below and go too
+  const gone = r.scene.delete(table, 'drop');
+  assert.deepEqual(gone.map((b) => b.disposed), [true, true, true]);
+  assert.equal(gone[0], table);
+  assert.deepEqual(r.scene.check(), []);
+  // undo: the same Body objects come back with their bindings
+  r.scene.restore(undo);
+  assert.equal(table.disposed, false);
+  assert.equal(lamp.bindings()[0].supporter, table);
+  assert.equal(book.disposed, true); // inserted after the snapshot
+  assert.deepEqual(r.scene.check(), []);
+  r.dispose();
+});

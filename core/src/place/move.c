@@ -179,12 +179,7 @@ static snug_status prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
                 snug_seat seat;
                 if (!snug_seat_find(ctx, s, ps, g, b, near[k], a, &prism, true, &seat)) continue;
                 if (seat.distance > range) continue;
-                /* keep the `cap` nearest, sorted */
-                uint32_t at = *count < cap ? (*count)++ : cap;
-                if (at == cap && seat.distance >= seats[cap - 1].distance) continue;
-                if (at == cap) at = cap - 1;
-                while (at > 0 && seats[at - 1].distance > seat.distance) seats[at] = seats[at - 1], at--;
-                seats[at] = seat;
+                snug_seats_keep(seats, count, cap, &seat);
             }
         }
     }
@@ -279,29 +274,12 @@ static dvec3 clamp_to_supports(const snug_support* sp, uint32_t n, const snug_gr
     return best;
 }
 
-/* Free mode breaks the body's bindings (IConS Alg. 4) and lifts it a skin off their planes, so that it floats
- * clear of what it rested on; boxed in (no room for the lift), it keeps them and they restrict nothing (they are
- * dropped from the group's external bindings) until the motion ends, when those that no longer hold go. */
-static snug_status lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
-    snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
-    if (rec && rec->binding_count) {
-        const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
-        dvec3 lift = dv(0, 0, 0);
-        for (uint32_t i = 0; i < rec->binding_count; i++)
-            lift = dv_add(lift, dpose_dir(g->members[0].pose, dv_f(bs->items[rec->bindings[i].binding].s.normal)));
-        lift = dv_scale(dv_norm(lift), ps->def.skin * g->radius);
-        bool free = false;
-        snug_status st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, lift, NULL, &free, NULL);
-        if (st) return st;
-        if (free && dv_len(lift) > 0.0) {
-            dpose p = g->members[0].pose;
-            p.p = dv_add(p.p, lift);
-            snug_pose pf = dpose_store(p);
-            if ((st = snug_body_set_pose(ctx, s->handle, b->handle, &pf))) return st;
-            if ((st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
-            if ((st = snug_group_gather(ctx, s, ps, b, g))) return st;
-        }
-    }
+/* Free mode (IConS Alg. 4): the body's own bindings restrict nothing. It is lifted off them where there is room
+ * (snug_lift_off); boxed in, it keeps them out of the group's external bindings until the motion ends, when those
+ * that no longer hold go. */
+static snug_status free_mode(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
+    snug_status st = snug_lift_off(ctx, s, ps, b, g);
+    if (st) return st;
     uint32_t kept = 0;
     for (uint32_t e = 0; e < g->ext_count; e++)
         if (g->ext[e].member != 0) g->ext[kept++] = g->ext[e];
@@ -322,7 +300,7 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
     bool constrained = def->mode == SNUG_PLACE_CONSTRAINED;
     snug_group g;
     if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
-    if (!constrained && (st = lift_off(ctx, s, ps, b, &g))) return st;
+    if (!constrained && (st = free_mode(ctx, s, ps, b, &g))) return st;
     double skin = ps->def.skin * g.radius;
     dvec3 up = dv_f(ps->def.up);
 

@@ -24,6 +24,7 @@ static void free_state(snug_ctx* ctx, void* data) {
     snug_free(ctx, ps->group.data);
     snug_free(ctx, ps->near.data);
     snug_free(ctx, ps->pairs.data);
+    snug_free(ctx, ps->undo.data);
     snug_free(ctx, ps);
 }
 
@@ -140,6 +141,21 @@ snug_status snug_body_set_orientation(snug_ctx* ctx, snug_scene scene, snug_body
     r->oriented = !clear;
     dv_store(dv_norm(l), r->orient_local);
     dv_store(dv_norm(w), r->orient_world);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_body_get_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, float local[3],
+                                      float world[3]) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    if (!local || !world) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "get_orientation needs two outputs");
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    const snug_place_body* r = snug_place_body_at(ps, s, b->slot);
+    bool oriented = r && r->oriented;
+    for (int i = 0; i < 3; i++) {
+        local[i] = oriented ? r->orient_local[i] : 0.0f;
+        world[i] = oriented ? r->orient_world[i] : 0.0f;
+    }
     return snug_succeed(ctx);
 }
 

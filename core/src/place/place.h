@@ -45,6 +45,7 @@ typedef struct snug_place_scene {
     snug_buffer group;                 /* the moving group's members and external bindings (group.c) */
     snug_buffer near;                  /* bodies near the group (snug_group_neighbours) */
     snug_buffer pairs;                 /* the mover's per member and neighbour state */
+    snug_buffer undo;                  /* the snapshot a delete restores when one of its steps fails */
 } snug_place_scene;
 
 /* The scene's placement state, made with the defaults on first use; NULL after recording OUT_OF_MEMORY. */

@@ -95,6 +95,13 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
     return true;
 }
 
+void snug_seats_keep(snug_seat* seats, uint32_t* count, uint32_t cap, const snug_seat* seat) {
+    if (*count == cap && seat->distance >= seats[cap - 1].distance) return;
+    uint32_t at = *count < cap ? (*count)++ : cap - 1;
+    while (at > 0 && seats[at - 1].distance > seat->distance) seats[at] = seats[at - 1], at--;
+    seats[at] = *seat;
+}
+
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                dquat turn, dvec3 pivot, dvec3 shift, const snug_binding* seat, bool* free,
                                snug_blocker* blocker) {
@@ -249,12 +256,84 @@ snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint
     return snug_succeed(ctx);
 }
 
+snug_status snug_body_set_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_binding* list,
+                                   uint32_t count) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    if (count && !list) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_bindings: list is NULL");
+    if (count > SNUG_BINDINGS_MAX)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_bindings: %u bindings (a body rests with at most %u)",
+                         count, SNUG_BINDINGS_MAX);
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    snug_place_prune(ctx, s, ps);
+    snug_group g;
+    snug_status st = snug_group_gather(ctx, s, ps, b, &g);
+    if (st) return st;
+    snug_binding own[SNUG_BINDINGS_MAX];
+    for (uint32_t i = 0; i < count; i++) {
+        own[i] = list[i];
+        own[i].body = body;
+        snug_body_data* sup = snug_body_lookup(ctx, s, own[i].supporter);
+        if (!sup) return SNUG_ERR_STALE_HANDLE;
+        if (snug_group_has(ps, &g, sup->slot))
+            return snug_fail(ctx, SNUG_ERR_CYCLE, "set_bindings: binding %u: body 0x%08x carries its supporter 0x%08x",
+                             i, body, own[i].supporter);
+        for (uint32_t j = 0; j < i; j++)
+            if (own[j].binding == own[i].binding)
+                return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                                 "set_bindings: bindings %u and %u both use binding surface %u", j, i, own[i].binding);
+        double amount;
+        snug_violation_kind kind;
+        if (snug_binding_holds(ctx, s, ps, &own[i], &amount, &kind)) continue;
+        switch (kind) {
+        case SNUG_VIOLATION_STALE:
+            return snug_fail(ctx, SNUG_ERR_INDEX_RANGE,
+                             "set_bindings: binding %u: surface %u is not a binding of the body or %u not an offer of "
+                             "the supporter", i, own[i].binding, own[i].offer);
+        case SNUG_VIOLATION_LABEL:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding's label does not fit the offer's", i);
+        case SNUG_VIOLATION_CONTAINMENT:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding polygon reaches past the offer", i);
+        default:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding does not lie on the offer's plane (off by %g)", i,
+                             amount);
+        }
+    }
+    if ((st = snug_bindings_set(ctx, s, ps, b, own, count))) return st;
+    return snug_succeed(ctx);
+}
+
+snug_status snug_lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
+    snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
+    if (!rec || !rec->binding_count) return SNUG_OK;
+    const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
+    dvec3 lift = dv(0, 0, 0);
+    for (uint32_t i = 0; i < rec->binding_count; i++)
+        lift = dv_add(lift, dpose_dir(g->members[0].pose, dv_f(bs->items[rec->bindings[i].binding].s.normal)));
+    lift = dv_scale(dv_norm(lift), ps->def.skin * g->radius);
+    bool free = false;
+    snug_status st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, lift, NULL, &free, NULL);
+    if (st || !free || !(dv_len(lift) > 0.0)) return st;
+    dpose p = g->members[0].pose;
+    p.p = dv_add(p.p, lift);
+    snug_pose pf = dpose_store(p);
+    if ((st = snug_body_set_pose(ctx, s->handle, b->handle, &pf))) return st;
+    if ((st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
+    return snug_group_gather(ctx, s, ps, b, g);
+}
+
 snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body) {
     SNUG_BODY_ENTRY(ctx, scene, body, s, b);
     snug_place_scene* ps = snug_place_state(ctx, s);
     if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
     snug_place_prune(ctx, s, ps);
-    snug_status st = snug_bindings_set(ctx, s, ps, b, NULL, 0);
-    if (st) return st;
+    snug_group g;
+    snug_status st = snug_group_gather(ctx, s, ps, b, &g);
+    if (st || (st = snug_lift_off(ctx, s, ps, b, &g))) return st;
+    /* boxed in (no room to lift it): the bindings still go, and the check will show the contact that is left */
+    if ((st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;
     return snug_succeed(ctx);
 }

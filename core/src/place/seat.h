@@ -34,6 +34,9 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
                     snug_body_data* supporter, uint32_t offer, const snug_seat_anchor* anchor, bool keep_others,
                     snug_seat* out);
 
+/* Keep the `cap` nearest seats in ascending distance: insert seat if it is among them. */
+void snug_seats_keep(snug_seat* seats, uint32_t* count, uint32_t cap, const snug_seat* seat);
+
 /* Is the group free (touching nothing it is not bound to) after turning by turn about pivot and shifting by shift?
  * `seat` (or NULL) is a binding it would have there. On false, *blocker (optional) names a body it would touch. */
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
@@ -44,6 +47,10 @@ snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
  * bindings unless keep_others). */
 snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                            const snug_seat* seat, bool keep_others);
+
+/* Break the body's bindings and lift it (with the group g it heads, gathered again after) a skin off their planes,
+ * so that it floats clear of what it rested on; where there is no room for the lift nothing changes. */
+snug_status snug_lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g);
 
 /* Replace a body's binding records; its parent becomes the supporter of its main binding (the one whose normal is
  * nearest to up), or the root when it had one from a binding and has none now. */

@@ -54,6 +54,15 @@ snug_status snug_scene_create(snug_ctx* ctx, snug_scene* out) {
     return snug_succeed(ctx);
 }
 
+void snug_scene_swap_contents(snug_scene_data* a, snug_scene_data* b) {
+    snug_scene_data t = *a;
+    *a = *b;
+    *b = t;
+    snug_scene handle = a->handle;
+    a->handle = b->handle;
+    b->handle = handle;
+}
+
 snug_status snug_scene_destroy(snug_ctx* ctx, snug_scene scene) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_scene_data* s = snug_pool_remove(&ctx->scenes, scene);

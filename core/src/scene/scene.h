@@ -92,6 +92,26 @@ void snug_body_world_box(const snug_body_data* body, const snug_pose* pose, floa
 /* Would a pair of these bodies be reported (enabled, not both static, filters, ignore list)? */
 bool snug_scene_pair_passes(const snug_scene_data* scene, const snug_body_data* a, const snug_body_data* b);
 
+/* Exchange everything two scenes hold (bodies, broad phase, step, attachments), keeping their handles: how a scene
+ * built aside (a loaded file) replaces a live one in one step. */
+void snug_scene_swap_contents(snug_scene_data* a, snug_scene_data* b);
+
+/* scene_state.c: the bodies as bytes and back (snapshots). Stage parses and checks bytes into new records without
+ * touching the scene (failing cleanly); commit swaps them in and cannot fail; discard frees a stage. */
+typedef struct snug_scene_staged {
+    snug_pool bodies;
+    snug_pairset ignore;
+    uint32_t* dirty;
+    uint32_t dirty_cap;
+} snug_scene_staged;
+
+size_t snug_scene_state_size(const snug_scene_data* s);
+void snug_scene_state_write(const snug_scene_data* s, unsigned char* out);
+snug_status snug_scene_state_stage(snug_ctx* ctx, const snug_scene_data* s, const unsigned char* in, size_t n,
+                                   size_t* used, snug_scene_staged* st);
+void snug_scene_state_commit(snug_ctx* ctx, snug_scene_data* s, snug_scene_staged* st);
+void snug_scene_state_discard(snug_ctx* ctx, snug_scene_staged* st);
+
 /* hierarchy.c: pose algebra and world-pose upkeep. */
 snug_pose snug_pose_mul(const snug_pose* a, const snug_pose* b);   /* apply b, then a */
 snug_pose snug_pose_inverse(const snug_pose* a);

@@ -3,15 +3,16 @@
 #
 # Two libraries per target: the product library (every layer of core/src but research/: what the wasm modules and
 # the examples link) and the research library (the same plus the variants kept for comparison in core/src/research/,
-# whose table research/variants.c takes the place of the product's bvh/variants.c: core/src/bvh/variants.h). The C
-# tests and the benchmarks link the research library, so the research variants stay built and tested.
+# whose tables research/variants.c takes the place of the product's bvh/variants.c and ccd/variants.c:
+# core/src/bvh/variants.h, core/src/ccd/variants.h). The C tests and the benchmarks link the research library, so
+# the research variants stay built and tested.
 
 BUILD      ?= build
 CC         ?= cc
 CORE_SRC   := $(sort $(wildcard core/src/*/*.c))
 RESEARCH_SRC := $(sort $(wildcard core/src/research/*.c))
 PRODUCT_SRC  := $(filter-out $(RESEARCH_SRC),$(CORE_SRC))
-RESEARCH_LIB_SRC := $(filter-out core/src/bvh/variants.c,$(CORE_SRC))
+RESEARCH_LIB_SRC := $(filter-out core/src/bvh/variants.c core/src/ccd/variants.c,$(CORE_SRC))
 objs = $(patsubst core/src/%.c,$(BUILD)/$(1)/obj/%.o,$(2))
 CORE_HDR   := core/include/snug.h $(wildcard core/src/*/*.h) Makefile
 TEST_SRC   := $(sort $(wildcard tests/c/test_*.c))
@@ -92,10 +93,10 @@ $(BUILD)/include/cglm:
 
 # Code off every measured path (alternative splitters and builders, blobs, Hausdorff bounds, error messages) is built
 # for size: the module has a size budget (issue 7) and these files gain nothing from -O3. (scene.c and ctx.c are
-# called by the scene step: under -Os the room step looked up to ~20 % slower. Seed 004's OBB test is benchmarked
-# against the SAT, so it keeps -O3.)
+# called by the scene step: under -Os the room step looked up to ~20 % slower. Seed 004's OBB test and the DAASD mode
+# are benchmarked against the SAT and the dynamic mode, so they keep -O3.)
 WASM_SMALL := bvh/blob base/format bvh/hausdorff \
-              $(filter-out research/obb_seed004,$(patsubst core/src/%.c,%,$(RESEARCH_SRC))) \
+              $(filter-out research/obb_seed004 research/daasd,$(patsubst core/src/%.c,%,$(RESEARCH_SRC))) \
               $(patsubst core/src/%.c,%,$(wildcard core/src/place/*.c))
 $(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
 

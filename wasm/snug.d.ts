@@ -288,6 +288,8 @@ export class TriPairs {
 }
 
 export interface ToiDef {
+  /** 'daasd' is a research variant that only the tools module has (CreateOptions.tools): elsewhere
+   * SNUG_ERR_INVALID_ARGUMENT. */
   mode?: ToiMode | number;
   rootFinder?: RootFinder | number;
   samplingStep?: number;
@@ -317,8 +319,9 @@ export interface CreateOptions {
    * are found next to it, or through locateFile. A bundled page must ship the three files unbundled. */
   threadedModuleUrl?: string | URL;
   /** Load the tools module (build/wasm/snug-tools.*, one thread) instead of the plain one: it adds what only
-   * authoring and comparison need, the surface finder (Mesh.findSurfaces) and the research builder variants (the
-   * splitters beyond median, SAH and Gottschalk, and bottomUp, which the other modules refuse). Not with threads. */
+   * authoring and comparison need, the surface finder (Mesh.findSurfaces) and the research variants (the splitters
+   * beyond median, SAH and Gottschalk, bottomUp, the 'daasd' time-of-impact mode), which the other modules refuse.
+   * Not with threads. */
   tools?: boolean;
 }
 

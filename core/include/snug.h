@@ -320,7 +320,9 @@ typedef enum snug_toi_mode {
                                * Fig. 5.24); misses tunnelling, the earliest contact may come from other features */
     SNUG_TOI_DYNAMIC,         /* swept hierarchy traversal + dynamic vertex-face / edge-edge tests: finds tunnelling */
     SNUG_TOI_DAASD,           /* seed 003: vertex paths as chords in slabs of the AABB overlap region; only vertices
-                               * of either mesh through the other's triangles, rotation taken as chords (see daasd.c) */
+                               * of either mesh through the other's triangles, rotation taken as chords (see
+                               * research/daasd.c). A research variant: the product library refuses it with
+                               * SNUG_ERR_INVALID_ARGUMENT (as the research splitters, snug_splitter) */
     SNUG_TOI_MODE_COUNT
 } snug_toi_mode;
 

@@ -1,6 +1,6 @@
-// The plain module against the tools module (Snug.create({ tools: true })): the research builder variants are only
-// in the tools module (the research library); the plain one refuses them with a clear error and changes nothing,
-// and still loads the blob of a hierarchy they built, which answers as it does in the tools module.
+// The plain module against the tools module (Snug.create({ tools: true })): the research variants (builders, the
+// DAASD time of impact) are only in the tools module (the research library); the plain one refuses them with a clear
+// error and changes nothing, and still loads the blob of a hierarchy they built, which answers as it does there.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Snug, SnugError, SPLITTERS } from '../../wasm/snug.js';
@@ -45,6 +45,22 @@ test('the tools module builds every variant; the plain module loads their blobs 
     built.dispose();
     loaded.dispose();
   }
+});
+
+test('the DAASD time of impact is a research variant too: refused by the plain module, run by the tools one', () => {
+  const s = sphere(0.5, 10, 12);
+  const motion = { start: [0, 0, 0, 1, 3, 0, 0], end: [0, 0, 0, 1, -3, 0, 0] };
+  const still = [0, 0, 0, 1, 0, 0, 0];
+  const a = plain.createMesh(s), b = tools.createMesh(s);
+  assert.equal(plain.toi(a, motion, a, still).hit, true, 'the product modes run');
+  assert.throws(() => plain.toi(a, motion, a, still, { mode: 'daasd' }), (e) => e instanceof SnugError &&
+    e.status === 'SNUG_ERR_INVALID_ARGUMENT' && /the DAASD mode is a research variant, not in this build/.test(e.message));
+  const dynamic = tools.toi(b, motion, b, still, { mode: 'dynamic' }).t;
+  const daasd = tools.toi(b, motion, b, still, { mode: 'daasd' });
+  assert.equal(daasd.hit, true);
+  assert.ok(Math.abs(daasd.t - dynamic) < 0.02, `DAASD t ${daasd.t}, dynamic ${dynamic}`);
+  a.dispose();
+  b.dispose();
 });
 
 test('the tools module runs one thread', async () => {

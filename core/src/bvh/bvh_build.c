@@ -62,7 +62,7 @@ snug_status snug_bvh_def_check_buildable(snug_ctx* ctx, const snug_bvh_def* d) {
                                                            "k-means", "greedy", "branch-and-bound"};
     snug_status st = snug_bvh_def_check(ctx, d);
     if (st != SNUG_OK) return st;
-    if (d->bottom_up ? snug_variants.bottom_up != NULL : snug_variants.splitters[d->splitter] != NULL) return SNUG_OK;
+    if (d->bottom_up ? snug_build_table.bottom_up != NULL : snug_build_table.splitters[d->splitter] != NULL) return SNUG_OK;
     return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
                      "the %s%s is a research variant, not in this build (the research library and the tools wasm "
                      "module have it)", d->bottom_up ? "bottom-up builder" : names[d->splitter],
@@ -123,7 +123,7 @@ static int split_variable(snug_build* b, snug_split_fn split, snug_prim* prims, 
 
 static snug_status build_top_down(snug_build* b, uint32_t tri_count) {
     const snug_bvh_def* def = b->in.def;
-    snug_split_fn split = snug_variants.splitters[def->splitter];
+    snug_split_fn split = snug_build_table.splitters[def->splitter];
     build_task stack[64 * SNUG_MAX_BRANCHING + 1];
     int top = 0;
     snug_aabb root;
@@ -328,7 +328,7 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
     /* per-triangle bounds once; everything after works on these records */
     tri_pass records = {positions, tris, tolerance, b.prims, degenerate};
     tri_records_parallel(ctx, &records, tri_count, &b.root);
-    if (def->bottom_up) st = snug_variants.bottom_up(ctx, &b, tri_count);
+    if (def->bottom_up) st = snug_build_table.bottom_up(ctx, &b, tri_count);
     else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
     else if (def->bv_type == SNUG_BV_OBB && def->splitter == SNUG_SPLIT_GOTTSCHALK && def->branching == 2 &&
              !def->obb_refine && def->measure != SNUG_MEASURE_HAUSDORFF) st = snug_bvh_build_obb_binary(ctx, &b, tri_count);

@@ -1,7 +1,7 @@
 /* The product library's builder variants (bvh/variants.h): its three splitters, no bottom-up builder. */
 #include "bvh/variants.h"
 
-const snug_bvh_variants snug_variants = {
+const snug_build_variants snug_build_table = {
     .splitters = {
         [SNUG_SPLIT_MEDIAN] = snug_split_median,
         [SNUG_SPLIT_SAH] = snug_split_sah,

@@ -1,11 +1,14 @@
-/* The builder variants kept for comparison (seed 000 §3.3.2 and §3.7; issue 16), beside the bvh layer: four
- * splitters and branch-and-bound, one per file (split_zachmann.c, split_kcenter.c, split_kmeans.c, split_greedy.c,
- * split_bb.c), the helpers only they share (split_helpers.c) and the bottom-up builder (bvh_bottomup.c). The
- * research library's table (research/variants.c) hands them to the builder; the product never names them. */
+/* The variants kept for comparison (issue 16), beside the layers they vary: four splitters and branch-and-bound
+ * (seed 000 §3.7), one per file (split_zachmann.c, split_kcenter.c, split_kmeans.c, split_greedy.c, split_bb.c),
+ * the helpers only they share (split_helpers.c), the bottom-up builder (bvh_bottomup.c, §3.3.2) and seed 003's
+ * DAASD time of impact (daasd.c). The research library's tables (research/variants.c) hand them to the builder and
+ * to the time of impact; the product never names them. (Seed 004's OBB test, obb_seed004.h, is called directly by
+ * the tests and benchmarks that compare it.) */
 #ifndef SNUG_RESEARCH_H
 #define SNUG_RESEARCH_H
 
 #include "bvh/variants.h"
+#include "ccd/variants.h"
 
 int snug_split_zachmann(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
 int snug_split_kcenter(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
@@ -17,6 +20,9 @@ int snug_split_bb(snug_split_in* in, snug_prim* prims, uint32_t count, int degre
 /* Bottom-up topology by pairwise merging: sets nodes (AABB, children, leaf ranges), ranges, depth and reorders
  * prims into slot order. */
 snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
+
+/* Seed 003 DAASD (daasd.c): the time of impact for SNUG_TOI_DAASD. */
+snug_status snug_toi_daasd(snug_ctx* ctx, const snug_toi_input* in, snug_toi_result* out);
 
 /* ---- helpers of the research splitters (split_helpers.c) ---- */
 

@@ -1,8 +1,9 @@
-/* The research library's builder variants (bvh/variants.h): the product's splitters and every research one, and
- * the bottom-up builder. Linked in place of bvh/variants.c. */
+/* The research library's variant tables (bvh/variants.h, ccd/variants.h): the product's splitters and every
+ * research one, the bottom-up builder, and the DAASD time-of-impact mode. Linked in place of bvh/variants.c and
+ * ccd/variants.c. */
 #include "research/research.h"
 
-const snug_bvh_variants snug_variants = {
+const snug_build_variants snug_build_table = {
     .splitters = {
         [SNUG_SPLIT_MEDIAN] = snug_split_median,
         [SNUG_SPLIT_SAH] = snug_split_sah,
@@ -14,4 +15,8 @@ const snug_bvh_variants snug_variants = {
         [SNUG_SPLIT_BRANCH_BOUND] = snug_split_bb,
     },
     .bottom_up = snug_bvh_build_bottom_up,
+};
+
+const snug_toi_variants snug_toi_table = {
+    .daasd = snug_toi_daasd,
 };

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccd/ccd.h"
+#include "research/research.h"
 
 typedef struct daasd_path {
     float q1[3], q2[3];

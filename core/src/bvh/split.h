@@ -6,8 +6,8 @@
  * One splitter per file: the product's split_median.c, split_sah.c and split_gottschalk.c here (shared helpers in
  * split_parts.c), the research variants in research/ (research/research.h); the table of the linked library
  * (bvh/variants.h) says which a build holds. */
-#ifndef SNUG_SPLIT_H
-#define SNUG_SPLIT_H
+#ifndef SNUG_SPLITTER_H
+#define SNUG_SPLITTER_H
 
 #include "bvh/bvh.h"
 

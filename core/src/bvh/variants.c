@@ -3,8 +3,8 @@
 
 const snug_build_variants snug_build_table = {
     .splitters = {
-        [SNUG_SPLIT_MEDIAN] = snug_split_median,
-        [SNUG_SPLIT_SAH] = snug_split_sah,
-        [SNUG_SPLIT_GOTTSCHALK] = snug_split_gottschalk,
+        [SNUG_SPLITTER_MEDIAN] = snug_split_median,
+        [SNUG_SPLITTER_SAH] = snug_split_sah,
+        [SNUG_SPLITTER_GOTTSCHALK] = snug_split_gottschalk,
     },
 };

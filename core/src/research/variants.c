@@ -5,14 +5,14 @@
 
 const snug_build_variants snug_build_table = {
     .splitters = {
-        [SNUG_SPLIT_MEDIAN] = snug_split_median,
-        [SNUG_SPLIT_SAH] = snug_split_sah,
-        [SNUG_SPLIT_GOTTSCHALK] = snug_split_gottschalk,
-        [SNUG_SPLIT_ZACHMANN] = snug_split_zachmann,
-        [SNUG_SPLIT_KCENTER] = snug_split_kcenter,
-        [SNUG_SPLIT_KMEANS] = snug_split_kmeans,
-        [SNUG_SPLIT_GREEDY] = snug_split_greedy,
-        [SNUG_SPLIT_BRANCH_BOUND] = snug_split_bb,
+        [SNUG_SPLITTER_MEDIAN] = snug_split_median,
+        [SNUG_SPLITTER_SAH] = snug_split_sah,
+        [SNUG_SPLITTER_GOTTSCHALK] = snug_split_gottschalk,
+        [SNUG_SPLITTER_ZACHMANN] = snug_split_zachmann,
+        [SNUG_SPLITTER_KCENTER] = snug_split_kcenter,
+        [SNUG_SPLITTER_KMEANS] = snug_split_kmeans,
+        [SNUG_SPLITTER_GREEDY] = snug_split_greedy,
+        [SNUG_SPLITTER_BRANCH_BOUND] = snug_split_bb,
     },
     .bottom_up = snug_bvh_build_bottom_up,
 };

@@ -393,7 +393,9 @@ export class Snug {
     if (bytes <= this._stageBytes) return this._stage;
     const m = this._m;
     const size = Math.max(bytes, this._stageBytes * 2, 4096);
-    const p = m._malloc(size);
+    // Nothing above 2 GB: the views are indexed with signed addresses, and near 4 GB emmalloc (the plain module's
+    // allocator) lets the size wrap and returns a block it does not have (the core refuses the same, base/ctx.c).
+    const p = size <= 0x7fffffff ? m._malloc(size) : 0;
     if (!p) throw new SnugError(ERR_OOM, `out of memory: could not stage ${bytes} bytes in wasm memory`);
     if (this._stage) m._free(this._stage);
     this._stage = p;

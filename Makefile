@@ -92,19 +92,23 @@ $(BUILD)/include/cglm:
 	ln -sfn /usr/include/cglm $@
 
 # Code off every measured path (alternative splitters and builders, blobs, Hausdorff bounds, error messages, scene
-# snapshots, the ray tree's collapse made once per mesh, closest point and inside tests, refit and per-node access,
-# the bounding-volume fits) and the placement layer are built for size: the module has a size budget (issue 7, 150 KB
-# gzip with placement, issue 17) and these files gain nothing on the hot paths from -O3. The last five of the first
-# line took 2.5 KB off the gzipped module; instructions per task against -O3 (tests/bench/hot_paths.mjs, emmalloc in
-# both): single and batched rays 1.0005 / 1.0001, overlap 0.9989, distance 1.0000, sweeps 1.0000, the collision step
-# 1.0004, placement pointer moves 1.0001, the default AABB build 1.0000, but the OBB Gottschalk build 1.053 (it takes
-# its node bases and ranges from bv_fit.c; with bv_fit.c at -O3 the module stays over its budget).
-# (scene.c and ctx.c are called by the scene step: under -Os the room step looked up to ~20 % slower. Seed 004's OBB
-# test and the DAASD mode are benchmarked against the SAT and the dynamic mode, so they keep -O3.)
-WASM_SMALL := bvh/blob base/format bvh/hausdorff scene/scene_state bvh/ray_tree query/query_point bvh/bvh geom/bv_fit \
+# snapshots, the ray tree's collapse made once per mesh, closest point and inside tests) and the placement layer are
+# built for size: the module has a size budget (issue 7, 150 KB gzip with placement, issue 17) and these files gain
+# nothing on the hot paths from -O3. (scene.c and ctx.c are called by the scene step: under -Os the room step looked
+# up to ~20 % slower. Seed 004's OBB test and the DAASD mode are benchmarked against the SAT and the dynamic mode, so
+# they keep -O3.)
+WASM_SMALL := bvh/blob base/format bvh/hausdorff scene/scene_state bvh/ray_tree query/query_point \
               $(filter-out research/obb_seed004 research/daasd,$(patsubst core/src/%.c,%,$(RESEARCH_SRC))) \
               $(patsubst core/src/%.c,%,$(wildcard core/src/place/*.c))
-$(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
+# The plain module alone also builds refit and per-node access and the bounding-volume fits for size: the default
+# AABB build uses none of them, but the OBB Gottschalk build takes its node bases and ranges from bv_fit.c, so the
+# threaded module (the page's when it is cross-origin isolated; no budget) keeps them at -O3. The three files of
+# WASM_SMALL's first line that are new there and these two took 2.5 KB off the gzipped module; instructions per task
+# against -O3 (tests/bench/hot_paths.mjs, emmalloc in both): single and batched rays 1.0005 / 1.0001, overlap 0.9989,
+# distance 1.0000, sweeps 1.0000, the collision step 1.0004, placement pointer moves 1.0001, the AABB build 1.0000,
+# the OBB Gottschalk build 1.053 (with bv_fit.c at -O3 the plain module stays over its budget).
+WASM_BUDGET := bvh/bvh geom/bv_fit
+$(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL) $(WASM_BUDGET)): WASM_FILE_OPT := -Os
 
 $(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm
 	@mkdir -p $(@D)

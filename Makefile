@@ -1,9 +1,19 @@
 # snug build: one set of C sources, built natively (static library, tests, sanitizer tests) and to WebAssembly
 # (ES module + the same C tests run under node). `make` builds both libraries; `make test` runs everything.
+#
+# Two libraries per target: the product library (every layer of core/src but research/: what the wasm modules and
+# the examples link) and the research library (the same plus the variants kept for comparison in core/src/research/,
+# whose tables research/variants.c takes the place of the product's bvh/variants.c and ccd/variants.c:
+# core/src/bvh/variants.h, core/src/ccd/variants.h). The C tests and the benchmarks link the research library, so
+# the research variants stay built and tested.
 
 BUILD      ?= build
 CC         ?= cc
 CORE_SRC   := $(sort $(wildcard core/src/*/*.c))
+RESEARCH_SRC := $(sort $(wildcard core/src/research/*.c))
+PRODUCT_SRC  := $(filter-out $(RESEARCH_SRC),$(CORE_SRC))
+RESEARCH_LIB_SRC := $(filter-out core/src/bvh/variants.c core/src/ccd/variants.c,$(CORE_SRC))
+objs = $(patsubst core/src/%.c,$(BUILD)/$(1)/obj/%.o,$(2))
 CORE_HDR   := core/include/snug.h $(wildcard core/src/*/*.h) Makefile
 TEST_SRC   := $(sort $(wildcard tests/c/test_*.c))
 # The tests also run the core through the pthread pool behind its task hooks (wasm/task_pool.c; in the plain
@@ -27,6 +37,11 @@ WASM_SIMD  ?= -msimd128
 # sign-extension ops: every engine with wasm SIMD has them, so they cost no browser. Measured (instructions per
 # create under callgrind in node): 871k AABB -1.9 %, 48k OBB -2.1 %; the module shrinks too.
 WASM_FEAT  ?= -mnontrapping-fptoint -mbulk-memory -msign-ext
+# The final link optimizes at -O3 too. Measured against it by instructions per task (tests/bench/hot_paths.mjs, the
+# plain module): linking at -O2 is 4.9 KB smaller gzipped (and its glue 1.9 KB larger: no meta-DCE, names kept) but
+# costs batched rays +6.0 %, pointer moves of the placement mover +4.4 %, the collision step +2.2 %, distance,
+# sweeps +1 %; most of the difference is binaryen's flexible inlining (-O3 only), and capping it at 12 (3.8 KB) still
+# costs pointer moves +2.9 %, distance and sweeps +0.7 %. Speed first: -O3.
 WASM_OPT   ?= -O3
 CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) $(WARN) $(INCLUDES) -I$(BUILD)/include
 WASM_LINK  := $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
@@ -41,17 +56,21 @@ $(BUILD)/native/obj/%.o: core/src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) -c $< -o $@
 
-$(BUILD)/native/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/native/obj/%.o,$(CORE_SRC))
+$(BUILD)/native/libsnug.a: $(call objs,native,$(PRODUCT_SRC))
 	@rm -f $@
 	ar rcs $@ $^
 
-native: $(BUILD)/native/libsnug.a
+$(BUILD)/native/libsnug-research.a: $(call objs,native,$(RESEARCH_LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+native: $(BUILD)/native/libsnug.a $(BUILD)/native/libsnug-research.a
 
 $(BUILD)/asan/obj/%.o: core/src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_SAN) -c $< -o $@
 
-$(BUILD)/asan/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/asan/obj/%.o,$(CORE_SRC))
+$(BUILD)/asan/libsnug-research.a: $(call objs,asan,$(RESEARCH_LIB_SRC))
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -63,7 +82,7 @@ $(BUILD)/tsan/obj/%.o: core/src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TSAN) -c $< -o $@
 
-$(BUILD)/tsan/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/tsan/obj/%.o,$(CORE_SRC))
+$(BUILD)/tsan/libsnug-research.a: $(call objs,tsan,$(RESEARCH_LIB_SRC))
 	@rm -f $@
 	ar rcs $@ $^
 
@@ -72,31 +91,69 @@ $(BUILD)/include/cglm:
 	@mkdir -p $(@D)
 	ln -sfn /usr/include/cglm $@
 
-# Code off every measured path (alternative splitters and builders, blobs, Hausdorff bounds, error messages) is built
-# for size: the module has a size budget (issue 7) and these files gain nothing from -O3. (scene.c and ctx.c are
-# called by the scene step: under -Os the room step looked up to ~20 % slower.)
-WASM_SMALL := bvh/blob research/bvh_bottomup base/format bvh/hausdorff research/split_bb research/split_greedy \
-              research/split_kcenter research/split_kmeans research/split_zachmann \
+# Code off every measured path (alternative splitters and builders, blobs, Hausdorff bounds, error messages, scene
+# snapshots, the ray tree's collapse made once per mesh, closest point and inside tests) and the placement layer are
+# built for size: the module has a size budget (issue 7, 150 KB gzip with placement, issue 17) and these files gain
+# nothing on the hot paths from -O3. (scene.c and ctx.c are called by the scene step: under -Os the room step looked
+# up to ~20 % slower. Seed 004's OBB test and the DAASD mode are benchmarked against the SAT and the dynamic mode, so
+# they keep -O3.)
+WASM_SMALL := bvh/blob base/format bvh/hausdorff scene/scene_state bvh/ray_tree query/query_point \
+              $(filter-out research/obb_seed004 research/daasd,$(patsubst core/src/%.c,%,$(RESEARCH_SRC))) \
               $(patsubst core/src/%.c,%,$(wildcard core/src/place/*.c))
-$(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL)): WASM_FILE_OPT := -Os
+# The plain module alone also builds refit and per-node access and the bounding-volume fits for size: the default
+# AABB build uses none of them, but the OBB Gottschalk build takes its node bases and ranges from bv_fit.c, so the
+# threaded module (the page's when it is cross-origin isolated; no budget) keeps them at -O3. The three files of
+# WASM_SMALL's first line that are new there and these two took 2.5 KB off the gzipped module; instructions per task
+# against -O3 (tests/bench/hot_paths.mjs, emmalloc in both): single and batched rays 1.0005 / 1.0001, overlap 0.9989,
+# distance 1.0000, sweeps 1.0000, the collision step 1.0004, placement pointer moves 1.0001, the AABB build 1.0000,
+# the OBB Gottschalk build 1.053 (with bv_fit.c at -O3 the plain module stays over its budget).
+WASM_BUDGET := bvh/bvh geom/bv_fit
+$(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL) $(WASM_BUDGET)): WASM_FILE_OPT := -Os
 
 $(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm
 	@mkdir -p $(@D)
 	$(EMCC) $(CFLAGS_W) $(WASM_FILE_OPT) -c $< -o $@
 
-$(BUILD)/wasm/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/wasm/obj/%.o,$(CORE_SRC))
+$(BUILD)/wasm/libsnug.a: $(call objs,wasm,$(PRODUCT_SRC))
 	@rm -f $@
 	$(EMAR) rcs $@ $^
 
-# Every function declared in the public header is exported, so the JS API can never miss one.
-$(BUILD)/wasm/exports.json: core/include/snug.h
+$(BUILD)/wasm/libsnug-research.a: $(call objs,wasm,$(RESEARCH_LIB_SRC))
+	@rm -f $@
+	$(EMAR) rcs $@ $^
+
+# Every function declared in the public header is exported, so the JS API can never miss one; the plain and threaded
+# modules leave out what only authoring needs (TOOLS_ONLY: the surface finder, 13.5 KB of the gzipped module), and
+# the linker drops the code only it reaches. The tools module (below) exports everything.
+TOOLS_ONLY := snug_mesh_find_surfaces snug_default_surface_find_def
+
+$(BUILD)/wasm/exports.json: core/include/snug.h tests/tools/exports.mjs Makefile
+	@mkdir -p $(@D)
+	node tests/tools/exports.mjs --omit "$(TOOLS_ONLY)" $< > $@
+
+# The plain module allocates with emmalloc, Emscripten's small allocator: dlmalloc was 7.5 KB of code (2.0 KB of the
+# gzipped module) and the core allocates outside its hot loops only (scratch, pools and growable buffers are kept),
+# so no hot path changes: instructions per task (tests/bench/hot_paths.mjs) against dlmalloc within -1.1 % (batched
+# rays) to +0.07 % (the collision step). The threaded and tools modules, off the budget, keep dlmalloc.
+WASM_MALLOC := -sMALLOC=emmalloc
+
+$(BUILD)/wasm/snug.mjs: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
+	$(EMCC) $(WASM_LINK) $(WASM_MALLOC) $(BUILD)/wasm/libsnug.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 \
+	  -sEXPORT_NAME=createSnugModule -sENVIRONMENT=web,worker -sFILESYSTEM=0 \
+	  -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm/exports.json -sEXPORTED_RUNTIME_METHODS=UTF8ToString
+
+# ---------------------------------------------------------------- wasm, tools (snug-tools)
+# What only authoring and comparison need, in a module of its own that stays off the page's budget: the research
+# library (every splitter and the bottom-up builder) with every function of the header, the surface finder included.
+# Plain, one thread. The JS API loads it for Snug.create({ tools: true }) and in the worker behind snug.findSurfaces.
+$(BUILD)/wasm/exports-tools.json: core/include/snug.h tests/tools/exports.mjs
 	@mkdir -p $(@D)
 	node tests/tools/exports.mjs $< > $@
 
-$(BUILD)/wasm/snug.mjs: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
-	$(EMCC) $(WASM_LINK) $(BUILD)/wasm/libsnug.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createSnugModule \
-	  -sENVIRONMENT=web,worker -sFILESYSTEM=0 -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm/exports.json \
-	  -sEXPORTED_RUNTIME_METHODS=UTF8ToString
+$(BUILD)/wasm/snug-tools.mjs: $(BUILD)/wasm/libsnug-research.a $(BUILD)/wasm/exports-tools.json
+	$(EMCC) $(WASM_LINK) $(BUILD)/wasm/libsnug-research.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 \
+	  -sEXPORT_NAME=createSnugToolsModule -sENVIRONMENT=web,worker -sFILESYSTEM=0 \
+	  -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm/exports-tools.json -sEXPORTED_RUNTIME_METHODS=UTF8ToString
 
 # ---------------------------------------------------------------- wasm, threaded (snug-mt)
 # The same core compiled again with -pthread (atomics and shared memory change the code, so no object is shared with
@@ -117,13 +174,13 @@ $(BUILD)/wasm-mt/obj/task_pool.o: wasm/task_pool.c wasm/task_pool.h $(CORE_HDR) 
 	@mkdir -p $(@D)
 	$(EMCC) $(CFLAGS_W) -Iwasm -pthread -c $< -o $@
 
-$(BUILD)/wasm-mt/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/wasm-mt/obj/%.o,$(CORE_SRC)) $(BUILD)/wasm-mt/obj/task_pool.o
+$(BUILD)/wasm-mt/libsnug.a: $(call objs,wasm-mt,$(PRODUCT_SRC)) $(BUILD)/wasm-mt/obj/task_pool.o
 	@rm -f $@
 	$(EMAR) rcs $@ $^
 
-$(BUILD)/wasm-mt/exports.json: core/include/snug.h wasm/task_pool.h tests/tools/exports.mjs
+$(BUILD)/wasm-mt/exports.json: core/include/snug.h wasm/task_pool.h tests/tools/exports.mjs Makefile
 	@mkdir -p $(@D)
-	node tests/tools/exports.mjs core/include/snug.h wasm/task_pool.h > $@
+	node tests/tools/exports.mjs --omit "$(TOOLS_ONLY)" core/include/snug.h wasm/task_pool.h > $@
 
 $(BUILD)/wasm/snug-mt.mjs: $(BUILD)/wasm-mt/libsnug.a $(BUILD)/wasm-mt/exports.json
 	@mkdir -p $(@D)
@@ -142,24 +199,24 @@ $(BUILD)/wasm/snug-layout.js: wasm/layout_probe.mjs $(LAYOUT_HDR)
 	  -sWASM_ASYNC_COMPILATION=0 -o $(BUILD)/wasm/layout/probe.cjs
 	node $(BUILD)/wasm/layout/probe.cjs > $@.tmp && mv $@.tmp $@
 
-wasm: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
+wasm: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-tools.mjs $(BUILD)/wasm/snug-layout.js
 
 # ---------------------------------------------------------------- C tests, three ways
-$(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/native/libsnug.a
+$(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/native/libsnug-research.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_N) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/native/libsnug.a -lm -pthread -o $@
+	$(CC) $(CFLAGS_N) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/native/libsnug-research.a -lm -pthread -o $@
 
-$(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/asan/libsnug.a
+$(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/asan/libsnug-research.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_SAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/asan/libsnug.a -lm -pthread -o $@
+	$(CC) $(CFLAGS_SAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/asan/libsnug-research.a -lm -pthread -o $@
 
-$(BUILD)/tsan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/tsan/libsnug.a
+$(BUILD)/tsan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/tsan/libsnug-research.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_TSAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/tsan/libsnug.a -lm -pthread -o $@
+	$(CC) $(CFLAGS_TSAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/tsan/libsnug-research.a -lm -pthread -o $@
 
-$(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/wasm/libsnug.a
+$(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/wasm/libsnug-research.a
 	@mkdir -p $(@D)
-	$(EMCC) $(CFLAGS_W) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/wasm/libsnug.a $(WASM_LINK) \
+	$(EMCC) $(CFLAGS_W) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/wasm/libsnug-research.a $(WASM_LINK) \
 	  -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@
 
 NATIVE_TESTS := $(addprefix $(BUILD)/native/tests/,$(TEST_NAMES))
@@ -227,7 +284,8 @@ clean:
 # (wasm/, web/, tests/js/, tests/browser/).
 WEB_SRC := $(wildcard web/*.js web/*.html web/*.css web/app/*.js web/catalog/*.js web/xr/*.js wasm/*.js)
 
-$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
+$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-tools.mjs \
+                        $(BUILD)/wasm/snug-layout.js
 	npx vite build --config web/vite.config.js --logLevel warn
 
 web: $(BUILD)/web/index.html
@@ -247,7 +305,7 @@ dev: deps
 	@echo "snug: development server at http://$(HOST):5173/ (Ctrl-C stops)"
 	npx vite --config web/vite.config.js --host $(HOST) --port 5173 --strictPort
 
-test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
+test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-tools.mjs $(BUILD)/wasm/snug-layout.js
 	sh tests/js/run.sh
 
 test-browser: web
@@ -257,13 +315,14 @@ test-browser: web
 
 # ---------------------------------------------------------------- npm package
 # `make package` assembles dist/, what `npm pack` ships (package.json "files"; its prepack script runs this): the JS
-# API, the three.js layer, the worker and both prebuilt modules in one folder, so that every file finds the next one
+# API, the three.js layer, the worker and the three prebuilt modules in one folder, so that every file finds the next one
 # beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
 # sources import the modules from the build folder (../build/wasm/), the three.js layer imports ../wasm/ and the glTF
 # extension (the package's snug/gltf) ../../wasm/; here all become ./, and no path may leave the folder.
 PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/internal.js wasm/worker.js wasm/node-web-worker.js \
             wasm/snug.d.ts web/snug-three.js web/snug-three.d.ts $(wildcard web/gltf/placement*.js) web/gltf/placement.d.ts
-PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js snug-layout.js)
+PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js snug-tools.mjs \
+              snug-tools.wasm snug-layout.js)
 
 dist/snug.js: $(PKG_SRC) $(PKG_WASM) Makefile
 	rm -rf dist
@@ -286,22 +345,22 @@ test-package: package
 # in node; writes tests/bench/results/<machine>.md and .csv (tests/bench/run.mjs).
 BENCH_DEPS := tests/bench/snug_bench.c tests/bench/timing.h $(SUPPORT) tests/c/support/*.h Makefile
 
-$(BUILD)/bench/snug_bench: $(BENCH_DEPS) $(BUILD)/native/libsnug.a
+$(BUILD)/bench/snug_bench: $(BENCH_DEPS) $(BUILD)/native/libsnug-research.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
-	  $(BUILD)/native/libsnug.a -lm -o $@
+	  $(BUILD)/native/libsnug-research.a -lm -o $@
 
-$(BUILD)/bench/snug_bench.cjs: $(BENCH_DEPS) $(BUILD)/wasm/libsnug.a
+$(BUILD)/bench/snug_bench.cjs: $(BENCH_DEPS) $(BUILD)/wasm/libsnug-research.a
 	@mkdir -p $(@D)
 	$(EMCC) $(CFLAGS_W) -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
-	  $(BUILD)/wasm/libsnug.a $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@
+	  $(BUILD)/wasm/libsnug-research.a $(WASM_LINK) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@
 
 # The same benchmark without -msimd128 (core compiled in one go, no library): the rows "snug wasm-nosimd" show
 # what the SIMD paths (SAH binning, ray tree, sweep) buy.
-$(BUILD)/bench/snug_bench_nosimd.cjs: $(BENCH_DEPS) $(CORE_SRC) $(wildcard core/src/*/*.h) core/include/snug.h
+$(BUILD)/bench/snug_bench_nosimd.cjs: $(BENCH_DEPS) $(RESEARCH_LIB_SRC) $(wildcard core/src/*/*.h) core/include/snug.h
 	@mkdir -p $(@D)
 	$(EMCC) $(filter-out $(WASM_SIMD),$(CFLAGS_W)) -Itests/c/support -Itests/bench tests/bench/snug_bench.c $(SUPPORT) \
-	  $(CORE_SRC) $(filter-out $(WASM_SIMD),$(WASM_LINK)) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 \
+	  $(RESEARCH_LIB_SRC) $(filter-out $(WASM_SIMD),$(WASM_LINK)) -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 \
 	  -sWASM_ASYNC_COMPILATION=0 -o $@
 
 $(BUILD)/bench/fcl_bench: tests/bench/fcl_bench.cpp tests/bench/timing.h

@@ -6,11 +6,12 @@
 // reports at six positions (the paper's Table A, there relative to DAASD), and the time per detection as the moving
 // and the static part get finer (its Tables 1 and 2, there against an AABB tree and a BSP tree on a 2018 PC; their
 // figures are printed for orientation only).
+// DAASD is a research variant, kept to compare with: it is in the tools module, not in the plain one.
 // Run: make examples (or node examples/peg-in-hole.mjs after make package).
 import { Snug } from 'snug';
 import { cylinder, plateWithHole } from './shapes.mjs';
 
-const snug = await Snug.create();
+const snug = await Snug.create({ tools: true });
 const mm = (v, digits = 3) => (v * 1000).toFixed(digits);
 
 // In metres: a plate 60 x 60 x 20 mm, its top at y = 0, with a hole of radius 10.5 mm; a peg of radius 10 mm and

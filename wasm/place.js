@@ -124,7 +124,12 @@ export function meshGetSurfaces(snug, mesh) {
 /** Offers and bindings found from the triangles alone (snug_mesh_find_surfaces); not set on the mesh. */
 export function meshFindSurfaces(snug, mesh, def = {}) {
   const h = snug._mesh(mesh);
-  const find = snug._fn('snug_mesh_find_surfaces');
+  const find = snug._m._snug_mesh_find_surfaces;
+  if (typeof find !== 'function') {
+    snug._fail(1, 'findSurfaces: the surface finder is only in the tools module (the plain and threaded modules leave ' +
+      'it out to stay small): await snug.findSurfaces(mesh, def) runs it in a worker, Snug.create({ tools: true }) ' +
+      'loads it here');
+  }
   const F = L.surface_find_def;
   const d = snug._scratch + SCRATCH.findDef; // not the stage: the list call below stages its output there
   snug._fn('snug_default_surface_find_def')(d);

@@ -132,6 +132,8 @@ export function pose(q?: ArrayLike<number>, p?: ArrayLike<number>, out?: Float32
 
 export interface BvhDef {
   bvType?: BvType | number;
+  /** 'median', 'sah' and 'gottschalk' everywhere; the others (and bottomUp) are research variants that only the
+   * tools module builds (CreateOptions.tools): elsewhere createMesh throws SNUG_ERR_INVALID_ARGUMENT. */
   splitter?: Splitter | number;
   branching?: number;
   maxBranching?: number;
@@ -194,7 +196,7 @@ export interface QueryStats {
 }
 
 /**
- * Settings of Mesh.findSurfaces (snug.h, snug_surface_find_def); omitted fields keep the C defaults: up +y, forward
+ * Settings of Mesh.findSurfaces and Snug.findSurfaces (snug.h, snug_surface_find_def); omitted fields keep the C defaults: up +y, forward
  * +z (zero: no back binding), maxTilt 5 degrees (radians), flatness 1e-3 of the mesh scale, minArea 0.1 of the
  * footprint, minWidth 0.05 (mesh units), wallFill 0.75, clearance 0.05 of the height, contact 0.005, bigSize 0.6.
  */
@@ -226,7 +228,9 @@ export class Mesh {
   serialize(): Uint8Array;
   setSurfaces(list: Surface[]): void;
   surfaces(): Surface[];
-  /** Offers and bindings found from the triangles alone (not set on the mesh): offers first, then bindings. */
+  /** Offers and bindings found from the triangles alone (not set on the mesh): offers first, then bindings. Only on
+   * the tools module (CreateOptions.tools); elsewhere it throws a SnugError (SNUG_ERR_INVALID_ARGUMENT) pointing to
+   * Snug.findSurfaces, which runs it in a worker. */
   findSurfaces(def?: SurfaceFindDef): Surface[];
   dispose(): void;
 }
@@ -288,6 +292,8 @@ export class TriPairs {
 }
 
 export interface ToiDef {
+  /** 'daasd' is a research variant that only the tools module has (CreateOptions.tools): elsewhere
+   * SNUG_ERR_INVALID_ARGUMENT. */
   mode?: ToiMode | number;
   rootFinder?: RootFinder | number;
   samplingStep?: number;
@@ -302,7 +308,8 @@ export type Motion = Pose | null | { start: Pose; end: Pose };
 export interface CreateOptions {
   wasmBinary?: ArrayBuffer | Uint8Array;
   locateFile?: (path: string, prefix: string) => string;
-  /** The Emscripten factory (default: build/wasm/snug.mjs, or build/wasm/snug-mt.mjs with threads >= 2). */
+  /** The Emscripten factory (default: build/wasm/snug.mjs, build/wasm/snug-mt.mjs with threads >= 2,
+   * build/wasm/snug-tools.mjs with tools). */
   factory?: (args: object) => Promise<object>;
   /** An already instantiated module: the new context shares its memory. With threads >= 2 it must be a threaded
    * module with threads - 1 free pre-started workers. */
@@ -315,6 +322,11 @@ export interface CreateOptions {
   /** URL of the threaded module's .mjs (default: ../build/wasm/snug-mt.mjs from snug.js); its .wasm and .worker.js
    * are found next to it, or through locateFile. A bundled page must ship the three files unbundled. */
   threadedModuleUrl?: string | URL;
+  /** Load the tools module (build/wasm/snug-tools.*, one thread) instead of the plain one: it adds what only
+   * authoring and comparison need, the surface finder (Mesh.findSurfaces) and the research variants (the splitters
+   * beyond median, SAH and Gottschalk, bottomUp, the 'daasd' time-of-impact mode), which the other modules refuse.
+   * Not with threads. */
+  tools?: boolean;
 }
 
 export interface WorkerBuildOptions {
@@ -323,6 +335,14 @@ export interface WorkerBuildOptions {
   onProgress?: (stage: 'load' | 'build' | 'serialize' | 'done', fraction: number) => void;
   wasmUrl?: string;
   label?: string;
+}
+
+export interface WorkerFindOptions {
+  /** A browser Worker or a node worker_threads Worker running wasm/worker.js. */
+  worker?: { postMessage(message: unknown): void; terminate(): unknown };
+  onProgress?: (stage: 'load' | 'mesh' | 'find' | 'done', fraction: number) => void;
+  /** Where the worker finds snug-tools.wasm (a browser, when the bundler does not place it). */
+  wasmUrl?: string;
 }
 
 export class Snug {
@@ -350,6 +370,9 @@ export class Snug {
   defaultBvhDef(): Required<Omit<BvhDef, 'bvType' | 'splitter' | 'measure'>> & { bvType: BvType; splitter: Splitter; measure: Measure };
   meshFromBlob(blob: Uint8Array | ArrayBuffer | ArrayBufferView, label?: string): Mesh;
   buildMeshInWorker(def: MeshDef, options?: WorkerBuildOptions): Promise<Mesh>;
+  /** Mesh.findSurfaces in a worker on the tools module, from any module: the mesh (sent as its blob) or a mesh def. */
+  findSurfaces(source: Mesh | Pick<MeshDef, 'positions' | 'indices' | 'weld' | 'weldTolerance'>, def?: SurfaceFindDef,
+    options?: WorkerFindOptions): Promise<Surface[]>;
 
   overlap(a: Mesh, poseA: Pose | null, b: Mesh, poseB: Pose | null): boolean;
   overlapAll(a: Mesh, poseA: Pose | null, b: Mesh, poseB: Pose | null, out?: TriPairs): TriPairs;

@@ -48,7 +48,9 @@ function isNode() {
 async function instantiate(options) {
   if (options.module) return options.module;
   if (options.threads > 1) return instantiateThreaded(options);
-  const factory = options.factory || createSnugModule;
+  // The tools module (build/wasm/snug-tools.*) is imported only when asked for: a bundler makes it a chunk of its own
+  // that a page without authoring never fetches.
+  const factory = options.factory || (options.tools ? (await import('../build/wasm/snug-tools.mjs')).default : createSnugModule);
   const args = {};
   if (options.wasmBinary) args.wasmBinary = options.wasmBinary;
   if (options.locateFile) args.locateFile = options.locateFile;
@@ -56,7 +58,8 @@ async function instantiate(options) {
     // The module is built for web/worker (no node glue); node gets the bytes handed over instead.
     const fsName = 'node:fs';
     const { readFileSync } = await import(/* @vite-ignore */ fsName);
-    args.wasmBinary = readFileSync(new URL('../build/wasm/snug.wasm', import.meta.url));
+    args.wasmBinary = readFileSync(options.tools ? new URL('../build/wasm/snug-tools.wasm', import.meta.url)
+      : new URL('../build/wasm/snug.wasm', import.meta.url));
   }
   return factory(args);
 }
@@ -234,6 +237,8 @@ export class Mesh {
    * Offer and binding surfaces found from the triangles alone (snug_mesh_find_surfaces), as plain objects of the
    * placement format: { kind: 'offer'|'binding', label, normal, polygon }. Does not set them on the mesh.
    * def (all optional): { up, forward, maxTilt, flatness, minArea, minWidth, wallFill, clearance, contact, bigSize }.
+   * Only on the tools module (Snug.create({ tools: true })); elsewhere it throws, and snug.findSurfaces(mesh, def)
+   * finds them in a worker.
    */
   findSurfaces(def) { return meshFindSurfaces(this.snug, this, def); }
   dispose() {
@@ -250,14 +255,19 @@ export class Mesh {
 export class Snug {
   /**
    * Load the module (or reuse options.module) and create a context.
-   * options: { wasmBinary?, locateFile?, factory?, module?, threads?, threadedModuleUrl? }.
+   * options: { wasmBinary?, locateFile?, factory?, module?, threads?, threadedModuleUrl?, tools? }.
    * threads (default 1): total threads, the caller's included; 2 or more load the threaded module (snug-mt) and run
    * the context's parallel work on a pool of threads - 1 pthreads.
+   * tools: load the tools module (snug-tools: one thread, with the surface finder and the research builder variants)
+   * instead of the plain one, for authoring scripts and comparisons.
    */
   static async create(options = {}) {
     const threads = options.threads ?? 1;
     if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
       throw new SnugError(ERR_INVALID, `invalid argument: threads must be an integer from 1 to ${MAX_THREADS}, got ${threads}`);
+    }
+    if (options.tools && threads > 1) {
+      throw new SnugError(ERR_INVALID, `invalid argument: the tools module runs one thread (tools: true with threads: ${threads})`);
     }
     const module = await instantiate({ ...options, threads });
     try {
@@ -383,7 +393,9 @@ export class Snug {
     if (bytes <= this._stageBytes) return this._stage;
     const m = this._m;
     const size = Math.max(bytes, this._stageBytes * 2, 4096);
-    const p = m._malloc(size);
+    // Nothing above 2 GB: the views are indexed with signed addresses, and near 4 GB emmalloc (the plain module's
+    // allocator) lets the size wrap and returns a block it does not have (the core refuses the same, base/ctx.c).
+    const p = size <= 0x7fffffff ? m._malloc(size) : 0;
     if (!p) throw new SnugError(ERR_OOM, `out of memory: could not stage ${bytes} bytes in wasm memory`);
     if (this._stage) m._free(this._stage);
     this._stage = p;
@@ -536,11 +548,42 @@ export class Snug {
    */
   async buildMeshInWorker(def, options = {}) {
     this._live();
+    const reply = await this._workerJob({ type: 'build', positions: def.positions, indices: def.indices ?? null,
+      def: { weld: def.weld, weldTolerance: def.weldTolerance, bvh: def.bvh } }, [], options);
+    return this.meshFromBlob(reply.blob, options.label ?? def.label);
+  }
+
+  /**
+   * Surfaces found from a mesh's triangles (Mesh.findSurfaces' result and def), in a worker (wasm/worker.js) on the
+   * tools module: the finder is left out of the plain and threaded modules to keep them small. source: a Mesh of
+   * this context (its blob goes to the worker: the surfaces are found on the very same mesh) or a mesh def
+   * { positions, indices?, weld?, weldTolerance? }. options: { worker?, onProgress?, wasmUrl?: where the worker finds
+   * snug-tools.wasm (browser, when the bundler does not) }.
+   */
+  async findSurfaces(source, def = {}, options = {}) {
+    this._live();
+    let job, transfer = [];
+    if (source instanceof Mesh) {
+      const blob = this._meshSerialize(source);
+      job = { blob };
+      transfer = [blob.buffer];
+    } else if (source && source.positions != null) {
+      job = { positions: source.positions, indices: source.indices ?? null,
+        def: { weld: source.weld, weldTolerance: source.weldTolerance } };
+    } else {
+      throw new SnugError(ERR_INVALID, 'invalid argument: findSurfaces needs a Mesh or a mesh def { positions, indices }');
+    }
+    return (await this._workerJob({ type: 'find', ...job, find: def }, transfer, options)).surfaces;
+  }
+
+  // One job in a worker (options.worker, or one started for it and stopped after): its progress messages go to
+  // options.onProgress, its 'done' message is the result, its error a SnugError with the core's status.
+  async _workerJob(message, transfer, options) {
     const own = !options.worker;
     const worker = options.worker || await startWorker();
     const id = ++workerJobs;
     try {
-      const reply = await new Promise((resolve, reject) => {
+      return await new Promise((resolve, reject) => {
         const off = listen(worker, (msg) => {
           if (!msg || msg.id !== id) return;
           if (msg.type === 'progress') { if (options.onProgress) options.onProgress(msg.stage, msg.fraction); return; }
@@ -548,10 +591,8 @@ export class Snug {
           if (msg.type === 'done') resolve(msg);
           else reject(msg.code >= 0 ? new SnugError(msg.code, msg.message) : new Error(msg.message));
         }, reject);
-        worker.postMessage({ id, type: 'build', positions: def.positions, indices: def.indices ?? null,
-          def: { weld: def.weld, weldTolerance: def.weldTolerance, bvh: def.bvh }, wasmUrl: options.wasmUrl });
+        worker.postMessage({ ...message, id, wasmUrl: options.wasmUrl }, transfer);
       });
-      return this.meshFromBlob(reply.blob, options.label ?? def.label);
     } finally {
       if (own) worker.terminate();
     }

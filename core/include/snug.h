@@ -110,6 +110,10 @@ typedef enum snug_bv_type {
     SNUG_BV_MIXED = SNUG_BV_TYPE_COUNT /* per node the type with the best quality x test cost */
 } snug_bv_type;
 
+/* Median, SAH and Gottschalk are the product's splitters. The others, and bottom_up below, are research variants kept
+ * for comparison (core/src/research/): the research library (tests, benchmarks, the tools wasm module) builds them,
+ * the product library (the plain and threaded wasm modules) refuses them with SNUG_ERR_INVALID_ARGUMENT. A blob
+ * of a hierarchy they built loads in either. */
 typedef enum snug_splitter {
     SNUG_SPLITTER_MEDIAN = 0,     /* longest centroid axis, object median */
     SNUG_SPLITTER_SAH,            /* binned surface-area heuristic */
@@ -329,7 +333,9 @@ typedef enum snug_toi_mode {
                                * Fig. 5.24); misses tunnelling, the earliest contact may come from other features */
     SNUG_TOI_DYNAMIC,         /* swept hierarchy traversal + dynamic vertex-face / edge-edge tests: finds tunnelling */
     SNUG_TOI_DAASD,           /* seed 003: vertex paths as chords in slabs of the AABB overlap region; only vertices
-                               * of either mesh through the other's triangles, rotation taken as chords (see daasd.c) */
+                               * of either mesh through the other's triangles, rotation taken as chords (see
+                               * research/daasd.c). A research variant: the product library refuses it with
+                               * SNUG_ERR_INVALID_ARGUMENT (as the research splitters, snug_splitter) */
     SNUG_TOI_MODE_COUNT
 } snug_toi_mode;
 

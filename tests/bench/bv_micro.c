@@ -1,13 +1,14 @@
 /* Micro-benchmark of the bounding-volume kernels: ns per pair test (1024 cached random pairs per call, B's centre
  * uniform in [-1.5, 1.5]^3 around A, half extents in [0.1, 1], random rotations, about half overlapping) and ms per
  * fit of the 11k dragon. Not part of `make bench` (that one measures whole queries against the anchors); this is
- * the per-kernel cost behind them. Build and run from the repository root (SUPPORT = tests/c/support/harness.c
- * tests/c/support/test_meshes.c):
+ * the per-kernel cost behind them. It links the research library (seed 004's test). Build and run from the
+ * repository root (SUPPORT = tests/c/support/harness.c tests/c/support/test_meshes.c):
  *   native: make native meshes && cc -std=c11 -O3 -Icore/include -Icore/src -Itests/c/support tests/bench/bv_micro.c \
- *           $SUPPORT build/native/libsnug.a -lm -o build/bv_micro && ./build/bv_micro
- *   wasm:   make build/wasm/libsnug.a && NODE_PATH=/usr/share/nodejs emcc -std=c11 -O3 -msimd128 -Icore/include \
- *           -Icore/src -Itests/c/support -Ibuild/include tests/bench/bv_micro.c $SUPPORT build/wasm/libsnug.a \
- *           -sENVIRONMENT=node -sNODERAWFS=1 -sWASM_ASYNC_COMPILATION=0 -sALLOW_MEMORY_GROWTH=1 \
+ *           $SUPPORT build/native/libsnug-research.a -lm -o build/bv_micro && ./build/bv_micro
+ *   wasm:   make build/wasm/libsnug-research.a && NODE_PATH=/usr/share/nodejs emcc -std=c11 -O3 -msimd128 \
+ *           -Icore/include -Icore/src -Itests/c/support -Ibuild/include tests/bench/bv_micro.c $SUPPORT \
+ *           build/wasm/libsnug-research.a -sENVIRONMENT=node -sNODERAWFS=1 -sWASM_ASYNC_COMPILATION=0 \
+ *           -sALLOW_MEMORY_GROWTH=1 \
  *           -o build/bv_micro.cjs && node build/bv_micro.cjs
  * The figures are wall-clock medians: on a shared machine compare the min column and ratios within one run. */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime under -std=c11 */

@@ -156,9 +156,11 @@ if (!only || only.test('size')) {
   if (!existsSync(`${BENCH_DIR}/wasm.ok`)) rows.push({ sec: 'size', case: '.wasm', impl: 'snug', status: 'missing', note: '`make wasm` failed in this run (a stale module is not measured)' });
   else if (existsSync(snugWasm)) sizeRow('snug', readFileSync(snugWasm), `${BUILD}/wasm/snug.wasm from make wasm`);
   else rows.push({ sec: 'size', case: '.wasm', impl: 'snug', status: 'missing', note: `${snugWasm} not built` });
-  // The threaded module (Snug.create({ threads })): not under the budget of issue 7, which is the default module's.
-  const mtWasm = `${BUILD}/wasm/snug-mt.wasm`;
+  // The threaded module (Snug.create({ threads })) and the tools module (snug.findSurfaces, Snug.create({ tools })):
+  // not under the budget of issue 7, which is the default module's.
+  const mtWasm = `${BUILD}/wasm/snug-mt.wasm`, toolsWasm = `${BUILD}/wasm/snug-tools.wasm`;
   if (existsSync(`${BENCH_DIR}/wasm.ok`) && existsSync(mtWasm)) sizeRow('snug-mt (threaded, loaded on request)', readFileSync(mtWasm), `${mtWasm} from make wasm`);
+  if (existsSync(`${BENCH_DIR}/wasm.ok`) && existsSync(toolsWasm)) sizeRow('snug-tools (surface finder and research variants, loaded on request)', readFileSync(toolsWasm), `${toolsWasm} from make wasm`);
   sizeRow('Jolt', readFileSync(require.resolve('jolt-physics/jolt-physics.wasm.wasm')), 'jolt-physics dist/jolt-physics.wasm.wasm');
   const rapierJs = readFileSync(require.resolve('@dimforge/rapier3d-compat'), 'utf8');
   const b64 = /"([A-Za-z0-9+/=]{100000,})"/.exec(rapierJs);

@@ -522,6 +522,8 @@ test('import: a dropped .glb becomes a catalog item built in a worker behind a p
   const item = await app(page, () => window.snugApp.catalog.items().find((it) => it.id.startsWith('import:knot')));
   assert.equal(item.category, 'imported');
   assert.equal(item.name, 'knot');
+  const found = await app(page, (id) => window.snugApp.catalog.prototype(id).surfaces.map((s) => `${s.kind} ${s.label}`), item.id);
+  assert.ok(found.some((s) => s.startsWith('binding')), `the finder (tools module, in snug's worker) gave it a base to rest on: ${found}`);
   assert.equal(await page.isVisible(tile(item.id)), true, 'its tile is in the catalog');
   // The hierarchy came from the worker, and it is the one this page's threaded core builds from the same triangles.
   const cmp = await app(page, (id) => {

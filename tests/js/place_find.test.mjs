@@ -1,12 +1,15 @@
-// Surfaces found from triangles through the JS API (Mesh.findSurfaces): the placement format (kind, label name,
-// unit normal, convex counter-clockwise polygon), a table's top and feet, a sphere's single resting binding at its
-// lowest point, the def's fields reaching the core, bad input.
+// Surfaces found from triangles through the JS API: Mesh.findSurfaces on the tools module (the placement format:
+// kind, label name, unit normal, convex counter-clockwise polygon; a table's top and feet, a sphere's single resting
+// binding at its lowest point, the def's fields reaching the core, bad input), its clear refusal on the plain
+// module, which leaves the finder out, and snug.findSurfaces, which runs it from the plain module in a worker on the
+// tools module and gives the same answer.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Snug, SnugError } from '../../wasm/snug.js';
 import { wasmBinary, sphere } from './support.mjs';
 
-const snug = await Snug.create({ wasmBinary });
+const snug = await Snug.create({ tools: true });
+const plain = await Snug.create({ wasmBinary });
 
 // Boxes [x0, y0, z0, x1, y1, z1] as one mesh, faces counter-clockwise outward.
 function boxes(list) {
@@ -91,4 +94,43 @@ test('findSurfaces: the def reaches the core', () => {
   assert.throws(() => mesh.findSurfaces({ up: [0, 2, 0] }), (e) => e.status === 'SNUG_ERR_INVALID_ARGUMENT');
   mesh.dispose();
   assert.throws(() => mesh.findSurfaces(), (e) => e.status === 'SNUG_ERR_STALE_HANDLE');
+});
+
+test('findSurfaces: the plain module has no finder and says where it is', () => {
+  const mesh = plain.createMesh(table);
+  assert.equal(typeof plain.module._snug_mesh_find_surfaces, 'undefined', 'the finder is not exported');
+  assert.throws(() => mesh.findSurfaces(), (e) => e instanceof SnugError && e.status === 'SNUG_ERR_INVALID_ARGUMENT' &&
+    /tools module/.test(e.message) && /snug\.findSurfaces/.test(e.message));
+  mesh.dispose();
+  assert.throws(() => mesh.findSurfaces(), (e) => e.status === 'SNUG_ERR_STALE_HANDLE');
+});
+
+test('snug.findSurfaces: from the plain module, in a worker on the tools module, the same surfaces', async () => {
+  const ball = sphere(0.2, 24, 32);
+  const local = snug.createMesh(table), localBall = snug.createMesh(ball);
+  const mesh = plain.createMesh(table);
+  const stages = [];
+  assert.deepEqual(await plain.findSurfaces(mesh, {}, { onProgress: (stage) => stages.push(stage) }), local.findSurfaces());
+  assert.deepEqual(stages, ['load', 'mesh', 'find', 'done']);
+  // a mesh def instead of a mesh, and the def reaching the finder
+  assert.deepEqual(await plain.findSurfaces(ball), localBall.findSurfaces());
+  assert.deepEqual(await plain.findSurfaces(mesh, { bigSize: 2 }), local.findSurfaces({ bigSize: 2 }));
+  // the found surfaces are what the mesh takes
+  mesh.setSurfaces(await plain.findSurfaces(mesh));
+  assert.deepEqual(mesh.surfaces(), local.findSurfaces());
+  // the core's errors come back as SnugErrors; a reused worker serves several jobs
+  const { Worker } = await import('node:worker_threads');
+  const worker = new Worker(new URL('../../wasm/worker.js', import.meta.url));
+  await assert.rejects(plain.findSurfaces(mesh, { minArea: 2 }, { worker }),
+    (e) => e instanceof SnugError && e.status === 'SNUG_ERR_INVALID_ARGUMENT' && /min area/.test(e.message));
+  const [a, b] = await Promise.all([plain.findSurfaces(mesh, {}, { worker }), plain.findSurfaces(ball, {}, { worker })]);
+  assert.deepEqual([a, b], [local.findSurfaces(), localBall.findSurfaces()]);
+  await worker.terminate();
+  await assert.rejects(plain.findSurfaces({ indices: [0, 1, 2] }), (e) => e.status === 'SNUG_ERR_INVALID_ARGUMENT');
+  await assert.rejects(plain.findSurfaces({ positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [0, 1, 7] }),
+    (e) => e instanceof SnugError && e.status === 'SNUG_ERR_INDEX_RANGE');
+  mesh.dispose();
+  await assert.rejects(plain.findSurfaces(mesh), (e) => e.status === 'SNUG_ERR_STALE_HANDLE');
+  local.dispose();
+  localBall.dispose();
 });

@@ -1,8 +1,8 @@
 // snug as a user gets it: `npm pack`, an offline install of the tarball into a new Vite + three.js project (three
 // and vite linked from this repository's node_modules, so nothing is downloaded), node importing the package, a
 // production build with Vite's default settings, and the built app in headless Chromium. The app (tests/package/app/)
-// drags a box into a wall on the main thread, on two threads, in a worker of its own, and builds a hierarchy in
-// snug's worker.
+// drags a box into a wall on the main thread, on two threads, in a worker of its own, builds a hierarchy in snug's
+// worker and finds a box's surfaces there on the tools module (a chunk of its own in the bundle).
 import test, { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -18,6 +18,7 @@ const work = mkdtempSync(join(tmpdir(), 'snug-package-'));
 const app = join(work, 'app');
 const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 let packed;
+let foundInNode; // the box's surfaces found in node: the page must find the same
 
 // The stopping point of the app's drag: the box's face (half size 0.5) on the wall's face (x = 2 - 0.1).
 const CONTACT_X = 1.4;
@@ -53,12 +54,12 @@ after(async () => {
   rmSync(work, { recursive: true, force: true });
 });
 
-test('the tarball holds the JS API, the three.js layer, the worker, types and both prebuilt modules', () => {
+test('the tarball holds the JS API, the three.js layer, the worker, types and the three prebuilt modules', () => {
   const files = packed.files.map((f) => f.path).sort();
   for (const f of ['dist/snug.js', 'dist/scene.js', 'dist/place.js', 'dist/internal.js', 'dist/snug-layout.js',
     'dist/worker.js', 'dist/node-web-worker.js', 'dist/snug-three.js', 'dist/snug.d.ts', 'dist/snug-three.d.ts',
-    'dist/placement.js', 'dist/placement.d.ts', 'dist/snug.mjs', 'dist/snug.wasm', 'dist/snug-mt.mjs', 'dist/snug-mt.wasm', 'dist/snug-mt.worker.js',
-    'package.json']) {
+    'dist/placement.js', 'dist/placement.d.ts', 'dist/snug.mjs', 'dist/snug.wasm', 'dist/snug-mt.mjs', 'dist/snug-mt.wasm',
+    'dist/snug-mt.worker.js', 'dist/snug-tools.mjs', 'dist/snug-tools.wasm', 'package.json']) {
     assert.ok(files.includes(f), `${f} missing from ${files.join(', ')}`);
   }
   assert.deepEqual(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md'), []);
@@ -70,7 +71,7 @@ test('the tarball holds the JS API, the three.js layer, the worker, types and bo
   for (const t of targets) assert.ok(existsSync(join(app, 'node_modules/snug', t)), `export target ${t} is not in the package`);
 });
 
-test('node: import { Snug } from "snug" finds the wasm next to the module; threads and workers too', () => {
+test('node: import { Snug } from "snug" finds the wasm next to the module; threads, workers and tools too', () => {
   const result = JSON.parse(run('node', ['node.mjs'], app));
   assertBlocked(result.main, 'node');
   assertSnapped(result.snapped, 'node');
@@ -79,6 +80,10 @@ test('node: import { Snug } from "snug" finds the wasm next to the module; threa
   assert.equal(result.threaded.threads, 2);
   assert.equal(result.builtInWorker, 2);
   assert.deepEqual(result.builtInOwnWorker, [2, 1], 'a worker started from snug/worker serves two builds');
+  // a 1 m box is furniture: its top comes first (offers first, largest first) as a workspace, and it rests on the floor
+  assert.deepEqual([result.found[0].kind, result.found[0].label, result.found[0].normal], ['offer', 'onWorkspace', [0, 1, 0]]);
+  assert.equal(result.found.find((s) => s.kind === 'binding')?.label, 'onFloor', JSON.stringify(result.found));
+  foundInNode = result.found;
 });
 
 // The built app served by Vite's preview server, and Chromium: made by the build test, used by the example's.
@@ -110,6 +115,8 @@ test('Vite builds the app and Chromium runs it: the drag is blocked everywhere, 
   assertBlocked(result.worker, 'app worker');
   assert.equal(result.builtInWorker, 6 * 8 * 8 * 2);
   assertSnapped(result.snapped, 'page');
+  assert.ok(foundInNode, 'the node test ran first');
+  assert.deepEqual(result.found, foundInNode, 'the page finds the box\'s surfaces as node does');
   assert.deepEqual(errors, []);
   await page.close();
 });

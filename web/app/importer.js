@@ -48,8 +48,8 @@ export async function importGltf(files, { snug, wasmUrl, interior, onProgress = 
 /**
  * The catalog item definition of imported triangles (from a file just read, or from a room file):
  * source { id, name, color '#rrggbb', positions, indices } -> { id, name, geometry, color, blob, surfaces, source }.
- * Its placement surfaces are the ones the core finds on the triangles (mesh.findSurfaces: offers on flat tops, the
- * base it rests on), so it stands on what fits and carries what fits.
+ * Its placement surfaces are the ones the core finds on the triangles (snug.findSurfaces, in a worker on the tools
+ * module: offers on flat tops, the base it rests on), so it stands on what fits and carries what fits.
  */
 export async function makeImportedItem(source, { snug, wasmUrl, onProgress = () => {} }) {
   const geometry = new BufferGeometry();
@@ -61,15 +61,18 @@ export async function makeImportedItem(source, { snug, wasmUrl, onProgress = () 
     const label = `building the collision hierarchy of ${source.name} (${triangles.toLocaleString('en')} triangles) in a worker`;
     onProgress(label, 0.4);
     mesh = await snug.buildMeshInWorker({ positions: source.positions, indices: source.indices }, {
-      wasmUrl, label: source.id, onProgress: (stage, f) => onProgress(`${label}: ${stage}`, 0.4 + 0.6 * f),
+      wasmUrl, label: source.id, onProgress: (stage, f) => onProgress(`${label}: ${stage}`, 0.4 + 0.4 * f),
     });
     blob = mesh.serialize();
   } else {
     mesh = snug.createMesh({ positions: source.positions, indices: source.indices, label: source.id });
   }
+  // The surface finder is in the tools module only (the page's module leaves it out to stay small): snug's worker
+  // loads that module, the first import fetches it.
   let surfaces;
   try {
-    surfaces = mesh.findSurfaces();
+    const label = `finding the placement surfaces of ${source.name} in a worker`;
+    surfaces = await snug.findSurfaces(mesh, {}, { onProgress: (stage, f) => onProgress(`${label}: ${stage}`, 0.8 + 0.2 * f) });
   } finally {
     mesh.dispose();
   }

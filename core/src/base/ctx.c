@@ -2,6 +2,8 @@
 #include "base/ctx.h"
 
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,8 +34,11 @@ snug_status snug_def_check_mark(snug_ctx* ctx, uint32_t internal_value, const ch
                      "snug_%s was not made by snug_default_%s() (start from the default, then set fields)", name, name);
 }
 
+/* No block larger than PTRDIFF_MAX, as glibc's malloc refuses: on wasm32 that is 2 GB, above which the JS glue's
+ * signed addresses cannot reach, and near 4 GB emmalloc (the plain module's allocator) lets the size wrap and hands
+ * out a block it does not have. */
 void* snug_alloc(snug_ctx* ctx, size_t size) {
-    if (size > SIZE_MAX - sizeof(block_header)) return NULL;
+    if (size > PTRDIFF_MAX - sizeof(block_header)) return NULL;
     block_header* h = ctx->def.alloc(sizeof(block_header) + size, ctx->def.user);
     if (!h) return NULL;
     h->size = size;

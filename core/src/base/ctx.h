@@ -8,8 +8,8 @@
 
 #include <stdarg.h>
 
-/* Functions off every hot path (welding, quality reports, deriving a loaded mesh's data): the
- * compiler optimises them for size, which keeps the wasm module within its budget (issue 7). */
+/* Functions off every hot path (welding, edge adjacency, quality reports, deriving a loaded mesh's data, mesh info):
+ * the compiler optimises them for size, which keeps the wasm module within its budget (issue 7). */
 #if defined(__GNUC__)
 #define SNUG_COLD __attribute__((cold))
 #else

@@ -39,8 +39,12 @@ typedef struct snug_bvh {
     snug_bvh_def def;
 } snug_bvh;
 
-/* Check a definition; fills a message on ctx and returns its status when it is out of range. */
+/* Check a definition; fills a message on ctx and returns its status when it is out of range. (What a blob stores:
+ * a hierarchy built elsewhere loads whatever variant built it.) */
 snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* def);
+/* The same, and is its builder in this library? (The product library leaves the research variants out:
+ * bvh/variants.h.) What a build checks. */
+snug_status snug_bvh_def_check_buildable(snug_ctx* ctx, const snug_bvh_def* def);
 
 /* Build over triangles (3 vertex indices each) into `out`. perm (tri_count entries, the builders' id scratch
  * until then) receives the leaf order: perm[slot] = input triangle index; the caller reorders its triangles by

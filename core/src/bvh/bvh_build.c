@@ -8,7 +8,7 @@
  * relayout of the same trees with 200k closest-hit rays (snug_mesh_raycast_batch, native): depth-first was
  * 1.4x faster on the 48k dragon and 1.04x on the 871k one. Leaves hold contiguous slot ranges and every
  * subtree covers a contiguous slot range. */
-#include "bvh/bvh_build.h"
+#include "bvh/variants.h"
 #include "base/simd.h"
 
 #include <math.h>
@@ -58,6 +58,18 @@ snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* d) {
     if (d->splitter == SNUG_SPLITTER_BRANCH_BOUND && (d->bb_max_faces < 2 || d->bb_max_faces > 24))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bb_max_faces %u is not in 2..24", d->bb_max_faces);
     return SNUG_OK;
+}
+
+snug_status snug_bvh_def_check_buildable(snug_ctx* ctx, const snug_bvh_def* d) {
+    static const char* const names[SNUG_SPLITTER_COUNT] = {"median", "SAH", "Gottschalk", "Zachmann", "k-center",
+                                                           "k-means", "greedy", "branch-and-bound"};
+    snug_status st = snug_bvh_def_check(ctx, d);
+    if (st != SNUG_OK) return st;
+    if (d->bottom_up ? snug_build_table.bottom_up != NULL : snug_build_table.splitters[d->splitter] != NULL) return SNUG_OK;
+    return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                     "the %s%s is a research variant, not in this build (the research library and the tools wasm "
+                     "module have it)", d->bottom_up ? "bottom-up builder" : names[d->splitter],
+                     d->bottom_up ? "" : " splitter");
 }
 
 typedef struct build_task {
@@ -114,7 +126,7 @@ static int split_variable(snug_build* b, snug_split_fn split, snug_prim* prims, 
 
 static snug_status build_top_down(snug_build* b, uint32_t tri_count) {
     const snug_bvh_def* def = b->in.def;
-    snug_split_fn split = snug_splitter_fn(def->splitter);
+    snug_split_fn split = snug_build_table.splitters[def->splitter];
     build_task stack[64 * SNUG_MAX_BRANCHING + 1];
     int top = 0;
     snug_aabb root;
@@ -292,7 +304,7 @@ static void tri_records_parallel(snug_ctx* ctx, tri_pass* p, uint32_t n, snug_aa
 snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* positions, const uint32_t* tris,
                            uint32_t tri_count, snug_bvh* out, uint32_t* perm, float tolerance, uint8_t* degenerate) {
     memset(out, 0, sizeof *out);
-    snug_status st = snug_bvh_def_check(ctx, def);
+    snug_status st = snug_bvh_def_check_buildable(ctx, def);
     if (st != SNUG_OK) return st;
     if (tri_count == 0) return snug_fail(ctx, SNUG_ERR_EMPTY, "a hierarchy needs triangles");
     snug_build b;
@@ -319,7 +331,7 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
     /* per-triangle bounds once; everything after works on these records */
     tri_pass records = {positions, tris, tolerance, b.prims, degenerate};
     tri_records_parallel(ctx, &records, tri_count, &b.root);
-    if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
+    if (def->bottom_up) st = snug_build_table.bottom_up(ctx, &b, tri_count);
     else if (def->splitter == SNUG_SPLITTER_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
     else if (def->bv_type == SNUG_BV_OBB && def->splitter == SNUG_SPLITTER_GOTTSCHALK && def->branching == 2 &&
              !def->obb_refine && def->measure != SNUG_MEASURE_HAUSDORFF) st = snug_bvh_build_obb_binary(ctx, &b, tri_count);

@@ -1,4 +1,5 @@
-/* Internal state shared by the top-down driver (bvh_build.c) and the bottom-up builder (bvh_bottomup.c). */
+/* Internal state shared by the top-down driver (bvh_build.c), the dedicated builders and the bottom-up builder
+ * (research/bvh_bottomup.c). */
 #ifndef SNUG_BVH_BUILD_H
 #define SNUG_BVH_BUILD_H
 
@@ -58,9 +59,6 @@ extern uint32_t snug_obb_subtrees_min;
 void snug_split_gottschalk_axes(snug_split_in* in, const snug_prim* prims, uint32_t count, mat3 axes);
 int snug_split_gottschalk_obb(snug_split_in* in, snug_prim* prims, uint32_t count, const mat3 axes, uint32_t* sizes,
                               snug_obb* node);
-/* Bottom-up topology by pairwise merging: sets nodes (AABB, children, leaf ranges), ranges, depth and reorders
- * prims into slot order. */
-snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t tri_count);
 /* Every node's OBB (covariance axes, no refinement) from moments summed bottom-up; needs ranges and slot-order
  * prims. (Trees whose builder made b->obbs take those instead: snug_bvh_finish.) */
 snug_status snug_bvh_fit_obbs(snug_ctx* ctx, const snug_build* b, snug_obb* obbs);

@@ -60,7 +60,7 @@ static void sort_u64(uint64_t* v, uint32_t n);
  * bucket is short and duplicates meet when the bucket is sorted on (other vertex, half-edge). Edge ids follow
  * first appearance in slot order. O(n) with mostly sequential memory; a hash table over the edges probed
  * random words and was the largest cost of mesh creation after the build. */
-static snug_status build_adjacency(snug_ctx* ctx, snug_mesh_data* m) {
+SNUG_COLD static snug_status build_adjacency(snug_ctx* ctx, snug_mesh_data* m) {
     uint32_t max_edges = 3u * m->tri_count, nv = m->vertex_count;
     uint32_t* start = snug_calloc(ctx, (size_t)nv + 1, sizeof *start);
     uint64_t* bucket = snug_alloc(ctx, (size_t)max_edges * sizeof *bucket);
@@ -141,13 +141,13 @@ static snug_status build_adjacency(snug_ctx* ctx, snug_mesh_data* m) {
     return SNUG_OK;
 }
 
-static int cmp_u64(const void* x, const void* y) {
+SNUG_COLD static int cmp_u64(const void* x, const void* y) {
     uint64_t a = *(const uint64_t*)x, b = *(const uint64_t*)y;
     return (a > b) - (a < b);
 }
 
 /* Buckets hold a handful of half-edges (about 6 on a closed mesh); a fan around one vertex can hold many. */
-static void sort_u64(uint64_t* v, uint32_t n) {
+SNUG_COLD static void sort_u64(uint64_t* v, uint32_t n) {
     if (n > 24) {
         qsort(v, n, sizeof *v, cmp_u64);
         return;
@@ -358,7 +358,7 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
                          def->vertex_count, def->triangle_count);
     if (def->weld && !(def->weld_tolerance >= 0.0f && def->weld_tolerance < 1.0f))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "weld tolerance %g is not in [0, 1)", (double)def->weld_tolerance);
-    snug_status st = snug_bvh_def_check(ctx, &def->bvh);
+    snug_status st = snug_bvh_def_check_buildable(ctx, &def->bvh);
     if (st != SNUG_OK) return st;
 
     snug_mesh_data* m = snug_calloc(ctx, 1, sizeof *m);
@@ -432,7 +432,7 @@ fail:
 
 bool snug_mesh_is_valid(const snug_ctx* ctx, snug_mesh mesh) { return ctx && snug_pool_get(&ctx->meshes, mesh); }
 
-snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh) {
+SNUG_COLD snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* m = snug_pool_remove(&ctx->meshes, mesh);
     if (!m) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "mesh handle 0x%08x is not a live mesh of this context", mesh);
@@ -440,7 +440,7 @@ snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh) {
     return snug_succeed(ctx);
 }
 
-snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* out) {
+SNUG_COLD snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_get_info needs an output");
     snug_mesh_data* m = snug_mesh_lookup(ctx, mesh);
@@ -469,7 +469,7 @@ snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* ou
     return snug_succeed(ctx);
 }
 
-snug_status snug_mesh_get_degenerate(snug_ctx* ctx, snug_mesh mesh, uint32_t* ids, uint32_t capacity, uint32_t* total) {
+SNUG_COLD snug_status snug_mesh_get_degenerate(snug_ctx* ctx, snug_mesh mesh, uint32_t* ids, uint32_t capacity, uint32_t* total) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!total || (capacity && !ids))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_get_degenerate needs total (and ids when capacity > 0)");

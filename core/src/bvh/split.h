@@ -3,8 +3,9 @@
  * The builder keeps one record per triangle (snug_prim: its AABB and input index) and partitions a node's
  * contiguous range of records in place. A splitter divides records[0..count) into at most `degree` non-empty
  * contiguous parts, writes their sizes and AABBs, and returns the number of parts (< 2: cannot split).
- * One splitter per file: split_median.c, split_sah.c, split_gottschalk.c, split_zachmann.c, split_kcenter.c,
- * split_kmeans.c, split_greedy.c, split_bb.c; shared helpers live in split_parts.c. */
+ * One splitter per file: the product's split_median.c, split_sah.c and split_gottschalk.c here (shared helpers in
+ * split_parts.c), the research variants in research/ (research/research.h); the table of the linked library
+ * (bvh/variants.h) says which a build holds. */
 #ifndef SNUG_SPLITTER_H
 #define SNUG_SPLITTER_H
 
@@ -37,8 +38,8 @@ typedef struct snug_split_in {
     const snug_bvh_def* def;
     snug_prim* tmp;              /* scratch records, one per triangle */
     uint32_t* ids;               /* scratch ids, one per triangle (tri sets for BV fits) */
-    float* dist;                 /* scratch floats, one per triangle */
-    uint64_t rng;                /* deterministic state for randomised choices */
+    float* dist;                 /* scratch floats, one per triangle (the k-center and k-means splitters) */
+    uint64_t rng;                /* deterministic state for randomised choices (the greedy splitter) */
     /* Optional (Gottschalk OBB builder, NULL elsewhere): one record per triangle (obb_fit.h: SNUG_OBB_RECORD
      * floats, its corners, id and own moments). When set, the Gottschalk split keeps these in record
      * order in place of the prims (which it then leaves as they are); corners_tmp: as many scratch floats. */
@@ -52,14 +53,6 @@ typedef int (*snug_split_fn)(snug_split_in* in, snug_prim* prims, uint32_t count
 int snug_split_median(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
 int snug_split_sah(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
 int snug_split_gottschalk(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
-int snug_split_zachmann(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
-int snug_split_kcenter(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
-int snug_split_kmeans(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
-int snug_split_greedy(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
-/* Exhaustive for count <= def->bb_max_faces (with a node budget); larger nodes go to snug_split_greedy. */
-int snug_split_bb(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes, snug_aabb* boxes);
-
-snug_split_fn snug_splitter_fn(snug_splitter splitter);
 
 /* ---- shared helpers (split_parts.c) ---- */
 
@@ -70,12 +63,8 @@ int snug_split_by_label(snug_split_in* in, snug_prim* prims, uint32_t count, int
 void snug_prims_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out);
 /* Face midpoint (mean of the three vertices, seed 000 §3.7.3). */
 void snug_split_mid(const snug_split_in* in, uint32_t id, vec3 out);
-/* Largest distance from c to a vertex of the face: the face-to-centre distance D(c, f) of §3.7.2. */
-float snug_split_face_dist(const snug_split_in* in, uint32_t id, const vec3 c);
 /* Table 3.1 seed points for degree d (2..6) in the box (c, axes, half extents r). */
 void snug_split_seed_points(const vec3 c, const mat3 axes, const vec3 r, int d, vec3* out);
-/* The same for an axis-aligned box. */
-void snug_split_box_seed_points(const snug_aabb* box, int d, vec3* out);
 /* Assign each prim to the Voronoi region of the nearest seed point (by face midpoint) and partition. */
 int snug_split_voronoi(snug_split_in* in, snug_prim* prims, uint32_t count, const vec3* seeds, int degree,
                        uint32_t* sizes, snug_aabb* boxes);
@@ -90,7 +79,6 @@ static inline double snug_split_aabb_measure(const snug_aabb* box, snug_measure 
     default: return 2.0 * (e0 * e1 + e1 * e2 + e2 * e0);
     }
 }
-uint32_t snug_split_random(snug_split_in* in, uint32_t n);
 
 /* BV of `type` over the prims' triangles (MIXED: the type of least quality x test cost) and its node quality
  * G = measure x collision factor (seed 000 §3.4.3); *chosen receives the concrete type. */

@@ -1,22 +1,9 @@
-/* Helpers shared by the splitters: partition by label, part bounds, face midpoints and distances, the
- * Table 3.1 seed points, Voronoi assignment, and node quality (BV fit x measure). */
+/* Helpers shared by the splitters: partition by label, part bounds, face midpoints, the Table 3.1 seed points,
+ * Voronoi assignment, and node quality (BV fit x measure). */
 #include "bvh/split.h"
 
 #include <math.h>
 #include <string.h>
-
-snug_split_fn snug_splitter_fn(snug_splitter splitter) {
-    switch (splitter) {
-    case SNUG_SPLITTER_MEDIAN: return snug_split_median;
-    case SNUG_SPLITTER_SAH: return snug_split_sah;
-    case SNUG_SPLITTER_GOTTSCHALK: return snug_split_gottschalk;
-    case SNUG_SPLITTER_ZACHMANN: return snug_split_zachmann;
-    case SNUG_SPLITTER_KCENTER: return snug_split_kcenter;
-    case SNUG_SPLITTER_KMEANS: return snug_split_kmeans;
-    case SNUG_SPLITTER_GREEDY: return snug_split_greedy;
-    default: return snug_split_bb;
-    }
-}
 
 void snug_prims_bounds(const snug_prim* prims, uint32_t count, snug_aabb* out) {
     glm_vec3_broadcast(INFINITY, out->min);
@@ -60,13 +47,6 @@ void snug_split_mid(const snug_split_in* in, uint32_t id, vec3 out) {
     glm_vec3_scale(out, 1.0f / 3.0f, out);
 }
 
-float snug_split_face_dist(const snug_split_in* in, uint32_t id, const vec3 c) {
-    const uint32_t* t = in->tris + 3 * id;
-    float d = 0.0f;
-    for (int k = 0; k < 3; k++) d = fmaxf(d, glm_vec3_distance2((float*)in->positions + 3 * t[k], (float*)c));
-    return sqrtf(d);
-}
-
 void snug_split_seed_points(const vec3 c, const mat3 axes, const vec3 r, int d, vec3* out) {
     /* a = half the longest axis, b = half the second longest, as vectors (Table 3.1) */
     int i1 = 0, i2 = 1;
@@ -94,17 +74,6 @@ void snug_split_seed_points(const vec3 c, const mat3 axes, const vec3 r, int d, 
     }
 }
 
-void snug_split_box_seed_points(const snug_aabb* box, int d, vec3* out) {
-    vec3 c, r;
-    glm_vec3_add((float*)box->min, (float*)box->max, c);
-    glm_vec3_scale(c, 0.5f, c);
-    glm_vec3_sub((float*)box->max, (float*)box->min, r);
-    glm_vec3_scale(r, 0.5f, r);
-    mat3 axes;
-    glm_mat3_identity(axes);
-    snug_split_seed_points(c, axes, r, d, out);
-}
-
 int snug_split_voronoi(snug_split_in* in, snug_prim* prims, uint32_t count, const vec3* seeds, int degree,
                        uint32_t* sizes, snug_aabb* boxes) {
     for (uint32_t k = 0; k < count; k++) {
@@ -122,13 +91,6 @@ int snug_split_voronoi(snug_split_in* in, snug_prim* prims, uint32_t count, cons
         prims[k].label = (uint32_t)best;
     }
     return snug_split_by_label(in, prims, count, degree, sizes, boxes);
-}
-
-uint32_t snug_split_random(snug_split_in* in, uint32_t n) {
-    in->rng ^= in->rng << 13;
-    in->rng ^= in->rng >> 7;
-    in->rng ^= in->rng << 17;
-    return (uint32_t)((in->rng >> 11) % n);
 }
 
 static double fit_one(snug_split_in* in, const snug_tri_set* set, const snug_prim* prims, uint32_t count,

@@ -1,6 +1,7 @@
 /* Continuous collision internals: swept bounding volumes (swept_bv.c), dynamic vertex-face and edge-edge tests
- * with selectable root finders (ccd.c), mesh-mesh time of impact (toi.c), placement sweeps (sweep.c) and the
- * seed-003 DAASD mode (daasd.c). Times u are local to one lerp + slerp segment of each mesh's motion. */
+ * with selectable root finders (ccd.c), mesh-mesh time of impact (toi.c) and placement sweeps (sweep.c); the
+ * seed-003 DAASD mode is a research variant (research/daasd.c, ccd/variants.h). Times u are local to one lerp +
+ * slerp segment of each mesh's motion. */
 #ifndef SNUG_CCD_H
 #define SNUG_CCD_H
 
@@ -103,8 +104,6 @@ typedef struct snug_toi_input {
 
 /* The dynamic / mixed / static search over all motion segments (toi.c). */
 snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_result* out);
-/* Seed 003 DAASD (daasd.c). */
-snug_status snug_toi_daasd(snug_ctx* ctx, const snug_toi_input* in, snug_toi_result* out);
 /* Validate handles, motions and the definition of a query; fills in. */
 snug_status snug_toi_prepare(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
                              const snug_motion* motion_b, const snug_toi_def* def, snug_toi_input* in);

@@ -14,7 +14,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccd/ccd.h"
+#include "ccd/variants.h"
 #include "geom/tri.h"
 
 #define TOI_MIN_DU (1.0 / 65536.0)
@@ -777,6 +777,9 @@ snug_status snug_toi_prepare(snug_ctx* ctx, snug_mesh a, const snug_motion* moti
     const snug_toi_def* d = &in->def;
     if ((unsigned)d->mode >= SNUG_TOI_MODE_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "toi mode %d is not a snug_toi_mode", (int)d->mode);
+    if (d->mode == SNUG_TOI_DAASD && !snug_toi_table.daasd)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "the DAASD mode is a research variant, not in this build (the "
+                         "research library and the tools wasm module have it)");
     if ((unsigned)d->root_finder >= SNUG_ROOT_FINDER_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "root finder %d is not a snug_root_finder", (int)d->root_finder);
     if (!(d->sampling_step > 0.0f && d->sampling_step <= 1.0f))
@@ -810,6 +813,6 @@ snug_status snug_mesh_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_
     snug_toi_input in;
     snug_status st = snug_toi_prepare(ctx, a, motion_a, b, motion_b, def, &in);
     if (st) return st;
-    if (in.def.mode == SNUG_TOI_DAASD) return snug_toi_daasd(ctx, &in, result);
+    if (in.def.mode == SNUG_TOI_DAASD) return snug_toi_table.daasd(ctx, &in, result);
     return snug_toi_run(ctx, &in, result);
 }

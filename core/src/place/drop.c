@@ -10,39 +10,21 @@
 
 #define MAX_LANDINGS 8
 
-/* Seats below the body, nearest first: offers of bodies under its box whose prism holds a binding surface, reached
- * by a fall (the seat moves the body down, not sideways or up). */
+/* A landing: the seat moves the body down, not sideways or up. */
+static bool falls_onto(const snug_seat* seat, const snug_group* g, const snug_place_scene* ps) {
+    dvec up = dv(ps->def.up);
+    double down = -ddot(seat->shift, up), across = dlen(dreject(seat->shift, up));
+    return !(down < -1e-6 * g->radius || across > 1e-6 * (1.0 + g->radius));
+}
+
+/* Seats below the body, nearest first: offers of bodies under its box (a column down to everything below it) whose
+ * prism holds a binding surface, reached by a fall. */
 static snug_status landings(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                             snug_seat* out, uint32_t* count) {
-    *count = 0;
-    const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
-    if (!bs) return SNUG_OK;
     dvec up = dv(ps->def.up);
-    /* a column under the group, down to everything below it */
-    dvec lo = g->lo, hi = g->hi;
     double depth = 1e6;
-    lo = dmadd(lo, dxyz(fabs(up.x), fabs(up.y), fabs(up.z)), -depth);
-    snug_body_data** near;
-    uint32_t n;
-    snug_status st = snug_group_neighbours(ctx, s, ps, g, lo, hi, &near, &n);
-    if (st) return st;
-    const snug_seat_anchor prism = {.rule = SNUG_SEAT_PRISM};
-    for (uint32_t b = 0; b < bs->count; b++) {
-        if (bs->items[b].s.kind != SNUG_SURFACE_BINDING) continue;
-        for (uint32_t k = 0; k < n; k++) {
-            snug_mesh_data* om = snug_pool_get(&ctx->meshes, near[k]->mesh);
-            const snug_place_surfaces* os = om ? snug_mesh_surfaces(om) : NULL;
-            for (uint32_t a = 0; os && a < os->count; a++) {
-                if (os->items[a].s.kind != SNUG_SURFACE_OFFER) continue;
-                snug_seat seat;
-                if (!snug_seat_find(ctx, s, ps, g, b, near[k], a, &prism, false, &seat)) continue;
-                double down = -ddot(seat.shift, up), across = dlen(dreject(seat.shift, up));
-                if (down < -1e-6 * g->radius || across > 1e-6 * (1.0 + g->radius)) continue;
-                snug_seats_keep(out, count, MAX_LANDINGS, &seat);
-            }
-        }
-    }
-    return SNUG_OK;
+    dvec lo = dmadd(g->lo, dxyz(fabs(up.x), fabs(up.y), fabs(up.z)), -depth);
+    return snug_prism_seats(ctx, s, ps, g, lo, g->hi, false, falls_onto, out, MAX_LANDINGS, count);
 }
 
 snug_status snug_body_drop(snug_ctx* ctx, snug_scene scene, snug_body body, snug_drop_outcome* outcome,

@@ -151,38 +151,17 @@ static snug_status pointer_seat(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     return SNUG_OK;
 }
 
-/* The nearest offer (within the snap range) whose prism holds an unbound binding surface of the body. */
+/* A snap: the seat is within the snap range. */
+static bool in_snap_range(const snug_seat* seat, const snug_group* g, const snug_place_scene* ps) {
+    return !(seat->distance > ps->def.snap_range * g->radius);
+}
+
+/* The nearest offers (within the snap range) whose prism holds an unbound binding surface of the body. */
 static snug_status prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                snug_seat* seats, uint32_t cap, uint32_t* count) {
-    *count = 0;
-    const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
-    if (!bs) return SNUG_OK;
-    snug_place_body* rec = snug_place_body_at(ps, s, g->members[0].body->slot);
     double range = ps->def.snap_range * g->radius;
     dvec grow = dxyz(range, range, range);
-    snug_body_data** near;
-    uint32_t n;
-    snug_status st = snug_group_neighbours(ctx, s, ps, g, dsub(g->lo, grow), dadd(g->hi, grow), &near, &n);
-    if (st) return st;
-    const snug_seat_anchor prism = {.rule = SNUG_SEAT_PRISM};
-    for (uint32_t b = 0; b < bs->count; b++) {
-        if (bs->items[b].s.kind != SNUG_SURFACE_BINDING) continue;
-        bool bound = false;
-        for (uint32_t i = 0; rec && i < rec->binding_count; i++) bound |= rec->bindings[i].binding == b;
-        if (bound) continue;
-        for (uint32_t k = 0; k < n; k++) {
-            snug_mesh_data* om = snug_pool_get(&ctx->meshes, near[k]->mesh);
-            const snug_place_surfaces* os = om ? snug_mesh_surfaces(om) : NULL;
-            for (uint32_t a = 0; os && a < os->count; a++) {
-                if (os->items[a].s.kind != SNUG_SURFACE_OFFER) continue;
-                snug_seat seat;
-                if (!snug_seat_find(ctx, s, ps, g, b, near[k], a, &prism, true, &seat)) continue;
-                if (seat.distance > range) continue;
-                snug_seats_keep(seats, count, cap, &seat);
-            }
-        }
-    }
-    return SNUG_OK;
+    return snug_prism_seats(ctx, s, ps, g, dsub(g->lo, grow), dadd(g->hi, grow), true, in_snap_range, seats, cap, count);
 }
 
 /* Try seats in order; take the first the group is free at. */

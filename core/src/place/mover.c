@@ -176,6 +176,28 @@ static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_
     return SNUG_OK;
 }
 
+/* The last fraction of a motion (a turn by angle * f about pivot, then a shift by offset + x * f) in [0, hi] at which
+ * the group is still free, bisected from hi, where it overlaps (overlapping_at): the casts' guard found a missed
+ * contact there. */
+static snug_status last_free(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
+                             snug_body_data** near, uint32_t near_count, const pair_state* pairs, dvec axis,
+                             double angle, dvec pivot, dvec offset, dvec x, double hi, double skin, double* free) {
+    double lo = 0.0;
+    for (int it = 0; it < 20; it++) {
+        double mid = 0.5 * (lo + hi);
+        bool o = false;
+        const snug_body_data *w1, *w2;
+        dquat q = angle == 0.0 ? dq_identity() : dq_axis_angle(axis, angle * mid);
+        snug_status st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, q, pivot, dmadd(offset, x, mid), skin,
+                                        &o, &w1, &w2);
+        if (st) return st;
+        if (o) hi = mid;
+        else lo = mid;
+    }
+    *free = lo;
+    return SNUG_OK;
+}
+
 /* The offset nearest to want that keeps every plane and the degrees of freedom (Gauss-Seidel projections, as
  * Box2D's plane solver), or the current offset when none does or the way there turns against the wanted motion. */
 static dvec solve(const snug_dof* dof, dvec offset, dvec want, const plane* planes, uint32_t count) {
@@ -267,17 +289,9 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                                  skin, &overlap, &o_body, &o_by)))
             break;
         if (overlap) { /* a missed contact: the last free point of this cast, a skin short of it */
-            double lo = 0.0, hi = u;
-            for (int it = 0; it < 20 && !st; it++) {
-                double mid = 0.5 * (lo + hi);
-                bool o = false;
-                const snug_body_data *w1, *w2;
-                st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre,
-                                    dmadd(offset, x, mid), skin, &o, &w1, &w2);
-                if (o) hi = mid;
-                else lo = mid;
-            }
-            if (st) break;
+            double lo;
+            if ((st = last_free(ctx, s, ps, g, near, near_count, pairs, x, 0.0, g->centre, offset, x, u, skin, &lo)))
+                break;
             u = fmax(0.0, lo - skin / len);
             snug_distance_result d;
             hit_body = o_body, hit_by = o_by;
@@ -381,17 +395,10 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
                              dxyz(0, 0, 0), skin, &overlap, &o_body, &o_by)))
         return st;
     if (overlap) {
-        double lo = 0.0, hi = t;
-        for (int it = 0; it < 20; it++) {
-            double mid = 0.5 * (lo + hi);
-            bool o = false;
-            const snug_body_data *w1, *w2;
-            if ((st = overlapping_at(ctx, s, ps, g, near, near_count, NULL, dq_axis_angle(axis, angle * mid), pivot,
-                                     dxyz(0, 0, 0), skin, &o, &w1, &w2)))
-                return st;
-            if (o) hi = mid;
-            else lo = mid;
-        }
+        double lo;
+        dvec still = dxyz(0, 0, 0);
+        if ((st = last_free(ctx, s, ps, g, near, near_count, NULL, axis, angle, pivot, still, still, t, skin, &lo)))
+            return st;
         t = fmax(0.0, lo - skin / (fabs(angle) * fmax(r, skin)));
         out->turn_blocked = true;
         float at[3];

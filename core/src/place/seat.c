@@ -102,6 +102,37 @@ void snug_seats_keep(snug_seat* seats, uint32_t* count, uint32_t cap, const snug
     seats[at] = *seat;
 }
 
+snug_status snug_prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g, dvec lo,
+                             dvec hi, bool keep_others, snug_seat_keep_fn keep, snug_seat* seats, uint32_t cap,
+                             uint32_t* count) {
+    *count = 0;
+    const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
+    if (!bs) return SNUG_OK;
+    snug_place_body* rec = snug_place_body_at(ps, s, g->members[0].body->slot);
+    snug_body_data** near;
+    uint32_t n;
+    snug_status st = snug_group_neighbours(ctx, s, ps, g, lo, hi, &near, &n);
+    if (st) return st;
+    const snug_seat_anchor prism = {.rule = SNUG_SEAT_PRISM};
+    for (uint32_t b = 0; b < bs->count; b++) {
+        if (bs->items[b].s.kind != SNUG_SURFACE_BINDING) continue;
+        bool bound = false;
+        for (uint32_t i = 0; rec && i < rec->binding_count; i++) bound |= rec->bindings[i].binding == b;
+        if (bound) continue;
+        for (uint32_t k = 0; k < n; k++) {
+            snug_mesh_data* om = snug_pool_get(&ctx->meshes, near[k]->mesh);
+            const snug_place_surfaces* os = om ? snug_mesh_surfaces(om) : NULL;
+            for (uint32_t a = 0; os && a < os->count; a++) {
+                if (os->items[a].s.kind != SNUG_SURFACE_OFFER) continue;
+                snug_seat seat;
+                if (!snug_seat_find(ctx, s, ps, g, b, near[k], a, &prism, keep_others, &seat)) continue;
+                if (keep(&seat, g, ps)) snug_seats_keep(seats, count, cap, &seat);
+            }
+        }
+    }
+    return SNUG_OK;
+}
+
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                dquat turn, dvec pivot, dvec shift, const snug_binding* seat, bool* free,
                                snug_blocker* blocker) {

@@ -37,6 +37,14 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
 /* Keep the `cap` nearest seats in ascending distance: insert seat if it is among them. */
 void snug_seats_keep(snug_seat* seats, uint32_t* count, uint32_t cap, const snug_seat* seat);
 
+/* Seats by the prism rule of the body's binding surfaces it is not bound with, on the offers of the bodies (outside
+ * the group) whose boxes meet [lo, hi]: the `cap` nearest that `keep` accepts, in ascending distance (the snap of a
+ * moved body, the landings of a dropped one). */
+typedef bool (*snug_seat_keep_fn)(const snug_seat* seat, const snug_group* g, const snug_place_scene* ps);
+snug_status snug_prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g, dvec lo,
+                             dvec hi, bool keep_others, snug_seat_keep_fn keep, snug_seat* seats, uint32_t cap,
+                             uint32_t* count);
+
 /* Is the group free (touching nothing it is not bound to) after turning by turn about pivot and shifting by shift?
  * `seat` (or NULL) is a binding it would have there. On false, *blocker (optional) names a body it would touch. */
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,

@@ -4,7 +4,7 @@
  * nearest neighbours merge (locally-ordered clustering). The binary merge tree is then emitted top-down:
  * a cluster with at most leaf_size triangles (or at max_depth) becomes a leaf, and an inner node takes up to
  * `branching` (variable: max_branching) children by repeatedly opening its largest-surface child. */
-#include "bvh/bvh_build.h"
+#include "research/research.h"
 #include "bvh/morton.h"
 
 #include <math.h>

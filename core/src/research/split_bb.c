@@ -4,7 +4,7 @@
  * partial parts (valid: boxes only grow, so volume, surface and diameter only grow; Hausdorff is not monotone
  * and uses surface). Far-from-centre faces branch first so bounds bite early. A node budget caps the work;
  * nodes above def->bb_max_faces go to the greedy-growth heuristic. */
-#include "bvh/split.h"
+#include "research/research.h"
 
 #include <math.h>
 

@@ -2,7 +2,7 @@
  * faces nearest to the Table 3.1 points in the node's AABB, initial-partition option 4), then insert the other
  * faces in random order, each into the part whose BV grows the node-set quality G least. The growing BVs are
  * AABBs (exact incremental update); other types are fitted to the final parts by the builder. */
-#include "bvh/split.h"
+#include "research/research.h"
 
 #include <math.h>
 

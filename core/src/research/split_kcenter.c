@@ -1,7 +1,7 @@
 /* Modified Hochbaum-Shmoys greedy k-center (seed 000 §3.7.2, Fig. 3.6): the first centre is the vertex
  * farthest from the centre of the node's bounding sphere, each further centre the vertex farthest from all
  * centres so far; a face moves to a new centre when its distance D(c, f) (largest vertex distance) drops. */
-#include "bvh/split.h"
+#include "research/research.h"
 
 #include <math.h>
 

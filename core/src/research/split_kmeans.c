@@ -2,7 +2,7 @@
  * seeding, and after each new centre Lloyd iterations that move every centre to the mean midpoint of its part.
  * D(c, f) is the largest vertex distance, as in §3.7.2. Empty parts keep their centre; iterations are capped
  * because ties can make assignments oscillate. */
-#include "bvh/split.h"
+#include "research/research.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Modified Zachmann (seed 000 §3.7.6): as modified Gottschalk, but the box is the node's AABB viewed as a Box
  * (identity axes), so the seed points cut its longest world axes. */
-#include "bvh/split.h"
+#include "research/research.h"
 
 int snug_split_zachmann(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
                         snug_aabb* boxes) {

@@ -1,5 +1,6 @@
 // The page: the drag into a wall and the one onto a table on the main thread; the drag into the wall on two threads
-// (when the page is cross-origin isolated) and in a worker of the app's own; a hierarchy built in snug's worker.
+// (when the page is cross-origin isolated) and in a worker of the app's own; a hierarchy built in snug's worker; a
+// box's surfaces found in snug's worker on the tools module.
 import { BoxGeometry } from 'three';
 import { Snug } from 'snug';
 import { dragIntoWall, dragOntoTable } from './drag.js';
@@ -16,4 +17,5 @@ window.result = {
   worker: await new Promise((resolve) => { worker.onmessage = (e) => resolve(e.data); }),
   builtInWorker: (await snug.buildMeshInWorker({ positions: fine })).info().triangleCount,
   snapped: dragOntoTable(snug),
+  found: await snug.findSurfaces({ positions: fine }),
 };

@@ -1,6 +1,8 @@
-// The same drags in node, on one and two threads, and hierarchies built in snug's worker (worker_threads): one it
-// starts itself, and one the app starts from the package's snug/worker and reuses.
+// The same drags in node, on one and two threads, hierarchies built in snug's worker (worker_threads): one it
+// starts itself, and one the app starts from the package's snug/worker and reuses; and a box's surfaces found in
+// snug's worker on the tools module.
 import { Worker } from 'node:worker_threads';
+import { BoxGeometry } from 'three';
 import { Snug } from 'snug';
 import { EXTENSION, PlacementExporterPlugin } from 'snug/gltf';
 import { dragIntoWall, dragOntoTable } from './drag.js';
@@ -19,6 +21,7 @@ const result = {
     (await snug.buildMeshInWorker({ positions: triangles }, { worker })).info().triangleCount,
     (await snug.buildMeshInWorker({ positions: triangles.slice(0, 9) }, { worker })).info().triangleCount,
   ],
+  found: await snug.findSurfaces({ positions: new BoxGeometry(1, 1, 1, 8, 8, 8).toNonIndexed().getAttribute('position').array }),
 };
 await worker.terminate();
 threaded.dispose();

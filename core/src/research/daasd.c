@@ -11,7 +11,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "ccd/ccd.h"
+#include "research/research.h"
 #include "base/vec_d.h"
 
 typedef struct daasd_path {

@@ -15,8 +15,11 @@ WARN       := -Wall -Wextra -Wshadow -Wno-missing-field-initializers
 INCLUDES   := -Icore/include -Icore/src
 NATIVE_OPT ?= -O3 -g
 CFLAGS_N   := -std=c11 $(NATIVE_OPT) $(WARN) $(INCLUDES)
-CFLAGS_SAN := -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-              $(WARN) $(INCLUDES)
+# The sanitizer build: clang, whose -fsanitize=undefined also checks pointer arithmetic on NULL (gcc's does not);
+# float-cast-overflow and alignment are named as well, as gcc's undefined set leaves the first out.
+SAN_CC     ?= clang
+SANITIZE   := -fsanitize=address,undefined,float-cast-overflow,alignment -fno-sanitize-recover=all
+CFLAGS_SAN := -std=c11 -O1 -g -fno-omit-frame-pointer $(SANITIZE) $(WARN) $(INCLUDES)
 
 # Emscripten: Debian's emcc needs Debian's acorn for its JS optimizer; cglm comes in through a build-folder
 # link so that no other system header can leak into the wasm build.
@@ -49,7 +52,7 @@ native: $(BUILD)/native/libsnug.a
 
 $(BUILD)/asan/obj/%.o: core/src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_SAN) -c $< -o $@
+	$(SAN_CC) $(CFLAGS_SAN) -c $< -o $@
 
 $(BUILD)/asan/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/asan/obj/%.o,$(CORE_SRC))
 	@rm -f $@
@@ -140,7 +143,7 @@ $(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard t
 
 $(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/asan/libsnug.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_SAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/asan/libsnug.a -lm -pthread -o $@
+	$(SAN_CC) $(CFLAGS_SAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/asan/libsnug.a -lm -pthread -o $@
 
 $(BUILD)/tsan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/tsan/libsnug.a
 	@mkdir -p $(@D)

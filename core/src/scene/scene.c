@@ -281,8 +281,8 @@ snug_status snug_scene_sync(snug_ctx* ctx, snug_scene_data* s) {
         bp->needs_rebuild = false; /* appended proxies are sorted in by the pass, like moved ones */
         snug_bp_resort(ctx, bp);
     }
-    /* keep what is left (after a failure) queued */
-    memmove(s->dirty, s->dirty + i, (s->dirty_count - i) * sizeof *s->dirty);
+    /* keep what is left (after a failure) queued (a scene that never had a body has no queue at all) */
+    if (i) memmove(s->dirty, s->dirty + i, (s->dirty_count - i) * sizeof *s->dirty);
     s->dirty_count -= i;
     if (bp->needs_rebuild && snug_bp_rebuild(ctx, bp) != SNUG_OK)
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "broad phase rebuild");

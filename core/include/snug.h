@@ -27,7 +27,7 @@ extern "C" {
 
 typedef enum snug_status {
     SNUG_OK = 0,
-    SNUG_ERR_INVALID_ARGUMENT,   /* NULL pointer, bad enum, count out of range */
+    SNUG_ERR_INVALID_ARGUMENT,   /* NULL pointer, bad enum, count or coordinate out of range, non-unit quaternion */
     SNUG_ERR_NOT_FINITE,         /* NaN or Inf in coordinates or poses */
     SNUG_ERR_INDEX_RANGE,        /* triangle index >= vertex count */
     SNUG_ERR_EMPTY,              /* no vertices or no triangles */
@@ -84,6 +84,16 @@ typedef struct snug_pose {
     float q[4];
     float p[3];
 } snug_pose;
+
+/* Accepted input (docs/manual.md, "Accepted input and what bad input gets"). Every vertex coordinate, pose
+ * translation, ray origin and direction, query point and motion lies within +-SNUG_MAX_COORDINATE: there every
+ * derived quantity (scales, tolerances, squared distances, areas, volumes, costs) stays finite in float. Beyond it a
+ * call fails with SNUG_ERR_INVALID_ARGUMENT (NaN and Inf: SNUG_ERR_NOT_FINITE), and so does a change of a body's
+ * pose, parent or local pose that would carry a body of its subtree beyond it. Every pose's quaternion must have
+ * length 1 within SNUG_QUAT_TOLERANCE (a zero, tiny or huge one is SNUG_ERR_INVALID_ARGUMENT); snug uses it
+ * normalized. */
+#define SNUG_MAX_COORDINATE 1e9f
+#define SNUG_QUAT_TOLERANCE 1e-3f
 
 snug_pose snug_pose_identity(void);
 

@@ -182,9 +182,9 @@ static void test_empty_scene_answers_every_query(void) {
     snug_scene s;
     CHECK(snug_scene_create(ctx, &s) == SNUG_OK);
     uint32_t total = 1, count = 1;
-    CHECK(snug_scene_query_pairs(ctx, s, NULL, 0, &total) == SNUG_OK && total == 0);
+    CHECK(snug_scene_pairs(ctx, s, NULL, 0, &total) == SNUG_OK && total == 0);
     float lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
-    CHECK(snug_scene_query_box(ctx, s, lo, hi, NULL, 0, &total) == SNUG_OK && total == 0);
+    CHECK(snug_scene_overlap_box(ctx, s, lo, hi, NULL, 0, &total) == SNUG_OK && total == 0);
     snug_ray ray = {{0, 0, -5}, {0, 0, 1}, INFINITY};
     snug_scene_hit hit;
     CHECK(snug_scene_raycast(ctx, s, &ray, ~0u, &hit) == SNUG_OK && hit.body == 0);

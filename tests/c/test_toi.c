@@ -255,7 +255,7 @@ static void test_thin_wall_tunnelling(void) {
     CHECK(!res.hit);
     /* fast and turning: half a turn while crossing */
     snug_pose e2 = e;
-    e2.q[1] = 1, e2.q[3] = 0.2f;
+    e2.q[1] = 1.0f / sqrtf(1.04f), e2.q[3] = 0.2f / sqrtf(1.04f);
     mb = snug_motion_between(&s, &e2);
     def.mode = SNUG_TOI_DYNAMIC;
     CHECK(snug_mesh_toi(ctx, bullet, &mb, wall, &mw, &def, &res) == SNUG_OK);

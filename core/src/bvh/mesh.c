@@ -236,20 +236,17 @@ static void copy_positions_task(uint32_t begin, uint32_t end, uint32_t worker, v
     float* dst = p->dst + 3 * (size_t)begin;
     size_t count = 3 * (size_t)(end - begin);
     memcpy(dst, src, count * sizeof *dst);
-    /* without branches: an all-ones exponent is inf or NaN */
+    /* without branches: NaN fails the comparison too */
     uint32_t bad = 0;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t bits;
-        memcpy(&bits, &src[i], sizeof bits);
-        bad |= (bits & 0x7f800000u) == 0x7f800000u;
-    }
+    for (size_t i = 0; i < count; i++) bad |= !snug_coordinate_ok(src[i]);
     p->bad[worker] |= bad != 0;
     snug_aabb box;
     bounds_of(src, end - begin, box.min, box.max);
     snug_worker_bounds_add(&p->bounds, worker, &box);
 }
 
-/* dst = src (count vertices) and their bounds, or SNUG_ERR_NOT_FINITE naming the first bad vertex. */
+/* dst = src (count vertices) and their bounds, or the failure of the first bad vertex: SNUG_ERR_NOT_FINITE, or
+ * SNUG_ERR_INVALID_ARGUMENT beyond the accepted range. */
 static snug_status copy_positions(snug_ctx* ctx, const float* src, uint32_t count, float* dst, vec3 lo, vec3 hi) {
     vertex_copy copy = {.src = src, .dst = dst};
     snug_worker_bounds_clear(&copy.bounds);
@@ -260,10 +257,12 @@ static snug_status copy_positions(snug_ctx* ctx, const float* src, uint32_t coun
     glm_vec3_copy(total.max, hi);
     bool bad = false;
     for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) bad |= copy.bad[w];
-    for (uint32_t i = 0; bad && i < 3u * count; i++)
-        if (!isfinite(src[i]))
-            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "vertex %u has a non-finite coordinate (%g)", i / 3,
-                             (double)src[i]);
+    for (uint32_t i = 0; bad && i < 3u * count; i += 3) {
+        char what[48];
+        snug_format(what, sizeof what, "vertex %u", i / 3);
+        snug_status st = snug_point_check(ctx, src + i, what);
+        if (st != SNUG_OK) return st;
+    }
     return SNUG_OK;
 }
 

@@ -40,15 +40,15 @@ static snug_status check_def(snug_ctx* ctx, const snug_move_def* d) {
     if (!isfinite(d->turn) || !isfinite(d->angle_step) || d->angle_step < 0.0f || d->angle_step > 3.2f)
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: turn or angle step not finite or out of [0, pi]");
     if (!finite_pose(&d->target)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: target pose not finite");
-    double qn = sqrt((double)d->target.q[0] * d->target.q[0] + (double)d->target.q[1] * d->target.q[1] +
-                     (double)d->target.q[2] * d->target.q[2] + (double)d->target.q[3] * d->target.q[3]);
-    if (d->input == SNUG_MOVE_TARGET && fabs(qn - 1.0) > 1e-3)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: target quaternion is not unit (length %g)", qn);
+    snug_status st;
+    /* the accepted-input rules of every pose and point (snug.h) */
+    if (d->input == SNUG_MOVE_TARGET && (st = snug_pose_check(ctx, &d->target, "move def target")) != SNUG_OK) return st;
     if (d->input == SNUG_MOVE_POINTER) {
-        dvec3 o = dv_f(d->ray.origin), dir = dv_f(d->ray.dir), g = dv_f(d->grab);
-        if (!dv_finite(o) || !dv_finite(dir) || !dv_finite(g))
-            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: ray or grab point not finite");
-        if (!(dv_len(dir) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: ray direction is zero");
+        if ((st = snug_point_check(ctx, d->ray.origin, "move def ray origin")) != SNUG_OK ||
+            (st = snug_point_check(ctx, d->ray.dir, "move def ray direction")) != SNUG_OK ||
+            (st = snug_point_check(ctx, d->grab, "move def grab point")) != SNUG_OK)
+            return st;
+        if (!(dv_len(dv_f(d->ray.dir)) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: ray direction is zero");
     }
     return SNUG_OK;
 }

@@ -225,9 +225,13 @@ static uint32_t ray_any(const snug_mesh_data* m, const snug_ray_local* r, snug_q
 /* ------------------------------------------------------------------ public queries */
 
 static snug_status check_ray(snug_ctx* ctx, const float o[3], const float d[3], float tmax, const char* what, uint32_t i) {
-    for (int c = 0; c < 3; c++)
+    for (int c = 0; c < 3; c++) {
         if (!isfinite(o[c]) || !isfinite(d[c]))
             return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN or infinite origin or direction", what, i);
+        if (!snug_coordinate_ok(o[c]) || !snug_coordinate_ok(d[c]))
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s %u has an origin or direction beyond the accepted range +-%g",
+                             what, i, (double)SNUG_MAX_COORDINATE);
+    }
     if (isnan(tmax)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN tmax", what, i);
     if (d[0] == 0.0f && d[1] == 0.0f && d[2] == 0.0f)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s %u has a zero direction", what, i);

@@ -126,11 +126,14 @@ snug_status snug_body_create(snug_ctx* ctx, snug_scene scene, const snug_body_de
     if (!def || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "body_create needs a def and an output");
     snug_mesh_data* mesh = snug_mesh_lookup(ctx, def->mesh);
     if (!mesh) return SNUG_ERR_STALE_HANDLE;
-    if (!snug_pose_is_finite(&def->pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "body pose has NaN or Inf");
+    snug_status st = snug_pose_check(ctx, &def->pose, "body pose");
+    if (st != SNUG_OK) return st;
     snug_body_data* parent = NULL;
     if (def->parent) {
         parent = snug_body_lookup(ctx, s, def->parent);
         if (!parent) return SNUG_ERR_STALE_HANDLE;
+        snug_pose local = snug_pose_normalized(&def->pose), world = snug_pose_mul(&parent->world, &local);
+        if ((st = snug_point_check(ctx, world.p, "the body's world position")) != SNUG_OK) return st;
     }
     /* room in the dirty queue for every body, so marking can never fail later */
     if (s->bodies.live + 1u > s->dirty_cap) {

@@ -61,8 +61,8 @@ snug_status snug_step_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
     SNUG_SCENE_ENTRY(ctx, scene, s);
     snug_body_data* b = snug_body_lookup(ctx, s, body);
     if (!b) return SNUG_ERR_STALE_HANDLE;
-    if (!pose) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "step_move needs a pose");
-    if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "motion pose has NaN or Inf");
+    snug_status ps = snug_pose_check(ctx, pose, "motion pose");
+    if (ps != SNUG_OK) return ps;
     if (b->is_static) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "body 0x%08x is static", body);
     snug_step_state* st = &s->step;
     st->detected = false;
@@ -119,6 +119,12 @@ static snug_status resolve_targets(snug_ctx* ctx, snug_scene_data* s) {
             bool carried = b->parent != SNUG_NONE && (x != m->slot || st->bodies[b->parent].group != SNUG_NONE);
             sb->target = carried ? snug_pose_mul(&st->bodies[b->parent].target, &b->local) : b->world;
             if (x == m->slot) sb->target = m->relative ? snug_pose_mul(&m->pose, &sb->target) : m->pose;
+            const float* p = sb->target.p;
+            if (!snug_coordinate_ok(p[0]) || !snug_coordinate_ok(p[1]) || !snug_coordinate_ok(p[2]))
+                return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                                 "the motion of body 0x%08x carries body 0x%08x to (%g, %g, %g), beyond the accepted "
+                                 "range +-%g", m->body, b->handle, (double)p[0], (double)p[1], (double)p[2],
+                                 (double)SNUG_MAX_COORDINATE);
         }
     }
     return SNUG_OK;

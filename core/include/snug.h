@@ -343,11 +343,15 @@ typedef enum snug_root_finder {
 typedef struct snug_toi_def {
     snug_toi_mode mode;
     snug_root_finder root_finder;
-    float sampling_step;      /* in units of t, (0, 1]; the sampling finders miss sign changes shorter than this */
+    float sampling_step;      /* in units of t, [SNUG_MIN_SAMPLING_STEP, 1]; the sampling finders miss sign changes
+                               * shorter than this */
     int max_iterations;       /* regula falsi cap (1..100) */
     float tolerance;          /* contact distance relative to the larger mesh's scale; 0 means SNUG_REL_TOLERANCE */
     uint32_t daasd_slabs;     /* SNUG_TOI_DAASD: slab count K (0: chosen from the candidate count) */
 } snug_toi_def;
+
+/* The finest sampling step: every feature pair takes at most 1 / step samples per motion piece. */
+#define SNUG_MIN_SAMPLING_STEP (1.0f / 1024.0f)
 
 /* Dynamic mode, sampling + regula falsi, step 1/16, 32 iterations, tolerance 0 (= SNUG_REL_TOLERANCE). */
 snug_toi_def snug_default_toi_def(void);
@@ -374,7 +378,12 @@ typedef struct snug_toi_result {
 
 /* Earliest time of impact of mesh a moving by motion_a and mesh b moving by motion_b. Touching within the
  * tolerance is contact; meshes that already touch at t = 0 report t = 0. Limits: the sampling finders miss a
- * contact that begins and ends within one sampling step, parallel edge pairs are left to the vertex-face tests. */
+ * contact that begins and ends within one sampling step, parallel edge pairs are left to the vertex-face tests.
+ * Bounded work: a search (this and the sweeps below) spends at most 64 units (visited node pairs and time
+ * intervals, tested triangle pairs) per node and triangle of both meshes; one that would spend more, which only
+ * pathological input does (point-like triangles sliding along a copy of their mesh for the whole motion), stops
+ * with a conservative answer: hit at the earliest time it had not cleared, feature SNUG_FEATURE_NONE, triangles
+ * SNUG_NO_HIT, zero point and normal. */
 snug_status snug_mesh_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
                            const snug_motion* motion_b, const snug_toi_def* def, snug_toi_result* result);
 

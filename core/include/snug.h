@@ -4,7 +4,11 @@
  *  - functions are snug_<module>_<verb>; settings structs snug_xxx_def come from snug_default_xxx_def();
  *  - every fallible call returns a snug_status; snug_ctx_last_error() gives a readable message;
  *  - objects are opaque integer handles with a generation: a stale or foreign handle is an error, never a crash;
- *  - a failed call leaves everything as it was;
+ *  - a failed call leaves everything as it was: every object and every answer the API gives. Calls that create or
+ *    change objects (meshes, blobs, positions, scenes, bodies, ignore pairs, motions) also leave the memory they
+ *    found; a failed query or step may leave reusable capacity behind (the context's scratch arena, the edge
+ *    adjacency and ray tree a mesh builds on first use, a scene's broad-phase, query and step buffers), never more
+ *    than the same call keeps when it succeeds (tests/c/test_failed_calls.c fails every allocation in turn);
  *  - results are written into caller buffers; queries never allocate on their hot path.
  * Coordinates are float32; a pose maps local to world: world = rotate(q, local) + p. */
 #ifndef SNUG_H

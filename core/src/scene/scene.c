@@ -135,20 +135,27 @@ snug_status snug_body_create(snug_ctx* ctx, snug_scene scene, const snug_body_de
         snug_pose local = snug_pose_normalized(&def->pose), world = snug_pose_mul(&parent->world, &local);
         if ((st = snug_point_check(ctx, world.p, "the body's world position")) != SNUG_OK) return st;
     }
-    /* room in the dirty queue for every body, so marking can never fail later */
-    if (s->bodies.live + 1u > s->dirty_cap) {
-        uint32_t cap = s->dirty_cap ? s->dirty_cap * 2u : 64u;
-        uint32_t* d = snug_realloc(ctx, s->dirty, (size_t)cap * sizeof *d);
-        if (!d) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "scene dirty queue");
-        s->dirty = d;
-        s->dirty_cap = cap;
+    /* room in the dirty queue for every body, so marking can never fail later; the larger queue replaces the old
+     * one only once nothing else can fail (a failed call leaves its memory as it was) */
+    uint32_t* dirty = NULL;
+    uint32_t dirty_cap = s->dirty_cap;
+    if (s->bodies.live + 1u > dirty_cap) {
+        dirty_cap = dirty_cap ? dirty_cap * 2u : 64u;
+        dirty = snug_alloc(ctx, (size_t)dirty_cap * sizeof *dirty);
+        if (!dirty) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "scene dirty queue");
     }
     snug_body_data* b = snug_calloc(ctx, 1, sizeof *b);
-    if (!b) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body");
-    b->handle = snug_pool_add(ctx, &s->bodies, b);
-    if (!b->handle) {
+    if (b) b->handle = snug_pool_add(ctx, &s->bodies, b);
+    if (!b || !b->handle) {
         snug_free(ctx, b);
-        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body handle");
+        snug_free(ctx, dirty);
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body");
+    }
+    if (dirty) {
+        if (s->dirty_count) memcpy(dirty, s->dirty, (size_t)s->dirty_count * sizeof *dirty);
+        snug_free(ctx, s->dirty);
+        s->dirty = dirty;
+        s->dirty_cap = dirty_cap;
     }
     b->slot = (b->handle & SNUG_HANDLE_MAX_SLOTS) - 1u;
     b->mesh = def->mesh;

@@ -199,28 +199,28 @@ static void test_bad_input_and_strategies_agree(void) {
     snug_ctx_destroy(ctx);
 }
 
-/* The teapot and a torus knot apart along the diagonal (1, 1, 1), from a gap of a few units to 10^4: the boxes of
- * both trees fall short of the triangles they hold by up to their size along a diagonal, and the search visited
- * 1.9M node pairs at 1000 units (160-240 ms). Counters, not a clock: the node pairs visited stay in the hundreds at
- * every separation, and the distance matches brute force over every triangle pair. */
+/* The teapot and a torus knot apart along the diagonal (1, 1, 1), 30 to 10^4 units: the boxes of both trees fall
+ * short of the triangles they hold by up to their size along a diagonal, and the search visited 1.7M-1.9M node
+ * pairs there (160-240 ms). Counters, not a clock: the node pairs visited stay below 200 (they were 11-56 when this
+ * was written), and the distance matches brute force over every triangle pair. */
 static void test_far_apart_meshes_are_cheap(void) {
     test_mesh tp, knot;
     if (!test_mesh_load("teapot", &tp) || !test_mesh_load("torusknot10k", &knot)) return;
     snug_ctx* ctx = snug_ctx_create(NULL);
     const snug_bv_type types[] = {SNUG_BV_AABB, SNUG_BV_OBB};
-    const float gaps[] = {10.0f, 30.0f, 100.0f, 1000.0f, 10000.0f};
+    const float gaps[] = {30.0f, 100.0f, 1000.0f, 10000.0f};
     for (int t = 0; t < 2; t++) {
         snug_bvh_def def = snug_default_bvh_def();
         def.bv_type = types[t];
         if (t) def.splitter = SNUG_SPLIT_GOTTSCHALK;
         snug_mesh a = test_mesh_make(ctx, &tp, &def), b = test_mesh_make(ctx, &knot, &def);
-        for (int g = 0; g < 5; g++) {
+        for (int g = 0; g < 4; g++) {
             snug_pose pa = snug_pose_identity(), pb = pa;
             for (int k = 0; k < 3; k++) pb.p[k] = (gaps[g] + 25.0f) / sqrtf(3.0f);
             snug_distance_result res;
             CHECK(snug_query_distance(ctx, a, &pa, b, &pb, &res) == SNUG_OK);
             uint64_t visits = snug_ctx_last_stats(ctx)->nodes_visited;
-            CHECK_MSG(visits <= 500, "type %d gap %g: %llu node pairs visited", (int)types[t], (double)gaps[g],
+            CHECK_MSG(visits <= 200, "type %d gap %g: %llu node pairs visited", (int)types[t], (double)gaps[g],
                       (unsigned long long)visits);
             snug_xform rel;
             snug_xform_relative(&pa, &pb, &rel);

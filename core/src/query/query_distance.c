@@ -33,13 +33,15 @@ typedef struct dist_job {
      * far this is nearly exact for separated meshes, while the gaps of two axis-aligned boxes fall short by up to
      * their size (most along diagonals: a teapot and a torus knot 1000 units apart along (1, 1, 1) visited 1.9M node
      * pairs). f[k]: the axes, fb[k] = R^T f[k] (B's frame), ft[k] = f[k] . t. sup_a[i]: how far A's node i reaches
-     * along n; sup_b[i]: how far B's node i reaches along -fb[0] (INFINITY where its volume tells enough, aim). */
+     * along n; sup_b[i]: how far B's node i reaches along -fb[0] (INFINITY until needed, reach). */
     float f[3][3], fb[3][3], ft[3];
     float* sup_a;
     float* sup_b;
     uint32_t* written;      /* nodes given an exact reach by the last aim (A's, then B's offset by A's node count) */
     uint32_t written_count;
-    bool aimed;             /* the frame is set and sup_a, sup_b hold the reaches along n that matter */
+    bool sup_clear;         /* sup_a and sup_b hold INFINITY but where written says */
+    bool aimed;             /* the frame is set and the meshes lie apart along n */
+    float front[2], gap;    /* how far A reaches along n and B along -n; the gap between them */
     float aim_best;         /* best when last aimed */
     int aims;
     bool hausdorff;
@@ -112,10 +114,12 @@ static float leaf_reach(const snug_mesh_data* m, const snug_node* n, const float
 }
 
 /* How far the whole mesh reaches along dir, exactly: depth first, farthest volume first, skipping volumes that
- * reach no further than a vertex already found (the front of the mesh: a few nodes per level). */
-static float mesh_reach(const snug_mesh_data* m, const float dir[3], uint32_t* stack) {
+ * reach no further than a vertex already found (the front of the mesh: a few nodes per level). *leaf: the leaf
+ * that reaches that far. */
+static float mesh_reach(const snug_mesh_data* m, const float dir[3], uint32_t* stack, uint32_t* leaf) {
     const snug_node* nodes = m->bvh.nodes;
     float best = -INFINITY;
+    *leaf = 0;
     uint32_t top = 0;
     stack[top++] = 0;
     while (top) {
@@ -124,7 +128,8 @@ static float mesh_reach(const snug_mesh_data* m, const float dir[3], uint32_t* s
         if (node_reach(&m->bvh, i, dir) <= best) continue;
         uint32_t kids = SNUG_NODE_CHILDREN(n->info);
         if (!kids) {
-            best = glm_max(best, leaf_reach(m, n, dir));
+            float r = leaf_reach(m, n, dir);
+            if (r > best) best = r, *leaf = i;
             continue;
         }
         uint32_t first = top; /* the farthest-reaching child goes on top */
@@ -138,56 +143,70 @@ static float mesh_reach(const snug_mesh_data* m, const float dir[3], uint32_t* s
     return best;
 }
 
-/* reach[i] = how far node i's subtree reaches along dir, exactly for every node whose volume reaches beyond `floor`;
- * the others keep INFINITY (their volume bounds them well enough: no pair with them can beat the answer). A
- * child's box never reaches further than its parent's, so the pass stops at the first volume below the floor.
- * Returns the node's reach (its volume's when below the floor). */
-static float fill_reach(dist_job* j, const snug_mesh_data* m, uint32_t i, const float dir[3], float floor, float* reach,
-                        uint32_t offset) {
-    const snug_node* n = &m->bvh.nodes[i];
-    float own = node_reach(&m->bvh, i, dir);
-    if (own <= floor) return own;
-    uint32_t kids = SNUG_NODE_CHILDREN(n->info);
-    float r = -INFINITY;
-    if (!kids) r = leaf_reach(m, n, dir);
-    for (uint32_t k = n->first; k < n->first + kids; k++) r = glm_max(r, fill_reach(j, m, k, dir, floor, reach, offset));
-    reach[i] = r;
-    j->written[j->written_count++] = offset + i;
+/* How far node i of mesh `side` (0: A along n, 1: B along -n in its frame) reaches, exactly where it matters:
+ * only a node whose volume reaches beyond floor = (its mesh's front) - (best - gap) can hold part of a pair nearer
+ * than the best, so below that its volume's reach serves (a child's volume never reaches further than its
+ * parent's box, and the floor only rises as the best falls); above it the reach of its children, down to the
+ * triangles. Computed when a bound first needs it and kept until the next aim (sup_a, sup_b; INFINITY: not yet). */
+static float reach(dist_job* j, int side, uint32_t i) {
+    float* memo = side ? j->sup_b : j->sup_a;
+    if (memo[i] != INFINITY) return memo[i];
+    const snug_mesh_data* m = side ? j->mb : j->ma;
+    float away[3] = {-j->fb[0][0], -j->fb[0][1], -j->fb[0][2]};
+    const float* dir = side ? away : j->f[0];
+    float r = node_reach(&m->bvh, i, dir);
+    if (r > j->front[side] - (j->best - j->gap)) {
+        const snug_node* n = &m->bvh.nodes[i];
+        uint32_t kids = SNUG_NODE_CHILDREN(n->info);
+        r = kids ? -INFINITY : leaf_reach(m, n, dir);
+        for (uint32_t k = n->first; k < n->first + kids; k++) r = glm_max(r, reach(j, side, k));
+    }
+    memo[i] = r;
+    j->written[j->written_count++] = (side ? j->ma->bvh.node_count : 0) + i;
     return r;
 }
 
-/* Aim the frame along the closest points found so far. When the meshes lie apart along n (their reaches gap > 0
- * apart), only nodes that reach within best - gap of their mesh's front can take part in a nearer pair: those get
- * exact reaches (a few per level, found without touching the rest of the meshes), the others keep their volumes'. */
+static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb);
+
+/* Aim the frame along the closest points found so far. When the meshes lie apart along n (their fronts gap > 0
+ * apart), the node pairs get the gap of their reaches along n as a bound (reach). The leaves at both fronts are
+ * measured first, and the frame aimed again if they were nearer: for separated meshes the nearest points lie
+ * there or close by, and a best near the gap keeps the nodes that need an exact reach few. */
 static void aim(dist_job* j, uint32_t* stack) {
-    float d[3] = {j->pb[0] - j->pa[0], j->pb[1] - j->pa[1], j->pb[2] - j->pa[2]};
     j->aimed = false;
-    if (!set_frame(j, d)) return;
-    float away[3] = {-j->fb[0][0], -j->fb[0][1], -j->fb[0][2]};
-    float ra = mesh_reach(j->ma, j->f[0], stack), rb = mesh_reach(j->mb, away, stack); /* rb: minus B's least extent */
-    float gap = j->ft[0] - rb - ra;
+    for (int round = 0; round < 2; round++) {
+        float d[3] = {j->pb[0] - j->pa[0], j->pb[1] - j->pa[1], j->pb[2] - j->pa[2]};
+        if (!set_frame(j, d)) return;
+        float away[3] = {-j->fb[0][0], -j->fb[0][1], -j->fb[0][2]};
+        uint32_t la, lb;
+        j->front[0] = mesh_reach(j->ma, j->f[0], stack, &la);
+        j->front[1] = mesh_reach(j->mb, away, stack, &lb); /* minus B's least extent along n */
+        j->gap = j->ft[0] - j->front[1] - j->front[0];
+        if (round || !(j->gap > 0.0f)) break;
+        float before = j->best;
+        leaf_pair(j, la, lb);
+        if (!(j->best < before)) break;
+    }
     j->aim_best = j->best;
-    if (!(gap > 0.0f)) return;
+    if (!(j->gap > 0.0f) || j->best == 0.0f) return;
     /* sup_a and sup_b are one array: clear it whole the first time, after that only what the last aim wrote */
-    if (j->aims == 1)
+    if (!j->sup_clear)
         for (uint32_t i = 0; i < j->ma->bvh.node_count + j->mb->bvh.node_count; i++) j->sup_a[i] = INFINITY;
     for (uint32_t k = 0; k < j->written_count; k++) j->sup_a[j->written[k]] = INFINITY;
     j->written_count = 0;
-    float slack = j->best - gap;
-    fill_reach(j, j->ma, 0, j->f[0], ra - slack, j->sup_a, 0);
-    fill_reach(j, j->mb, 0, away, rb - slack, j->sup_b, j->ma->bvh.node_count);
+    j->sup_clear = true;
     j->aimed = true;
 }
 
 /* Once aimed, a lower bound for nodes na, nb: the length of their volumes' gaps along the frame, along n with the
- * exact reaches where they were needed. */
-static float frame_gap(const dist_job* j, uint32_t na, uint32_t nb) {
+ * reaches where they were needed. */
+static float frame_gap(dist_job* j, uint32_t na, uint32_t nb) {
     float g2 = 0.0f;
     for (int k = 0; k < 3; k++) {
         float alo, ahi, blo, bhi;
         node_extent(&j->ma->bvh, na, j->f[k], &alo, &ahi);
         node_extent(&j->mb->bvh, nb, j->fb[k], &blo, &bhi);
-        if (k == 0) ahi = glm_min(ahi, j->sup_a[na]), blo = glm_max(blo, -j->sup_b[nb]);
+        if (k == 0) ahi = glm_min(ahi, reach(j, 0, na)), blo = glm_max(blo, -reach(j, 1, nb));
         float g = glm_max(j->ft[k] + blo - ahi, alo - j->ft[k] - bhi);
         g2 += g > 0.0f ? g * g : 0.0f;
     }
@@ -214,7 +233,7 @@ static float extents_gap2(const float a[3][2], const float b[3][2]) {
 }
 
 /* Lower bound on the distance of the contents of node a (A's frame) and node b (B's frame). */
-static float pair_lower_bound(const dist_job* j, uint32_t na, uint32_t nb) {
+static float pair_lower_bound(dist_job* j, uint32_t na, uint32_t nb) {
     const snug_node* A = &j->ma->bvh.nodes[na];
     const snug_node* B = &j->mb->bvh.nodes[nb];
     vec3 ca, ha, cb, hb, cbA, d, hbA, dB, haB;
@@ -368,6 +387,7 @@ static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* wi
     j->sup_b = j->sup_a + j->ma->bvh.node_count;
     j->written = (uint32_t*)(j->sup_a + nodes);
     j->written_count = 0;
+    j->sup_clear = false;
     size_t top = 0;
     dist_entry cand[36];
     stack[top++] = (dist_entry){0, 0, pair_lower_bound(j, 0, 0)};

@@ -198,6 +198,7 @@ test: deps
 	$(MAKE) test-layers
 	$(MAKE) all
 	$(MAKE) test-c
+	$(MAKE) test-fuzz
 	$(MAKE) examples
 	$(MAKE) test-js
 	$(MAKE) test-browser
@@ -213,6 +214,49 @@ deps:
 
 clean:
 	rm -rf $(BUILD) dist
+
+# ---------------------------------------------------------------- fuzzing (libFuzzer, clang)
+# One harness per input surface: tests/fuzz/fuzz_<name>.c with its seed corpus in tests/fuzz/corpus/<name>/. A new
+# harness is one more name here. `make fuzz` runs each for FUZZ_SECONDS (default 2 hours) one after the other;
+# `make test-fuzz` (part of `make test`) runs each for 30 s so none of them rots. New corpus inputs go to
+# build/fuzz/corpus/<name>/, findings to build/fuzz/findings/<name>/ (the seeds stay as committed).
+FUZZ_TARGETS := mesh blob scene
+FUZZ_SECONDS ?= 7200
+FUZZ_CC      ?= clang
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow,alignment -fno-sanitize-recover=all
+CFLAGS_FUZZ  := -std=c11 -O2 -g -fno-omit-frame-pointer $(FUZZ_SAN) $(WARN) $(INCLUDES)
+FUZZ_BINS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
+
+$(BUILD)/fuzz/obj/%.o: core/src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CFLAGS_FUZZ) -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp -c $< -o $@
+
+$(BUILD)/fuzz/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/fuzz/obj/%.o,$(CORE_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h Makefile $(BUILD)/fuzz/libsnug.a
+	$(FUZZ_CC) $(CFLAGS_FUZZ) -fsanitize=fuzzer $< $(BUILD)/fuzz/libsnug.a -lm -o $@
+
+# fuzz_run <seconds>: every harness in turn, niced (the machine is shared), one second per input at most.
+define fuzz_run
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD)/fuzz/corpus/$$t $(BUILD)/fuzz/findings/$$t; \
+	  echo "fuzz $$t: $(1) s"; \
+	  nice $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(1) -timeout=1 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD)/fuzz/findings/$$t/ $(BUILD)/fuzz/corpus/$$t tests/fuzz/corpus/$$t \
+	    > $(BUILD)/fuzz/$$t.log 2>&1 || { tail -n 60 $(BUILD)/fuzz/$$t.log; echo "fuzz $$t: FAILED"; exit 1; }; \
+	  grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' $(BUILD)/fuzz/$$t.log | tail -n 2; \
+	done
+endef
+
+fuzz: $(FUZZ_BINS)
+	$(call fuzz_run,$(FUZZ_SECONDS))
+
+test-fuzz: $(FUZZ_BINS)
+	$(call fuzz_run,30)
+
+.PHONY: fuzz test-fuzz
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
 # (wasm/, web/, tests/js/, tests/browser/). The layout probe checks wasm/layout.js against the compiler.

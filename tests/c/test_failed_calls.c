@@ -111,7 +111,7 @@ static void look(rig* g, view* v) {
         v->info[i].parent = (snug_body)v->parent[i];
     }
     snug_body_pair pairs[2048];
-    CHECK(snug_scene_query_pairs(g->ctx, g->scene, pairs, 2048, &v->pair_count) == SNUG_OK);
+    CHECK(snug_scene_pairs(g->ctx, g->scene, pairs, 2048, &v->pair_count) == SNUG_OK);
     for (uint32_t k = 0; k < v->pair_count; k++) {
         uint32_t a = (uint32_t)index_of(g, pairs[k].a), b = (uint32_t)index_of(g, pairs[k].b);
         v->pairs[k] = a < b ? a << 16 | b : b << 16 | a;
@@ -182,32 +182,32 @@ static snug_status c_set_positions(rig* g, unsigned char out[256]) {
 }
 static snug_status c_distance(rig* g, unsigned char out[256]) {
     snug_pose a = snug_pose_identity(), b = test_pose_at(2.0f, 0.5f, 0.3f);
-    return snug_query_distance(g->ctx, g->mesh[0], &a, g->mesh[1], &b, (snug_distance_result*)out);
+    return snug_mesh_distance(g->ctx, g->mesh[0], &a, g->mesh[1], &b, (snug_distance_result*)out);
 }
 static snug_status c_overlap_all(rig* g, unsigned char out[256]) {
     snug_pose a = snug_pose_identity(), b = test_pose_at(1.25f, 0.0f, 0.0f);
-    return snug_query_overlap_all(g->ctx, g->mesh[0], &a, g->mesh[1], &b, (snug_tri_pair*)(out + 4), 16, (uint32_t*)out);
+    return snug_mesh_overlap_all(g->ctx, g->mesh[0], &a, g->mesh[1], &b, (snug_tri_pair*)(out + 4), 16, (uint32_t*)out);
 }
 static snug_status c_raycast(rig* g, unsigned char out[256]) {
     snug_pose a = snug_pose_identity();
     snug_ray ray = {{-3.0f, 0.1f, 0.05f}, {1.0f, 0.0f, 0.0f}, INFINITY};
-    return snug_query_raycast(g->ctx, g->mesh[0], &a, &ray, (snug_ray_hit*)out);
+    return snug_mesh_raycast(g->ctx, g->mesh[0], &a, &ray, (snug_ray_hit*)out);
 }
 static snug_status c_inside(rig* g, unsigned char out[256]) {
     snug_pose a = snug_pose_identity();
     float p[3] = {0.1f, 0.2f, 0.05f};
-    return snug_query_inside(g->ctx, g->mesh[1], &a, p, (bool*)out);
+    return snug_mesh_inside(g->ctx, g->mesh[1], &a, p, (bool*)out);
 }
 static snug_status c_toi(rig* g, unsigned char out[256]) {
     snug_pose s = test_pose_at(-2.0f, 0.1f, 0.0f), e = test_pose_at(2.0f, 0.1f, 0.0f), o = snug_pose_identity();
     e.q[2] = 0.3f, e.q[3] = sqrtf(1.0f - 0.09f);
     snug_motion ma = snug_motion_between(&s, &e), mb = snug_motion_static(&o);
-    return snug_query_toi(g->ctx, g->mesh[1], &ma, g->mesh[0], &mb, NULL, (snug_toi_result*)out);
+    return snug_mesh_toi(g->ctx, g->mesh[1], &ma, g->mesh[0], &mb, NULL, (snug_toi_result*)out);
 }
 static snug_status c_sweep(rig* g, unsigned char out[256]) {
     snug_pose s = test_pose_at(-2.0f, 0.1f, 0.0f), o = snug_pose_identity();
     float move[3] = {4.0f, 0.0f, 0.0f};
-    return snug_query_sweep(g->ctx, g->mesh[1], &s, move, g->mesh[0], &o, (snug_toi_result*)out);
+    return snug_mesh_sweep(g->ctx, g->mesh[1], &s, move, g->mesh[0], &o, (snug_toi_result*)out);
 }
 static snug_status c_scene_create(rig* g, unsigned char out[256]) {
     (void)out;
@@ -238,7 +238,7 @@ static void as_indices(const rig* g, snug_body* h, uint32_t n) {
 }
 static snug_status c_query_pairs(rig* g, unsigned char out[256]) {
     snug_body_pair* pairs = (snug_body_pair*)(out + 4);
-    snug_status st = snug_scene_query_pairs(g->ctx, g->scene, pairs, 16, (uint32_t*)out);
+    snug_status st = snug_scene_pairs(g->ctx, g->scene, pairs, 16, (uint32_t*)out);
     if (st != SNUG_OK) return st;
     /* in a canonical order: the broad phase lists its pairs in the order its path (which may depend on the
      * memory it got) found them */
@@ -253,7 +253,7 @@ static snug_status c_query_pairs(rig* g, unsigned char out[256]) {
 }
 static snug_status c_query_box(rig* g, unsigned char out[256]) {
     float lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
-    snug_status st = snug_scene_query_box(g->ctx, g->scene, lo, hi, (snug_body*)(out + 4), 16, (uint32_t*)out);
+    snug_status st = snug_scene_overlap_box(g->ctx, g->scene, lo, hi, (snug_body*)(out + 4), 16, (uint32_t*)out);
     if (st == SNUG_OK) as_indices(g, (snug_body*)(out + 4), *(uint32_t*)out);
     return st;
 }

@@ -218,7 +218,7 @@ static void test_far_apart_meshes_are_cheap(void) {
             snug_pose pa = snug_pose_identity(), pb = pa;
             for (int k = 0; k < 3; k++) pb.p[k] = (gaps[g] + 25.0f) / sqrtf(3.0f);
             snug_distance_result res;
-            CHECK(snug_query_distance(ctx, a, &pa, b, &pb, &res) == SNUG_OK);
+            CHECK(snug_mesh_distance(ctx, a, &pa, b, &pb, &res) == SNUG_OK);
             uint64_t visits = snug_ctx_last_stats(ctx)->nodes_visited;
             CHECK_MSG(visits <= 200, "type %d gap %g: %llu node pairs visited", (int)types[t], (double)gaps[g],
                       (unsigned long long)visits);

@@ -10,7 +10,7 @@
  * with the same settings: overlap, distance, rays and closest points at fuzzed poses (the hierarchy may differ, the
  * answers may not). A blob that does not load leaves no memory behind. */
 #include "fuzz_input.h"
-#include "mesh.h"
+#include "bvh/mesh.h"
 
 #define MAX_BLOB 65536
 
@@ -80,8 +80,8 @@ static void compare_with_rebuilt(fz* f, snug_ctx* ctx, snug_mesh loaded) {
     {
         snug_pose pa = fz_pose(f), pb = fz_pose(f);
         bool ha = false, hb = false;
-        snug_status sa = snug_query_overlap(ctx, loaded, &pa, loaded, &pb, &ha, NULL);
-        snug_status sb = snug_query_overlap(ctx, rebuilt, &pa, rebuilt, &pb, &hb, NULL);
+        snug_status sa = snug_mesh_overlap(ctx, loaded, &pa, loaded, &pb, &ha, NULL);
+        snug_status sb = snug_mesh_overlap(ctx, rebuilt, &pa, rebuilt, &pb, &hb, NULL);
         FZ_CHECK(sa == sb, "overlap status %s vs %s", snug_status_name(sa), snug_status_name(sb));
         if (sa != SNUG_OK) {
             FZ_CHECK(snug_mesh_destroy(ctx, rebuilt) == SNUG_OK, "destroy");
@@ -89,8 +89,8 @@ static void compare_with_rebuilt(fz* f, snug_ctx* ctx, snug_mesh loaded) {
         }
         FZ_CHECK(ha == hb, "overlap: loaded %d, rebuilt %d", ha, hb);
         snug_distance_result da, db;
-        FZ_CHECK(snug_query_distance(ctx, loaded, &pa, loaded, &pb, &da) == SNUG_OK, "distance");
-        FZ_CHECK(snug_query_distance(ctx, rebuilt, &pa, rebuilt, &pb, &db) == SNUG_OK, "distance");
+        FZ_CHECK(snug_mesh_distance(ctx, loaded, &pa, loaded, &pb, &da) == SNUG_OK, "distance");
+        FZ_CHECK(snug_mesh_distance(ctx, rebuilt, &pa, rebuilt, &pb, &db) == SNUG_OK, "distance");
         float slack = 1e-5f * (a.scale + fabsf(pb.p[0] - pa.p[0]) + fabsf(pb.p[1] - pa.p[1]) + fabsf(pb.p[2] - pa.p[2]) +
                                da.distance) + 2.0f * a.tolerance;
         FZ_CHECK(fabsf(da.distance - db.distance) <= slack, "distance: loaded %.9g, rebuilt %.9g", (double)da.distance,
@@ -99,8 +99,8 @@ static void compare_with_rebuilt(fz* f, snug_ctx* ctx, snug_mesh loaded) {
         for (int i = 0; i < 3; i++) ray.origin[i] = fz_float(f), ray.dir[i] = fz_float(f);
         ray.tmax = INFINITY;
         snug_ray_hit ra, rb;
-        sa = snug_query_raycast(ctx, loaded, &pa, &ray, &ra);
-        sb = snug_query_raycast(ctx, rebuilt, &pa, &ray, &rb);
+        sa = snug_mesh_raycast(ctx, loaded, &pa, &ray, &ra);
+        sb = snug_mesh_raycast(ctx, rebuilt, &pa, &ray, &rb);
         FZ_CHECK(sa == sb, "raycast status %s vs %s", snug_status_name(sa), snug_status_name(sb));
         if (sa == SNUG_OK) {
             FZ_CHECK((ra.tri == SNUG_NO_HIT) == (rb.tri == SNUG_NO_HIT) && (ra.tri == SNUG_NO_HIT || ra.t == rb.t),
@@ -109,8 +109,8 @@ static void compare_with_rebuilt(fz* f, snug_ctx* ctx, snug_mesh loaded) {
         float p[3];
         for (int i = 0; i < 3; i++) p[i] = fz_float(f);
         snug_point_result qa, qb;
-        sa = snug_query_closest_point(ctx, loaded, &pa, p, INFINITY, &qa);
-        sb = snug_query_closest_point(ctx, rebuilt, &pa, p, INFINITY, &qb);
+        sa = snug_mesh_closest_point(ctx, loaded, &pa, p, INFINITY, &qa);
+        sb = snug_mesh_closest_point(ctx, rebuilt, &pa, p, INFINITY, &qb);
         FZ_CHECK(sa == sb, "closest point status %s vs %s", snug_status_name(sa), snug_status_name(sb));
         if (sa == SNUG_OK) FZ_CHECK(qa.distance == qb.distance, "closest point: loaded %.9g, rebuilt %.9g",
                                     (double)qa.distance, (double)qb.distance);

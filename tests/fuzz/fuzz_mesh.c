@@ -7,9 +7,9 @@
  * distance against the brute-force minimum, the tolerance query against the distance, rays, closest points,
  * inside, sweeps and time of impact with fuzzed settings, and a replacement of its positions. */
 #include "fuzz_input.h"
-#include "mesh.h"
-#include "pose.h"
-#include "tri.h"
+#include "bvh/mesh.h"
+#include "base/pose.h"
+#include "geom/tri.h"
 
 /* Small meshes find the defects (a few triangles already split, degenerate, weld and touch) and keep the brute-force
  * checks and the bounded but pathological motion searches cheap enough for 10^7 runs. */
@@ -32,7 +32,7 @@ static void check_pair_queries(snug_ctx* ctx, snug_mesh h, const snug_mesh_data*
                                const snug_pose* pb) {
     bool hit = false;
     snug_tri_pair pair;
-    snug_status st = snug_query_overlap(ctx, h, pa, h, pb, &hit, &pair);
+    snug_status st = snug_mesh_overlap(ctx, h, pa, h, pb, &hit, &pair);
     fz_check_status(ctx, st, "query_overlap");
     if (st != SNUG_OK) {
         FZ_CHECK(st == SNUG_ERR_NOT_FINITE || st == SNUG_ERR_INVALID_ARGUMENT, "overlap: %s", snug_status_name(st));
@@ -66,13 +66,13 @@ static void check_pair_queries(snug_ctx* ctx, snug_mesh h, const snug_mesh_data*
     FZ_CHECK(hit == (brute > 0), "overlap says %d, brute force finds %u pairs", hit, brute);
     snug_tri_pair pairs[MAX_T * MAX_T];
     uint32_t total = 0;
-    st = snug_query_overlap_all(ctx, h, pa, h, pb, pairs, MAX_T * MAX_T, &total);
+    st = snug_mesh_overlap_all(ctx, h, pa, h, pb, pairs, MAX_T * MAX_T, &total);
     FZ_CHECK(st == SNUG_OK && total == brute, "overlap_all: %s, %u pairs, brute force %u", snug_status_name(st), total,
              brute);
     for (uint32_t k = 0; k < total; k++) FZ_CHECK(pairs[k].tri_a < m->tri_count && pairs[k].tri_b < m->tri_count, "pair ids");
 
     snug_distance_result dr;
-    st = snug_query_distance(ctx, h, pa, h, pb, &dr);
+    st = snug_mesh_distance(ctx, h, pa, h, pb, &dr);
     FZ_CHECK(st == SNUG_OK, "distance: %s", snug_status_name(st));
     FZ_CHECK(isfinite(dr.distance) && dr.distance >= 0.0f, "distance %g", (double)dr.distance);
     FZ_CHECK(dr.tri_a < m->tri_count && dr.tri_b < m->tri_count, "distance triangle ids");
@@ -81,10 +81,10 @@ static void check_pair_queries(snug_ctx* ctx, snug_mesh h, const snug_mesh_data*
     if (brute) FZ_CHECK(dr.distance <= 2.0f * eps, "overlapping meshes at distance %g (eps %g)", (double)dr.distance, (double)eps);
     else FZ_CHECK(fabsf(dr.distance - brute_d) <= slack, "distance %.9g, brute force %.9g", (double)dr.distance, (double)brute_d);
     bool within = false;
-    st = snug_query_within(ctx, h, pa, h, pb, dr.distance * 1.0001f + eps, &within);
+    st = snug_mesh_within(ctx, h, pa, h, pb, dr.distance * 1.0001f + eps, &within);
     FZ_CHECK(st == SNUG_OK && within, "within above the distance: %s %d", snug_status_name(st), within);
     if (!brute && dr.distance > 4.0f * eps) {
-        st = snug_query_within(ctx, h, pa, h, pb, dr.distance * 0.999f - eps, &within);
+        st = snug_mesh_within(ctx, h, pa, h, pb, dr.distance * 0.999f - eps, &within);
         FZ_CHECK(st == SNUG_OK && !within, "within below the distance %g: %s %d", (double)dr.distance,
                  snug_status_name(st), within);
     }
@@ -96,15 +96,15 @@ static void check_rays(fz* f, snug_ctx* ctx, snug_mesh h, const snug_mesh_data* 
         for (int i = 0; i < 3; i++) ray.origin[i] = fz_float(f), ray.dir[i] = fz_float(f);
         ray.tmax = fz_bool(f) ? INFINITY : fz_float(f);
         snug_ray_hit hit;
-        snug_status st = snug_query_raycast(ctx, h, pose, &ray, &hit);
+        snug_status st = snug_mesh_raycast(ctx, h, pose, &ray, &hit);
         fz_check_status(ctx, st, "raycast");
         if (st != SNUG_OK) continue;
         bool any = false;
-        FZ_CHECK(snug_query_raycast_any(ctx, h, pose, &ray, &any) == SNUG_OK, "raycast_any");
+        FZ_CHECK(snug_mesh_raycast_any(ctx, h, pose, &ray, &any) == SNUG_OK, "raycast_any");
         FZ_CHECK(any == (hit.tri != SNUG_NO_HIT), "any %d, closest %u", any, hit.tri);
         snug_ray_hit all[MAX_T];
         uint32_t total = 0;
-        FZ_CHECK(snug_query_raycast_all(ctx, h, pose, &ray, all, MAX_T, &total) == SNUG_OK, "raycast_all");
+        FZ_CHECK(snug_mesh_raycast_all(ctx, h, pose, &ray, all, MAX_T, &total) == SNUG_OK, "raycast_all");
         FZ_CHECK((total > 0) == any && total <= m->tri_count, "%u hits, any %d", total, any);
         for (uint32_t k = 1; k < total; k++) FZ_CHECK(all[k - 1].t <= all[k].t, "hits not sorted");
         if (hit.tri == SNUG_NO_HIT) continue;
@@ -117,7 +117,7 @@ static void check_rays(fz* f, snug_ctx* ctx, snug_mesh h, const snug_mesh_data* 
     float origins[6], dirs[6];
     for (int i = 0; i < 6; i++) origins[i] = fz_float(f), dirs[i] = fz_float(f);
     snug_ray_hit hits[2];
-    fz_check_status(ctx, snug_query_raycast_batch(ctx, h, pose, origins, dirs, NULL, 2, hits), "raycast_batch");
+    fz_check_status(ctx, snug_mesh_raycast_batch(ctx, h, pose, origins, dirs, NULL, 2, hits), "raycast_batch");
 }
 
 static void check_points(fz* f, snug_ctx* ctx, snug_mesh h, const snug_mesh_data* m, const snug_pose* pose) {
@@ -125,7 +125,7 @@ static void check_points(fz* f, snug_ctx* ctx, snug_mesh h, const snug_mesh_data
     for (int i = 0; i < 3; i++) p[i] = fz_float(f);
     float max_d = fz_bool(f) ? INFINITY : fz_float(f);
     snug_point_result pr;
-    snug_status st = snug_query_closest_point(ctx, h, pose, p, max_d, &pr);
+    snug_status st = snug_mesh_closest_point(ctx, h, pose, p, max_d, &pr);
     fz_check_status(ctx, st, "closest_point");
     if (st == SNUG_OK && pr.tri != SNUG_NO_HIT) {
         FZ_CHECK(pr.tri < m->tri_count && isfinite(pr.distance) && pr.distance >= 0.0f, "closest point %u at %g", pr.tri,
@@ -146,7 +146,7 @@ static void check_points(fz* f, snug_ctx* ctx, snug_mesh h, const snug_mesh_data
         FZ_CHECK(fabsf(pr.distance - best) <= slack, "closest %g, brute force %g", (double)pr.distance, (double)best);
     }
     bool inside;
-    fz_check_status(ctx, snug_query_inside(ctx, h, pose, p, &inside), "inside");
+    fz_check_status(ctx, snug_mesh_inside(ctx, h, pose, p, &inside), "inside");
 }
 
 static void check_toi_result(const snug_toi_result* r, const snug_mesh_data* m, const char* what) {
@@ -171,7 +171,7 @@ static void check_motion_queries(fz* f, snug_ctx* ctx, snug_mesh h, const snug_m
     if (which == 0) {
         float move[3];
         for (int i = 0; i < 3; i++) move[i] = fz_float(f);
-        snug_status st = snug_query_sweep(ctx, h, &pose, move, h, &other, &r);
+        snug_status st = snug_mesh_sweep(ctx, h, &pose, move, h, &other, &r);
         fz_check_status(ctx, st, "sweep");
         if (st == SNUG_OK) check_toi_result(&r, m, "sweep");
         return;
@@ -179,7 +179,7 @@ static void check_motion_queries(fz* f, snug_ctx* ctx, snug_mesh h, const snug_m
     if (which == 1) {
         float pivot[3], axis[3];
         for (int i = 0; i < 3; i++) pivot[i] = fz_float(f), axis[i] = fz_float(f);
-        snug_status st = snug_query_sweep_rotation(ctx, h, &pose, pivot, axis, fz_float(f), h, &other, &r);
+        snug_status st = snug_mesh_sweep_rotation(ctx, h, &pose, pivot, axis, fz_float(f), h, &other, &r);
         fz_check_status(ctx, st, "sweep_rotation");
         if (st == SNUG_OK) check_toi_result(&r, m, "sweep_rotation");
         return;
@@ -205,7 +205,7 @@ static void check_motion_queries(fz* f, snug_ctx* ctx, snug_mesh h, const snug_m
         ma.key_poses = keys;
     }
     if (fz_bool(f)) mb.end = fz_pose(f);
-    snug_status st = snug_query_toi(ctx, h, &ma, h, &mb, &def, &r);
+    snug_status st = snug_mesh_toi(ctx, h, &ma, h, &mb, &def, &r);
     fz_check_status(ctx, st, "toi");
     if (st == SNUG_OK) check_toi_result(&r, m, "toi");
 }

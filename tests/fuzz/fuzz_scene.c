@@ -12,7 +12,7 @@
  *  - the broad-phase pairs are exactly the pairs of enabled, filtered, not ignored bodies whose boxes overlap;
  *  - a failed operation changed nothing (the shadow stays), and out of memory only when an allocation failed. */
 #include "fuzz_input.h"
-#include "pose.h"
+#include "base/pose.h"
 
 #define MAX_BODIES 24
 
@@ -167,7 +167,7 @@ static void check_world(world* w) {
     /* broad phase against brute force over the boxes and filters */
     snug_body_pair pairs[MAX_BODIES * MAX_BODIES];
     uint32_t total = 0;
-    FZ_CHECK(snug_scene_query_pairs(ctx, w->scene, pairs, MAX_BODIES * MAX_BODIES, &total) == SNUG_OK, "pairs: %s",
+    FZ_CHECK(snug_scene_pairs(ctx, w->scene, pairs, MAX_BODIES * MAX_BODIES, &total) == SNUG_OK, "pairs: %s",
              snug_ctx_last_error(ctx));
     uint32_t expect = 0;
     for (int i = 0; i < MAX_BODIES; i++)
@@ -279,7 +279,7 @@ static snug_status operate(world* w, fz* f) {
         for (int c = 0; c < 3; c++) lo[c] = fz_float(f), hi[c] = fz_float(f);
         snug_body out[MAX_BODIES];
         uint32_t total;
-        st = snug_scene_query_box(ctx, w->scene, lo, hi, out, MAX_BODIES, &total);
+        st = snug_scene_overlap_box(ctx, w->scene, lo, hi, out, MAX_BODIES, &total);
         break;
     }
     case 9: { /* rays */

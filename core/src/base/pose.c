@@ -17,30 +17,39 @@ bool snug_pose_is_finite(const snug_pose* pose) {
     return true;
 }
 
-snug_status snug_point_check(snug_ctx* ctx, const float p[3], const char* what) {
-    if (!p) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s is NULL", what);
-    for (int i = 0; i < 3; i++) {
+/* the failure of a point that is not accepted: which rule it breaks */
+static snug_status point_failure(snug_ctx* ctx, const float p[3], const char* what) {
+    for (int i = 0; i < 3; i++)
         if (!isfinite(p[i])) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s has a NaN or infinite coordinate", what);
+    for (int i = 0; i < 3; i++)
         if (!snug_coordinate_ok(p[i]))
             return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s has coordinate %g beyond the accepted range +-%g", what,
                              (double)p[i], (double)SNUG_MAX_COORDINATE);
-    }
     return SNUG_OK;
+}
+
+/* One comparison per value on the way through (a range test fails for NaN and infinities too; queries pay this on
+ * every call), the reasons only on the way out. */
+snug_status snug_point_check(snug_ctx* ctx, const float p[3], const char* what) {
+    if (!p) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s is NULL", what);
+    if (snug_coordinate_ok(p[0]) & snug_coordinate_ok(p[1]) & snug_coordinate_ok(p[2])) return SNUG_OK;
+    return point_failure(ctx, p, what);
 }
 
 snug_status snug_pose_check(snug_ctx* ctx, const snug_pose* pose, const char* what) {
     if (!pose) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s is NULL", what);
-    if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s has a NaN or infinite entry", what);
-    snug_status st = snug_point_check(ctx, pose->p, what);
-    if (st != SNUG_OK) return st;
     const float* q = pose->q;
     float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
     const float lo = 1.0f - SNUG_QUAT_TOLERANCE, hi = 1.0f + SNUG_QUAT_TOLERANCE;
-    if (!(n2 >= lo * lo && n2 <= hi * hi))
+    bool unit = n2 >= lo * lo && n2 <= hi * hi; /* false for NaN and infinities too */
+    const float* p = pose->p;
+    if (unit & snug_coordinate_ok(p[0]) & snug_coordinate_ok(p[1]) & snug_coordinate_ok(p[2])) return SNUG_OK;
+    if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s has a NaN or infinite entry", what);
+    if (!unit)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
                          "%s has a quaternion of length %g: a rotation needs length 1 (within %g)", what,
                          (double)sqrtf(n2), (double)SNUG_QUAT_TOLERANCE);
-    return SNUG_OK;
+    return point_failure(ctx, p, what);
 }
 
 snug_pose snug_pose_normalized(const snug_pose* pose) {

@@ -305,18 +305,14 @@ static void finish_static_hit(step_pair* p, const snug_pose* pose_a) {
     for (int c = 0; c < 3; c++) snug_xform_point(&p->rel, snug_mesh_vertex(p->mb, sb, c), b[c]);
     snug_tri_tri_distance(snug_mesh_vertex(p->ma, sa, 0), snug_mesh_vertex(p->ma, sa, 1),
                           snug_mesh_vertex(p->ma, sa, 2), b[0], b[1], b[2], pa, pb);
-    vec3 mid, n, e1, e2;
+    vec3 mid, n = {0.0f, 0.0f, 1.0f}; /* a B triangle without area has no face: +z, as time of impact reports */
     glm_vec3_center(pa, pb, mid);
-    glm_vec3_sub(b[1], b[0], e1);
-    glm_vec3_sub(b[2], b[0], e2);
-    glm_vec3_cross(e1, e2, n);
     /* face B's normal, turned to point towards A's triangle */
     vec3 ca = GLM_VEC3_ZERO_INIT, d;
     for (int c = 0; c < 3; c++) glm_vec3_add(ca, (float*)snug_mesh_vertex(p->ma, sa, c), ca);
     glm_vec3_scale(ca, 1.0f / 3.0f, ca);
     glm_vec3_sub(ca, b[0], d);
-    if (glm_vec3_dot(n, d) < 0.0f) glm_vec3_negate(n);
-    glm_vec3_normalize(n);
+    if (snug_tri_unit_normal(b[0], b[0], b[1], b[2], n) && glm_vec3_dot(n, d) < 0.0f) glm_vec3_negate(n);
     snug_xform x;
     snug_xform_from_pose(pose_a, &x);
     snug_xform_point(&x, mid, p->r.point);

@@ -1,7 +1,8 @@
 /* Accepted input at every entry point (snug.h, SNUG_MAX_COORDINATE and SNUG_QUAT_TOLERANCE): coordinates beyond the
  * range and non-unit quaternions are rejected with SNUG_ERR_INVALID_ARGUMENT and change nothing; everything
  * inside the range keeps every derived quantity finite; a hierarchy never carries a body beyond the range; poses
- * at addresses that are only 4-byte aligned (as a snug_pose inside any struct may be) are read safely. */
+ * at addresses that are only 4-byte aligned (as a snug_pose inside any struct may be) are read safely; snapshots
+ * are held to the same rules. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -167,6 +168,53 @@ static void test_quaternions_must_be_unit_at_every_entry_point(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Snapshots carry poses too: one resealed with a body's quaternion zeroed or its position beyond the range is
+ * refused (used to restore a zero quaternion, which only the finite test saw) and the scene stays as it was. */
+static void test_snapshots_refuse_poses_outside_the_rules(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_mesh box = test_box_make(ctx, 0.5f, 0.5f, 0.5f);
+    snug_scene s;
+    CHECK(snug_scene_create(ctx, &s) == SNUG_OK);
+    snug_body_def def = snug_default_body_def();
+    def.mesh = box;
+    def.pose = rotated(0.7f, 1.25f, 2.5f, 3.75f);
+    snug_body a;
+    CHECK(snug_body_create(ctx, s, &def, &a) == SNUG_OK);
+    size_t size = 0;
+    CHECK(snug_scene_snapshot(ctx, s, NULL, 0, &size) == SNUG_OK);
+    unsigned char* snap = malloc(size);
+    CHECK(snug_scene_snapshot(ctx, s, snap, size, &size) == SNUG_OK);
+    snug_pose stored;
+    CHECK(snug_body_get_pose(ctx, s, a, &stored) == SNUG_OK);
+    for (int bad = 0; bad < 2; bad++) {
+        unsigned char* forged = malloc(size);
+        memcpy(forged, snap, size);
+        /* the body record holds the pose as stored (local and world alike for a root): change every copy */
+        int copies = 0;
+        for (size_t at = 0; at + sizeof stored <= size; at++) {
+            if (memcmp(forged + at, &stored, sizeof stored)) continue;
+            snug_pose p = stored;
+            if (bad == 0) memset(p.q, 0, sizeof p.q);
+            else p.p[1] = 2e9f;
+            memcpy(forged + at, &p, sizeof p);
+            copies++;
+        }
+        CHECK(copies == 2);
+        /* reseal: FNV-1a 64 of everything after the 32-byte header, at offset 24 */
+        uint64_t h = 0xcbf29ce484222325ull;
+        for (size_t i = 32; i < size; i++) h = (h ^ forged[i]) * 0x100000001b3ull;
+        memcpy(forged + 24, &h, 8);
+        CHECK_MSG(snug_scene_restore(ctx, s, forged, size) == SNUG_ERR_BLOB_CORRUPT, "case %d: %s", bad,
+                  snug_ctx_last_error(ctx));
+        snug_pose now;
+        CHECK(snug_body_get_pose(ctx, s, a, &now) == SNUG_OK && same_pose(&now, &stored));
+        free(forged);
+    }
+    CHECK(snug_scene_restore(ctx, s, snap, size) == SNUG_OK);
+    free(snap);
+    snug_ctx_destroy(ctx);
+}
+
 /* A chain of bodies: moving the root, a middle body's local pose or its parent so that some body of the subtree
  * would leave the range fails and leaves every pose and the hierarchy as they were. */
 static void test_hierarchies_keep_every_body_in_range(void) {
@@ -260,6 +308,7 @@ int main(void) {
     RUN(test_the_whole_range_keeps_derived_data_finite);
     RUN(test_coordinates_beyond_the_range_are_rejected);
     RUN(test_quaternions_must_be_unit_at_every_entry_point);
+    RUN(test_snapshots_refuse_poses_outside_the_rules);
     RUN(test_hierarchies_keep_every_body_in_range);
     RUN(test_poses_at_unaligned_addresses);
     return harness_finish();

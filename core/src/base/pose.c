@@ -36,20 +36,29 @@ snug_status snug_point_check(snug_ctx* ctx, const float p[3], const char* what) 
     return point_failure(ctx, p, what);
 }
 
-snug_status snug_pose_check(snug_ctx* ctx, const snug_pose* pose, const char* what) {
-    if (!pose) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s is NULL", what);
-    const float* q = pose->q;
+static bool quat_ok(const float q[4]) {
     float n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
     const float lo = 1.0f - SNUG_QUAT_TOLERANCE, hi = 1.0f + SNUG_QUAT_TOLERANCE;
-    bool unit = n2 >= lo * lo && n2 <= hi * hi; /* false for NaN and infinities too */
+    return n2 >= lo * lo && n2 <= hi * hi; /* false for NaN and infinities too */
+}
+
+bool snug_pose_ok(const snug_pose* pose) {
     const float* p = pose->p;
-    if (unit & snug_coordinate_ok(p[0]) & snug_coordinate_ok(p[1]) & snug_coordinate_ok(p[2])) return SNUG_OK;
+    return quat_ok(pose->q) & snug_coordinate_ok(p[0]) & snug_coordinate_ok(p[1]) & snug_coordinate_ok(p[2]);
+}
+
+snug_status snug_pose_check(snug_ctx* ctx, const snug_pose* pose, const char* what) {
+    if (!pose) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s is NULL", what);
+    if (snug_pose_ok(pose)) return SNUG_OK;
     if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s has a NaN or infinite entry", what);
-    if (!unit)
+    if (!quat_ok(pose->q)) {
+        const float* q = pose->q;
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
                          "%s has a quaternion of length %g: a rotation needs length 1 (within %g)", what,
-                         (double)sqrtf(n2), (double)SNUG_QUAT_TOLERANCE);
-    return point_failure(ctx, p, what);
+                         sqrt((double)q[0] * q[0] + (double)q[1] * q[1] + (double)q[2] * q[2] + (double)q[3] * q[3]),
+                         (double)SNUG_QUAT_TOLERANCE);
+    }
+    return point_failure(ctx, pose->p, what);
 }
 
 snug_pose snug_pose_normalized(const snug_pose* pose) {

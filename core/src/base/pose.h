@@ -21,6 +21,8 @@ bool snug_pose_is_finite(const snug_pose* pose);
  * +-SNUG_MAX_COORDINATE (else SNUG_ERR_INVALID_ARGUMENT). A pose: not NULL, finite, its translation a point, its
  * quaternion of length 1 within SNUG_QUAT_TOLERANCE (else SNUG_ERR_INVALID_ARGUMENT). */
 static inline bool snug_coordinate_ok(float x) { return fabsf(x) <= SNUG_MAX_COORDINATE; } /* false for NaN too */
+/* The pose rule without a message: what snug_pose_check accepts (pose not NULL). */
+bool snug_pose_ok(const snug_pose* pose);
 snug_status snug_point_check(struct snug_ctx* ctx, const float p[3], const char* what);
 snug_status snug_pose_check(struct snug_ctx* ctx, const snug_pose* pose, const char* what);
 /* Copy of an accepted pose with its quaternion normalized (unit ones, nearly all, stay bit for bit). */

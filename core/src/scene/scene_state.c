@@ -119,7 +119,7 @@ snug_status snug_scene_state_stage(snug_ctx* ctx, const snug_scene_data* s, cons
         unsigned char flags[2]; /* raw bytes: a bool holding anything but 0 or 1 is undefined to read as a bool */
         memcpy(&flags[0], &b->is_static, 1);
         memcpy(&flags[1], &b->enabled, 1);
-        if (flags[0] > 1 || flags[1] > 1 || !snug_pose_is_finite(&b->local) || !snug_pose_is_finite(&b->world)) goto corrupt;
+        if (flags[0] > 1 || flags[1] > 1 || !snug_pose_ok(&b->local) || !snug_pose_ok(&b->world)) goto corrupt;
         /* the links agree: my parent lists me among its children, my siblings point back */
         if (b->parent != SNUG_NONE) {
             uint32_t c = ((snug_body_data*)pool->items[b->parent])->first_child, steps = 0;

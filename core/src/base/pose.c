@@ -32,7 +32,7 @@ static snug_status point_failure(snug_ctx* ctx, const float p[3], const char* wh
  * every call), the reasons only on the way out. */
 snug_status snug_point_check(snug_ctx* ctx, const float p[3], const char* what) {
     if (!p) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s is NULL", what);
-    if (snug_coordinate_ok(p[0]) & snug_coordinate_ok(p[1]) & snug_coordinate_ok(p[2])) return SNUG_OK;
+    if (snug_point_ok(p)) return SNUG_OK;
     return point_failure(ctx, p, what);
 }
 
@@ -43,8 +43,7 @@ static bool quat_ok(const float q[4]) {
 }
 
 bool snug_pose_ok(const snug_pose* pose) {
-    const float* p = pose->p;
-    return quat_ok(pose->q) & snug_coordinate_ok(p[0]) & snug_coordinate_ok(p[1]) & snug_coordinate_ok(p[2]);
+    return quat_ok(pose->q) && snug_point_ok(pose->p);
 }
 
 snug_status snug_pose_check(snug_ctx* ctx, const snug_pose* pose, const char* what) {

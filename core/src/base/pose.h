@@ -21,6 +21,11 @@ bool snug_pose_is_finite(const snug_pose* pose);
  * +-SNUG_MAX_COORDINATE (else SNUG_ERR_INVALID_ARGUMENT). A pose: not NULL, finite, its translation a point, its
  * quaternion of length 1 within SNUG_QUAT_TOLERANCE (else SNUG_ERR_INVALID_ARGUMENT). */
 static inline bool snug_coordinate_ok(float x) { return fabsf(x) <= SNUG_MAX_COORDINATE; } /* false for NaN too */
+/* All three coordinates: the comparisons are ints in C, summed without a branch per coordinate (queries pay this on
+ * every call). */
+static inline bool snug_point_ok(const float p[3]) {
+    return (fabsf(p[0]) <= SNUG_MAX_COORDINATE) + (fabsf(p[1]) <= SNUG_MAX_COORDINATE) + (fabsf(p[2]) <= SNUG_MAX_COORDINATE) == 3;
+}
 /* The pose rule without a message: what snug_pose_check accepts (pose not NULL). */
 bool snug_pose_ok(const snug_pose* pose);
 snug_status snug_point_check(struct snug_ctx* ctx, const float p[3], const char* what);

@@ -226,9 +226,7 @@ static uint32_t ray_any(const snug_mesh_data* m, const snug_ray_local* r, snug_q
 
 static snug_status check_ray(snug_ctx* ctx, const float o[3], const float d[3], float tmax, const char* what, uint32_t i) {
     /* one range comparison per value (false for NaN and infinities too), the reason only on the way out */
-    bool ok = true;
-    for (int c = 0; c < 3; c++) ok &= snug_coordinate_ok(o[c]) & snug_coordinate_ok(d[c]);
-    if (!ok) {
+    if (!(snug_point_ok(o) && snug_point_ok(d))) {
         for (int c = 0; c < 3; c++)
             if (!isfinite(o[c]) || !isfinite(d[c]))
                 return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN or infinite origin or direction", what, i);

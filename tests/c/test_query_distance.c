@@ -199,6 +199,43 @@ static void test_bad_input_and_strategies_agree(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* A mesh of coincident points with Hausdorff bounds against a turned copy of itself (fuzz_mesh found it): the upper
+ * bound of a node pair and the lower bound of the same pair, computed in different frames, differ by rounding, and
+ * the rounding allowance was relative to the meshes' sizes (zero for points) instead of their coordinates, so every
+ * pair was pruned, no pair was found and the answer read an unset triangle. */
+static void test_point_meshes_with_hausdorff_bounds(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    float pos[12 * 9];
+    for (int i = 0; i < 12 * 9; i++) pos[i] = 3.375f;
+    const int leaf_sizes[] = {1, 4};
+    for (int k = 0; k < 2; k++) {
+        snug_mesh_def def = snug_default_mesh_def();
+        def.positions = pos;
+        def.vertex_count = 36;
+        def.triangle_count = 12;
+        def.weld = false;
+        def.bvh.hausdorff = true;
+        def.bvh.leaf_size = leaf_sizes[k];
+        snug_mesh h;
+        CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
+        snug_pose pa = {{0.0f, 0.43503f, -0.43503f, 0.78834f}, {3.375f, 3.375f, 3.375f}};
+        snug_pose pb = {{0.49328f, -0.16443f, 0.32886f, 0.78834f}, {3.375f, 3.375f, 3.375f}};
+        snug_distance_result r;
+        CHECK(snug_mesh_distance(ctx, h, &pa, h, &pb, &r) == SNUG_OK);
+        CHECK_MSG(r.tri_a < 12 && r.tri_b < 12, "leaf size %d: triangles %u %u", leaf_sizes[k], r.tri_a, r.tri_b);
+        /* the two images of the point, in world */
+        snug_xform xa, xb;
+        snug_xform_from_pose(&pa, &xa);
+        snug_xform_from_pose(&pb, &xb);
+        float wa[3], wb[3];
+        snug_xform_point(&xa, pos, wa);
+        snug_xform_point(&xb, pos, wb);
+        CHECK_NEAR(r.distance, glm_vec3_distance(wa, wb), 1e-5);
+        snug_mesh_destroy(ctx, h);
+    }
+    snug_ctx_destroy(ctx);
+}
+
 /* The teapot and a torus knot apart along the diagonal (1, 1, 1), 30 to 10^4 units: the boxes of both trees fall
  * short of the triangles they hold by up to their size along a diagonal, and the search visited 1.7M-1.9M node
  * pairs there (160-240 ms). Counters, not a clock: the node pairs visited stay below 200 (they were 11-56 when this
@@ -236,6 +273,7 @@ static void test_far_apart_meshes_are_cheap(void) {
 int main(void) {
     RUN(test_bad_input_and_strategies_agree);
     RUN(test_far_apart_meshes_are_cheap);
+    RUN(test_point_meshes_with_hausdorff_bounds);
     RUN(test_small_meshes_match_brute_force);
     RUN(test_big_meshes_match_brute_force);
     return harness_finish();

@@ -453,13 +453,23 @@ static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* wi
     return SNUG_OK;
 }
 
+/* The largest coordinate of a mesh (its root box's farthest face from the origin). */
+static float magnitude(const snug_mesh_data* m) {
+    const snug_node* root = &m->bvh.nodes[0];
+    float x = 0.0f;
+    for (int k = 0; k < 3; k++) x = glm_max(x, glm_max(fabsf(root->min[k]), fabsf(root->max[k])));
+    return x;
+}
+
 static void job_init(dist_job* j, const snug_mesh_data* ma, const snug_mesh_data* mb, const snug_xform* rel, float start) {
     j->ma = ma;
     j->mb = mb;
     j->rel = rel;
     for (int c = 0; c < 3; c++)
         for (int r = 0; r < 3; r++) j->absR[c][r] = fabsf(rel->R[c][r]) + 1e-6f;
-    j->guard = 16.0f * FLT_EPSILON * (ma->scale + mb->scale + glm_vec3_norm((float*)rel->t));
+    /* bounds computed in the two frames round with the coordinates (how far from their origins), not only with
+     * the meshes' sizes, which are zero for a mesh of points */
+    j->guard = 16.0f * FLT_EPSILON * (magnitude(ma) + magnitude(mb) + ma->scale + mb->scale + glm_vec3_norm((float*)rel->t));
     j->hausdorff = ma->bvh.hausdorff && mb->bvh.hausdorff;
     j->aimed = false;
     j->aims = 0;

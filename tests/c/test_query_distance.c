@@ -199,6 +199,42 @@ static void test_bad_input_and_strategies_agree(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* The torus knot 63 units from the teapot's side, along (0.43, 0.56, 0.71): the teapot's curved side is large against
+ * the knot and far from it, so thousands of triangle pairs lie within 1 % of the distance and every bound from the
+ * two meshes' extents (frame gaps, boxes) passes them: the search measured 8,579 triangle pairs exactly. The gap
+ * along the line through two triangles' centroids is nearly exact at such a distance and leaves 15 (counters, not a
+ * clock: at most 100); the centre line of two nodes prunes the same way one level up (OBB trees: 14,699 node pairs
+ * at 5 units on the diagonal, now 1,491). */
+static void test_near_ties_measure_few_triangle_pairs(void) {
+    test_mesh tp, knot;
+    if (!test_mesh_load("teapot", &tp) || !test_mesh_load("torusknot10k", &knot)) return;
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_mesh a = test_mesh_make(ctx, &tp, NULL), b = test_mesh_make(ctx, &knot, NULL);
+    snug_pose pa = snug_pose_identity(), pb = pa;
+    pb.p[0] = 31.1993752f, pb.p[1] = 40.9026642f, pb.p[2] = 51.700882f;
+    snug_distance_result res;
+    CHECK(snug_mesh_distance(ctx, a, &pa, b, &pb, &res) == SNUG_OK);
+    uint64_t tests = snug_ctx_last_stats(ctx)->primitive_tests;
+    CHECK_MSG(tests <= 100, "%llu triangle pairs measured", (unsigned long long)tests);
+    snug_xform rel;
+    snug_xform_relative(&pa, &pb, &rel);
+    CHECK_NEAR(res.distance, brute_distance(&tp, &knot, &rel), 1e-5 * 100.0);
+    /* OBB trees, the knot 5 units beyond the teapot's bounding sphere on the diagonal */
+    snug_bvh_def def = snug_default_bvh_def();
+    def.bv_type = SNUG_BV_OBB;
+    def.splitter = SNUG_SPLIT_GOTTSCHALK;
+    snug_mesh oa = test_mesh_make(ctx, &tp, &def), ob = test_mesh_make(ctx, &knot, &def);
+    pb.p[0] = 16.0074997f, pb.p[1] = 16.1674919f, pb.p[2] = 16.167429f;
+    CHECK(snug_mesh_distance(ctx, oa, &pa, ob, &pb, &res) == SNUG_OK);
+    uint64_t visits = snug_ctx_last_stats(ctx)->nodes_visited;
+    CHECK_MSG(visits <= 3000, "%llu node pairs visited", (unsigned long long)visits);
+    snug_xform_relative(&pa, &pb, &rel);
+    CHECK_NEAR(res.distance, brute_distance(&tp, &knot, &rel), 1e-5 * 100.0);
+    test_mesh_free(&tp);
+    test_mesh_free(&knot);
+    snug_ctx_destroy(ctx);
+}
+
 /* A mesh of coincident points with Hausdorff bounds against a turned copy of itself (fuzz_mesh found it): the upper
  * bound of a node pair and the lower bound of the same pair, computed in different frames, differ by rounding, and
  * the rounding allowance was relative to the meshes' sizes (zero for points) instead of their coordinates, so every
@@ -274,6 +310,7 @@ int main(void) {
     RUN(test_bad_input_and_strategies_agree);
     RUN(test_far_apart_meshes_are_cheap);
     RUN(test_point_meshes_with_hausdorff_bounds);
+    RUN(test_near_ties_measure_few_triangle_pairs);
     RUN(test_small_meshes_match_brute_force);
     RUN(test_big_meshes_match_brute_force);
     return harness_finish();

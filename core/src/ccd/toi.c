@@ -18,14 +18,16 @@
 #include "geom/tri.h"
 
 #define TOI_MIN_DU (1.0 / 65536.0)
-/* Work a search may spend per node and triangle of both meshes, counting visited triples and triangle pairs
- * tested (each up to 15 feature pairs, each at most 1 / sampling step samples over a motion). Measured searches
- * spend at most ~2 per node and triangle (the npm meshes under the benchmark's motion and in rotation sweeps);
- * pathological ones spend without end: point-like (degenerate) triangles near the pivot of a rotation sweep along
- * a copy of their mesh stay within reach for the whole motion, so every pair halves its interval down to
- * TOI_MIN_DU and none is ever cleared (111 s for 192 such triangles). A search that reaches the budget stops with
- * a conservative answer: contact at the earliest time it had not cleared (toi_cut). */
-#define TOI_WORK_PER_ELEMENT 64u
+/* Work a search may spend per node and triangle of both meshes, counting visited triples, triangle pairs tested
+ * and the root searches of their feature pairs (up to 15 per triangle pair, each up to 1 / sampling step samples
+ * and max_iterations steps over a motion: the costly unit, ~6 us, so counting triangle pairs alone let a search on
+ * two 48-triangle tori run ~1 s). Measured searches spend up to 45 per node and triangle (two boxes in the test
+ * suites), 0.7 on the benchmark's dragon pair; pathological ones spend without end: point-like (degenerate)
+ * triangles near the pivot of a rotation sweep along a copy of their mesh stay within reach for the whole motion,
+ * so every pair halves its interval down to TOI_MIN_DU and none is ever cleared (111 s for 192 such triangles).
+ * A search that reaches the budget stops with a conservative answer: contact at the earliest time it had not
+ * cleared (toi_cut). */
+#define TOI_WORK_PER_ELEMENT 128u
 
 typedef struct toi_entry {
     float u0, u1;
@@ -323,6 +325,7 @@ static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0,
         double hi = u1 < s->best_u + s->tie ? u1 : s->best_u + s->tie;
         if (hi < u0) return;
         s->ctx->stats.primitive_tests++;
+        s->work++;
         if (!snug_ccd_feature_toi(&s->fr, &f, &s->prm, u0, hi, &h)) continue;
         /* the reported feature stays a candidate while it touches within the tie window of the earliest contact */
         double first = h.u < s->best_u ? h.u : s->best_u, ap = contact_approach(s, &h);
@@ -492,6 +495,14 @@ static void leaf_pair_linear(toi_search* s, uint32_t na, uint32_t nb, double u0,
     }
 }
 
+/* The budget ran out at a triple or leaf pair starting at u: nothing from u on (in end-pose modes: nothing) is
+ * cleared. */
+static void out_of_work(toi_search* s, double u) {
+    double at = s->mode == LEAF_DYNAMIC ? u : 0.0;
+    if (!s->cut || at < s->cut_u) s->cut_u = at;
+    s->cut = true;
+}
+
 static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double u1) {
     const snug_node* A = &s->m[0]->bvh.nodes[na];
     const snug_node* B = &s->m[1]->bvh.nodes[nb];
@@ -504,6 +515,10 @@ static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double
         tri_box(s, 0, sa, u0, u1, &ba);
         for (uint32_t j = 0; j < cb; j++) {
             if ((s->mode == LEAF_DYNAMIC && s->best_u + s->tie < u0) || (s->mode == LEAF_STATIC && s->overlap_seen)) return;
+            if (s->work >= s->work_budget) { /* a leaf of up to 255 triangles against another */
+                out_of_work(s, u0);
+                return;
+            }
             if (!boxes_overlap(s, &ba.all, &boxes_b[j].all)) continue;
             uint32_t sb = B->first + j;
             double wa[3][3], wb[3][3];
@@ -566,8 +581,7 @@ static snug_status traverse(toi_search* s, double u0, double u1) {
         double a = e.u0, b = e.u1;
         if (a > s->best_u + s->tie && s->mode == LEAF_DYNAMIC) break; /* every later triple starts after the best contact */
         if (s->work >= s->work_budget) { /* every triple left starts at a or later (end-pose modes: nothing known) */
-            s->cut = true;
-            s->cut_u = s->mode == LEAF_DYNAMIC ? a : 0.0;
+            out_of_work(s, a);
             break;
         }
         s->work++;

@@ -4,7 +4,8 @@
  * sequence of operations, a byte each plus its arguments: create bodies (with parents, poses good and bad, flags),
  * destroy them, set world and local poses, re-parent (cycles included, keeping the world pose or not), flags and
  * filters, ignore pairs, broad-phase, box and ray queries, whole collision steps (begin, moves, detect in every
- * mode with a fake clock and budget, commits), stale and forged handles, and an allocation that fails. A shadow
+ * mode with a fake clock and budget, two per input, commits), stale and forged handles, and an allocation that
+ * fails. A shadow
  * keeps the handles and the hierarchy; after every operation the scene must agree with it:
  *  - every live body answers, every destroyed or forged handle is SNUG_ERR_STALE_HANDLE;
  *  - parents and child counts are the shadow's (cycles rejected with SNUG_ERR_CYCLE), world poses are finite,
@@ -33,6 +34,7 @@ typedef struct world {
     snug_body dead[8];  /* destroyed handles, for stale use */
     int dead_count;
     double clock;
+    int detections;
 } world;
 
 static double fake_clock(void* user) {
@@ -302,13 +304,18 @@ static snug_status operate(world* w, fz* f) {
         break;
     }
     case 13: { /* detect, then commit some groups */
+        /* Time of impact between wildly moving tori can cost ~0.1 s a pair under the sanitizers (bounded, but not
+         * what this target is about): two detections per input, and the ones that run it stop after a few pairs
+         * of fake time (7 us a reading) */
+        if (w->detections++ >= 2) break;
         snug_step_def def = snug_default_step_def();
         def.mode = (snug_step_mode)fz_below(f, SNUG_STEP_MODE_COUNT + 1);
         def.cutoff = (snug_approx)fz_below(f, SNUG_APPROX_COUNT + 1);
-        if (fz_bool(f)) {
+        bool toi = def.mode == SNUG_STEP_DYNAMIC || def.mode == SNUG_STEP_MIXED;
+        if (toi || fz_bool(f)) {
             def.clock_us = fake_clock;
             def.clock_user = w;
-            def.budget_us = fz_bool(f) ? (double)fz_u8(f) : INFINITY;
+            def.budget_us = fz_bool(f) ? (double)(fz_u8(f) % 64) : (toi ? 63.0 : INFINITY);
         }
         snug_body_pair pairs[8];
         if (fz_bool(f)) def.pairs = pairs, def.pair_capacity = fz_below(f, 9);

@@ -306,7 +306,40 @@ static void test_far_apart_meshes_are_cheap(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Meshes far from the origin: a soup 4 units wide around (0, 0, 5e7), a copy turned about z and moved a few units.
+ * Every float there rounds by ~4 units, so a lower bound computed from such coordinates can exceed the distance of
+ * the same triangles by that much; the bounds subtract an allowance relative to the coordinates. Found by fuzz_mesh:
+ * the line-through-the-centres bound of the root pair exceeded the answer (52 against 50.46), and the tolerance
+ * query at the distance answered "not within" (or, with Hausdorff bounds, every pair was pruned). The tolerance
+ * query must say "within" just above the distance the distance query answered. */
+static void test_meshes_far_from_the_origin(void) {
+    rng r = {harness_seed()};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_bv_type types[SNUG_BV_TYPE_COUNT + 1];
+    int ntypes = qs_bv_types(ctx, types);
+    for (int n = 0; n < 200 && !harness_current_failed; n++) {
+        test_mesh m;
+        test_mesh_soup(&r, 8, 4.0f, 0.4f, &m);
+        for (uint32_t v = 0; v < m.vertex_count; v++) m.positions[3 * v + 2] += 5e7f;
+        snug_mesh h = qs_make_ex(ctx, &m, types[n % ntypes], n % 2 == 1);
+        CHECK(h != 0);
+        float angle = rng_range(&r, -3.0f, 3.0f);
+        snug_pose pa = snug_pose_identity(), pb = {{0.0f, 0.0f, sinf(angle / 2), cosf(angle / 2)}, {0.0f, 0.0f, 0.0f}};
+        for (int k = 0; k < 2; k++) pb.p[k] = rng_range(&r, -40.0f, 40.0f);
+        snug_distance_result d;
+        CHECK(snug_mesh_distance(ctx, h, &pa, h, &pb, &d) == SNUG_OK);
+        bool within = false;
+        CHECK(snug_mesh_within(ctx, h, &pa, h, &pb, d.distance * 1.0001f + qs_tolerance(ctx, h), &within) == SNUG_OK);
+        CHECK_MSG(within, "case %d (type %d, hausdorff %d): not within %.9g of itself", n, (int)types[n % ntypes],
+                  n % 2, (double)d.distance);
+        snug_mesh_destroy(ctx, h);
+        test_mesh_free(&m);
+    }
+    snug_ctx_destroy(ctx);
+}
+
 int main(void) {
+    RUN(test_meshes_far_from_the_origin);
     RUN(test_bad_input_and_strategies_agree);
     RUN(test_far_apart_meshes_are_cheap);
     RUN(test_point_meshes_with_hausdorff_bounds);

@@ -29,7 +29,7 @@ typedef struct dist_job {
     const snug_mesh_data* mb;
     const snug_xform* rel;
     mat3 absR;
-    float guard;            /* rounding allowance added to the Hausdorff upper bounds */
+    float guard;            /* rounding allowance: added to the Hausdorff upper bounds, taken from the lower ones */
     /* An orthonormal frame (n, u, v) of A's frame with n towards B: the extents of two sets along three orthonormal
      * axes are apart by gaps whose length never exceeds the sets' distance. With n along the closest points found so
      * far this is nearly exact for separated meshes, while the gaps of two axis-aligned boxes fall short by up to
@@ -201,7 +201,7 @@ static void aim(dist_job* j, uint32_t* stack) {
 }
 
 /* Once aimed, a lower bound for nodes na, nb: the length of their volumes' gaps along the frame, along n with the
- * reaches where they were needed. */
+ * reaches where they were needed, less the rounding guard. */
 static float frame_gap(dist_job* j, uint32_t na, uint32_t nb) {
     float g2 = 0.0f;
     for (int k = 0; k < 3; k++) {
@@ -212,7 +212,7 @@ static float frame_gap(dist_job* j, uint32_t na, uint32_t nb) {
         float g = glm_max(j->ft[k] + blo - ahi, alo - j->ft[k] - bhi);
         g2 += g > 0.0f ? g * g : 0.0f;
     }
-    return sqrtf(g2);
+    return sqrtf(g2) - j->guard;
 }
 
 /* A triangle's extents along the frame's axes. */
@@ -234,7 +234,10 @@ static float extents_gap2(const float a[3][2], const float b[3][2]) {
     return g2;
 }
 
-/* Lower bound on the distance of the contents of node a (A's frame) and node b (B's frame). */
+/* Lower bound on the distance of the contents of node a (A's frame) and node b (B's frame). Every bound here is
+ * computed from coordinates and rounds with them, not with the distance: meshes 5e7 from the origin round by ~4
+ * units, and the centre-line bound of two such roots came out at 52 where the triangles are 50.46 apart (the
+ * tolerance query then pruned everything), so the bound is less the guard, as the upper bounds are more. */
 static float pair_lower_bound(dist_job* j, uint32_t na, uint32_t nb) {
     const snug_node* A = &j->ma->bvh.nodes[na];
     const snug_node* B = &j->mb->bvh.nodes[nb];
@@ -274,6 +277,7 @@ static float pair_lower_bound(dist_job* j, uint32_t na, uint32_t nb) {
         node_extent(&j->mb->bvh, nb, axb, &blo, &bhi);
         lb = glm_max(lb, along(ax, j->rel->t) + blo - ahi);
     }
+    lb -= j->guard;
     if (j->aimed) lb = glm_max(lb, frame_gap(j, na, nb));
     snug_bv_type ta = (snug_bv_type)SNUG_NODE_BV_TYPE(A->info), tb = (snug_bv_type)SNUG_NODE_BV_TYPE(B->info);
     if (ta == SNUG_BV_SPHERE && tb == SNUG_BV_SPHERE) {
@@ -369,15 +373,17 @@ static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
         float af[3][2];
         if (j->aimed) tri_extents(j->f, a0, a1, a2, af);
         for (uint32_t k = 0; k < nb; k++) {
-            /* lower bounds on the triangle distance: the gaps along the frame and the box gap */
-            if (j->aimed && extents_gap2(af, bf[k]) >= j->best * j->best) continue;
+            /* lower bounds on the triangle distance: the gaps along the frame and the box gap (the projections
+             * round with the coordinates: the guard) */
+            float lim = j->best + j->guard;
+            if (j->aimed && extents_gap2(af, bf[k]) >= lim * lim) continue;
             float g2 = 0.0f;
             for (int c = 0; c < 3; c++) {
                 float g1 = blo[k][c] - hi[c], g2b = lo[c] - bhi[k][c], g = g1 > g2b ? g1 : g2b;
                 if (g > 0.0f) g2 += g * g;
             }
             if (g2 > j->best * j->best) continue;
-            if (centroid_gap(a0, a1, a2, j->vb[3 * k], j->vb[3 * k + 1], j->vb[3 * k + 2]) > j->best) continue;
+            if (centroid_gap(a0, a1, a2, j->vb[3 * k], j->vb[3 * k + 1], j->vb[3 * k + 2]) > lim) continue;
             float pa[3], pb[3];
             j->prim_tests++;
             float dd = snug_tri_tri_distance(a0, a1, a2, j->vb[3 * k], j->vb[3 * k + 1], j->vb[3 * k + 2], pa, pb);

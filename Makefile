@@ -99,7 +99,7 @@ $(BUILD)/wasm/exports.json: core/include/snug.h
 $(BUILD)/wasm/snug.mjs: $(BUILD)/wasm/libsnug.a $(BUILD)/wasm/exports.json
 	$(EMCC) $(WASM_LINK) $(BUILD)/wasm/libsnug.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 -sEXPORT_NAME=createSnugModule \
 	  -sENVIRONMENT=web,worker -sFILESYSTEM=0 -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm/exports.json \
-	  -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAPF32,HEAPU32,UTF8ToString
+	  -sEXPORTED_RUNTIME_METHODS=UTF8ToString
 
 # ---------------------------------------------------------------- wasm, threaded (snug-mt)
 # The same core compiled again with -pthread (atomics and shared memory change the code, so no object is shared with
@@ -132,9 +132,20 @@ $(BUILD)/wasm/snug-mt.mjs: $(BUILD)/wasm-mt/libsnug.a $(BUILD)/wasm-mt/exports.j
 	@mkdir -p $(@D)
 	$(EMCC) $(WASM_LINK) -pthread $(WASM_MT_POOL) $(BUILD)/wasm-mt/libsnug.a -o $@ -sMODULARIZE=1 -sEXPORT_ES6=1 \
 	  -sEXPORT_NAME=createSnugMtModule -sENVIRONMENT=web,worker -sFILESYSTEM=0 \
-	  -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm-mt/exports.json -sEXPORTED_RUNTIME_METHODS=HEAPU8,HEAPF32,HEAPU32,UTF8ToString
+	  -sEXPORTED_FUNCTIONS=@$(BUILD)/wasm-mt/exports.json -sEXPORTED_RUNTIME_METHODS=UTF8ToString
 
-wasm: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs
+# The JS API's view of the C side (struct offsets, enum tables, statuses, constants), printed by a probe that
+# wasm/layout_probe.mjs writes from the headers and emcc compiles for wasm32: nothing about the C layout is
+# written by hand in wasm/*.js.
+LAYOUT_HDR := core/include/snug.h wasm/task_pool.h
+$(BUILD)/wasm/snug-layout.js: wasm/layout_probe.mjs $(LAYOUT_HDR)
+	@mkdir -p $(BUILD)/wasm/layout
+	node wasm/layout_probe.mjs $(LAYOUT_HDR) > $(BUILD)/wasm/layout/probe.c
+	$(EMCC) -std=c11 $(WARN) -Werror -Icore/include -Iwasm $(BUILD)/wasm/layout/probe.c -sENVIRONMENT=node \
+	  -sWASM_ASYNC_COMPILATION=0 -o $(BUILD)/wasm/layout/probe.cjs
+	node $(BUILD)/wasm/layout/probe.cjs > $@.tmp && mv $@.tmp $@
+
+wasm: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 
 # ---------------------------------------------------------------- C tests, three ways
 $(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/native/libsnug.a
@@ -259,32 +270,35 @@ test-fuzz: $(FUZZ_BINS)
 .PHONY: fuzz test-fuzz
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
-# (wasm/, web/, tests/js/, tests/browser/). The layout probe checks wasm/layout.js against the compiler.
-$(BUILD)/js/layout.json: wasm/layout_probe.c core/include/snug.h
-	@mkdir -p $(@D)
-	$(EMCC) -std=c11 $(INCLUDES) $< -sENVIRONMENT=node -sWASM_ASYNC_COMPILATION=0 -o $(BUILD)/js/layout_probe.cjs
-	node $(BUILD)/js/layout_probe.cjs > $@
+# (wasm/, web/, tests/js/, tests/browser/).
+WEB_SRC := $(wildcard web/*.js web/*.html web/*.css web/app/*.js web/catalog/*.js wasm/*.js)
 
-WEB_SRC := $(wildcard web/*.js web/*.html web/*.css wasm/*.js)
-
-$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs
+$(BUILD)/web/index.html: $(WEB_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 	npx vite build --config web/vite.config.js --logLevel warn
 
 web: $(BUILD)/web/index.html
 
-# The README's main command: install what is missing, build, serve the page and print its URL.
+# The README's main command: install what is missing, build the page for production and serve it (Vite's preview
+# server, with the cross-origin isolation headers of web/vite.config.js). HOST=0.0.0.0 listens beyond this machine.
+HOST ?= localhost
 run: deps
-	$(MAKE) wasm
-	@echo "snug: serving the page at http://localhost:5173/ (Ctrl-C stops)"
-	npx vite --config web/vite.config.js --port 5173 --strictPort
+	$(MAKE) web
+	@echo "snug: serving the page at http://$(HOST):5173/ (Ctrl-C stops)"
+	npx vite preview --config web/vite.config.js --host $(HOST) --port 5173 --strictPort
 
-test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/js/layout.json
+# The development server: modules served as they are and reloaded on change (slower to load than `make run`).
+dev: deps
+	$(MAKE) wasm
+	@echo "snug: development server at http://$(HOST):5173/ (Ctrl-C stops)"
+	npx vite --config web/vite.config.js --host $(HOST) --port 5173 --strictPort
+
+test-js: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-layout.js
 	sh tests/js/run.sh
 
 test-browser: web
 	sh tests/browser/run.sh browser tests/browser/*.test.mjs
 
-.PHONY: web run test-js test-browser
+.PHONY: web run dev test-js test-browser
 
 # ---------------------------------------------------------------- npm package
 # `make package` assembles dist/, what `npm pack` ships (package.json "files"; its prepack script runs this): the JS
@@ -292,11 +306,11 @@ test-browser: web
 # beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
 # sources import the modules from the build folder (../build/wasm/) and the three.js layer imports ../wasm/; here
 # both become ./, and no path may leave the folder.
-PKG_SRC  := wasm/snug.js wasm/scene.js wasm/layout.js wasm/worker.js wasm/node-web-worker.js wasm/snug.d.ts \
-            web/snug-three.js web/snug-three.d.ts
-PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js)
+PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/internal.js wasm/worker.js wasm/node-web-worker.js \
+            wasm/snug.d.ts web/snug-three.js web/snug-three.d.ts
+PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js snug-layout.js)
 
-dist/snug.js: $(PKG_SRC) $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs Makefile
+dist/snug.js: $(PKG_SRC) $(PKG_WASM) Makefile
 	rm -rf dist
 	mkdir -p dist
 	cp $(PKG_WASM) dist/

@@ -1,20 +1,31 @@
 // Placement over the core's place layer: surfaces of meshes, labels and settings of scenes, bindings, the mover
 // (one call per pointer event), push-out and the consistency check. Marshalling only: every decision is the core's.
 // Methods of Mesh, Scene and Body delegate here (see snug.js and scene.js); results land in reused objects.
-import { LAYOUT as L } from './layout.js';
+import {
+  LAYOUT as L, ENUMS, NAMED, CONSTANTS, NO_HIT, ERR_INVALID, SnugError, enumIndex, slots, S as SCRATCH,
+} from './internal.js';
 
-/** The default labels of every scene, in the core's order (SNUG_LABEL_ON_FLOOR = 0, ...). */
+/** The default labels of every scene, in the core's order (SNUG_LABEL_ON_FLOOR = 0, ...): the names the core gives
+ * them (core/src/place/label.c; a test compares the two). */
 export const DEFAULT_LABELS = ['onFloor', 'onWall', 'onWorkspace', 'onStore', 'onSeat', 'onCeiling', 'inFrontOfTable'];
-/** Names of the bits of MoveResult.reasons, bit i = REASONS[i]. */
-export const REASONS = ['blocked', 'contained', 'constrained', 'turn-blocked', 'turn-locked', 'snapped', 'reseated',
-  'snap-blocked', 'started-overlapping'];
-export const VIOLATIONS = ['overlap', 'plane', 'containment', 'label', 'cycle', 'orientation', 'stale'];
-export const DROP_OUTCOMES = ['landed', 'resting', 'nothing-below', 'blocked'];
-const DELETE_POLICIES = ['drop', 'with-dependents'];
-const KINDS = ['offer', 'binding'];
-const MODES = ['constrained', 'free'];
-const MAX_VERTICES = 32;
-const NO_HIT = 0xffffffff;
+/** Names of the bits of MoveResult.reasons, bit i = REASONS[i] (the SNUG_MOVE_* bits of snug.h). */
+export const REASONS = Object.freeze(Object.entries(NAMED.move).reduce((r, [name, v]) => {
+  if (v) r[Math.log2(v)] = name;
+  return r;
+}, []));
+export const VIOLATIONS = ENUMS.violation_kind;
+export const DROP_OUTCOMES = ENUMS.drop_outcome;
+// 'drop' is the JS spelling of SNUG_DELETE_DROP_DEPENDENTS
+const DELETE_POLICY = { drop: ENUMS.delete_policy.indexOf('drop-dependents'),
+  'with-dependents': ENUMS.delete_policy.indexOf('with-dependents') };
+if (Object.values(DELETE_POLICY).includes(-1)) {
+  throw new SnugError(ERR_INVALID, 'snug: the delete policies of snug.h changed');
+}
+const KINDS = ENUMS.surface_kind;
+const MODES = ENUMS.place_mode;
+const POINTER_INPUT = ENUMS.move_input.indexOf('pointer');
+const MAX_VERTICES = CONSTANTS.SNUG_SURFACE_MAX_VERTICES;
+const RAY_DIR = L.ray.dir >> 2, RAY_TMAX = L.ray.tmax >> 2;
 
 /** Result of Body.move, reused by the next call on the same scene unless an out object is passed. */
 export class MoveResult {
@@ -39,7 +50,7 @@ export class MoveResult {
 function labelIndex(snug, label) {
   if (typeof label === 'number' && Number.isInteger(label) && label >= 0) return label;
   const i = DEFAULT_LABELS.indexOf(label);
-  if (i < 0) snug._fail(1, `invalid argument: label "${label}" is not a default label name (or give its index)`);
+  if (i < 0) snug._fail(ERR_INVALID, `invalid argument: label "${label}" is not a default label name (or give its index)`);
   return i;
 }
 
@@ -51,9 +62,9 @@ function writeSurfaces(snug, at, list) {
   list.forEach((s, k) => {
     const b = at + k * S.size;
     const kind = KINDS.indexOf(s.kind);
-    if (kind < 0) snug._fail(1, `invalid argument: surface ${k}: kind "${s.kind}" is not offer or binding`);
+    if (kind < 0) snug._fail(ERR_INVALID, `invalid argument: surface ${k}: kind "${s.kind}" is not offer or binding`);
     if (!s.polygon || s.polygon.length < 3 || s.polygon.length > MAX_VERTICES) {
-      snug._fail(1, `invalid argument: surface ${k}: a polygon of 3..${MAX_VERTICES} vertices`);
+      snug._fail(ERR_INVALID, `invalid argument: surface ${k}: a polygon of 3..${MAX_VERTICES} vertices`);
     }
     u.fill(0, b >> 2, (b + S.size) >> 2);
     u[(b + S.kind) >> 2] = kind;
@@ -97,7 +108,7 @@ export function meshFindSurfaces(snug, mesh, def = {}) {
   const h = snug._mesh(mesh);
   const find = snug._fn('snug_mesh_find_surfaces');
   const F = L.surface_find_def;
-  const d = snug._defBlock(F.size); // not the stage: the list call below stages its output there
+  const d = snug._scratch + SCRATCH.findDef; // not the stage: the list call below stages its output there
   snug._fn('snug_default_surface_find_def')(d);
   snug._views();
   if (def.up !== undefined) snug._f32.set(vec(def.up), (d + F.up) >> 2);
@@ -130,7 +141,7 @@ export function sceneSetLabels(scene, names, order = []) {
   });
   const index = (x) => {
     const i = typeof x === 'number' ? x : names.indexOf(x);
-    if (i < 0) s._fail(1, `invalid argument: the order names "${x}", which is not a label`);
+    if (i < 0) s._fail(ERR_INVALID, `invalid argument: the order names "${x}", which is not a label`);
     return i;
   };
   order.forEach(([lo, hi], k) => { s._u32[(pairs >> 2) + 2 * k] = index(lo); s._u32[(pairs >> 2) + 2 * k + 1] = index(hi); });
@@ -152,10 +163,10 @@ export function sceneLabels(scene) {
 
 /** May a binding labelled `binding` rest on an offer labelled `offer` (names of this scene's labels or indices)? */
 export function sceneLabelFits(scene, binding, offer) {
-  const names = sceneLabels(scene);
+  let names = null; // read only for a name: a caller asking by index (every pair of a table) pays one call each
   const idx = (x) => {
-    const i = typeof x === 'number' ? x : names.indexOf(x);
-    if (i < 0) scene.snug._fail(1, `invalid argument: no label "${x}" in this scene`);
+    const i = typeof x === 'number' ? x : (names ??= sceneLabels(scene)).indexOf(x);
+    if (i < 0) scene.snug._fail(ERR_INVALID, `invalid argument: no label "${x}" in this scene`);
     return i;
   };
   const s = scene.snug;
@@ -193,12 +204,22 @@ export function scenePlaceDef(scene) {
 
 /** The body turns only so that its local direction stays on the world direction; null, null removes it. */
 export function bodySetOrientation(body, local, world) {
-  const s = body.scene.snug;
+  const s = body.scene.snug, [lo, wo] = slots(12, 12);
   const at = s._stageReserve(24);
   s._views();
-  s._f32.set(local ? vec(local) : [0, 0, 0], at >> 2);
-  s._f32.set(world ? vec(world) : [0, 0, 0], (at >> 2) + 3);
-  body._call('snug_body_set_orientation', at, at + 12);
+  s._f32.set(local ? vec(local) : [0, 0, 0], (at + lo) >> 2);
+  s._f32.set(world ? vec(world) : [0, 0, 0], (at + wo) >> 2);
+  body._call('snug_body_set_orientation', at + lo, at + wo);
+}
+
+/** The orientation constraint as set: { local, world } (unit vectors), or null when the body has none. */
+export function bodyOrientation(body) {
+  const s = body.scene.snug, out = slots(12, 12), [lo, wo] = out;
+  const at = s._stageReserve(out.size);
+  body._call('snug_body_get_orientation', at + lo, at + wo);
+  const local = Array.from(s._f32.subarray((at + lo) >> 2, ((at + lo) >> 2) + 3));
+  const world = Array.from(s._f32.subarray((at + wo) >> 2, ((at + wo) >> 2) + 3));
+  return local.every((x) => x === 0) ? null : { local, world };
 }
 
 function readBinding(scene, s, b) {
@@ -224,6 +245,22 @@ export function bodyBind(body, binding, supporter, offer) {
   body._call('snug_body_bind', binding >>> 0, body.scene._body(supporter), offer >>> 0);
 }
 
+/** Restore bindings [{ binding, supporter: Body, offer }] as they stand, moving nothing (snug_body_set_bindings). */
+export function bodySetBindings(body, list) {
+  const s = body.scene.snug, B = L.binding;
+  const supporters = list.map((b) => body.scene._body(b.supporter));
+  const at = s._stageReserve(Math.max(1, list.length) * B.size);
+  s._views();
+  list.forEach((b, k) => {
+    const r = at + k * B.size;
+    s._u32[(r + B.body) >> 2] = body.handle;
+    s._u32[(r + B.binding) >> 2] = b.binding >>> 0;
+    s._u32[(r + B.supporter) >> 2] = supporters[k];
+    s._u32[(r + B.offer) >> 2] = b.offer >>> 0;
+  });
+  body._call('snug_body_set_bindings', at, list.length);
+}
+
 export function bodyUnbind(body) { body._call('snug_body_unbind'); }
 
 /**
@@ -240,16 +277,12 @@ export function bodyMove(body, def, out) {
   s._fn('snug_default_move_def')(at);
   s._views();
   const f = s._f32, u = s._u32;
-  if (def.mode !== undefined) {
-    const m = MODES.indexOf(def.mode);
-    if (m < 0) s._fail(1, `invalid argument: mode "${def.mode}" is not one of ${MODES.join(', ')}`);
-    u[(at + D.mode) >> 2] = m;
-  }
+  if (def.mode !== undefined) u[(at + D.mode) >> 2] = enumIndex(MODES, def.mode, 'mode');
   if (def.ray) {
-    u[(at + D.input) >> 2] = 1;
-    f.set(vec(def.ray.origin), (at + D.ray) >> 2);
-    f.set(vec(def.ray.dir), ((at + D.ray) >> 2) + 3);
-    f[((at + D.ray) >> 2) + 6] = def.ray.tmax ?? Infinity;
+    u[(at + D.input) >> 2] = POINTER_INPUT;
+    f.set(vec(def.ray.origin), (at + D.ray + L.ray.origin) >> 2);
+    f.set(vec(def.ray.dir), ((at + D.ray) >> 2) + RAY_DIR);
+    f[((at + D.ray) >> 2) + RAY_TMAX] = def.ray.tmax ?? Infinity;
     if (def.grab) f.set(vec(def.grab), (at + D.grab) >> 2);
   } else if (def.target) {
     s._pose(at + D.target, def.target);
@@ -294,10 +327,11 @@ function readMove(scene, s, b, out) {
 
 /** The shortest push found that frees the body from what it overlaps: { moved, translation: [x, y, z] }. */
 export function bodyPushOut(body) {
-  const s = body.scene.snug;
+  const s = body.scene.snug, [to, mo] = slots(12, 1);
   const at = s._stageReserve(16);
-  body._call('snug_body_push_out', at, at + 12);
-  return { moved: s._u8[at + 12] !== 0, translation: Array.from(s._f32.subarray(at >> 2, (at >> 2) + 3)) };
+  body._call('snug_body_push_out', at + to, at + mo);
+  const t = (at + to) >> 2;
+  return { moved: s._u8[at + mo] !== 0, translation: Array.from(s._f32.subarray(t, t + 3)) };
 }
 
 /** The consistency check: [] when consistent, else [{ kind, body, other, binding, amount }]. */
@@ -337,13 +371,13 @@ export function bodyGroup(body) { return bodyList(body, 'snug_body_get_group'); 
 
 /** Pseudo-gravity: { outcome: DROP_OUTCOMES name, landed: Binding | null, blocker: Body | null }. */
 export function bodyDrop(body) {
-  const sc = body.scene, s = sc.snug;
-  const at = s._stageReserve(32);
-  body._call('snug_body_drop', at, at + 4, at + 20);
-  const outcome = DROP_OUTCOMES[s._u32[at >> 2]];
+  const sc = body.scene, s = sc.snug, out = slots(4, L.binding.size, 4), [oo, lo, bo] = out;
+  const at = s._stageReserve(out.size);
+  body._call('snug_body_drop', at + oo, at + lo, at + bo);
+  const outcome = DROP_OUTCOMES[s._u32[(at + oo) >> 2]];
   return {
-    outcome, landed: outcome === 'landed' || outcome === 'resting' ? readBinding(sc, s, at + 4) : null,
-    blocker: sc._bodies.get(s._u32[(at + 20) >> 2]) || null,
+    outcome, landed: outcome === 'landed' || outcome === 'resting' ? readBinding(sc, s, at + lo) : null,
+    blocker: sc._bodies.get(s._u32[(at + bo) >> 2]) || null,
   };
 }
 
@@ -355,7 +389,8 @@ export function bodyDrop(body) {
 export function sceneInsert(scene, def) {
   scene._live();
   const s = scene.snug, I = L.insert_def, B = L.body_def;
-  const at = s._stageReserve(I.size + 32);
+  const outs = slots(I.size, 4, L.binding.size), [, ho, bo] = outs;
+  const at = s._stageReserve(outs.size);
   s._fn('snug_default_insert_def')(at);
   s._views();
   const u = s._u32, f = s._f32;
@@ -364,23 +399,24 @@ export function sceneInsert(scene, def) {
   if (def.isStatic !== undefined) s._u8[at + I.body + B.is_static] = def.isStatic ? 1 : 0;
   if (def.layer !== undefined) u[(at + I.body + B.layer) >> 2] = def.layer >>> 0;
   if (def.mask !== undefined) u[(at + I.body + B.mask) >> 2] = def.mask >>> 0;
-  if (!def.ray) s._fail(1, 'invalid argument: insert needs a ray { origin, dir }');
-  f.set(vec(def.ray.origin), (at + I.ray) >> 2);
-  f.set(vec(def.ray.dir), ((at + I.ray) >> 2) + 3);
-  f[((at + I.ray) >> 2) + 6] = def.ray.tmax ?? Infinity;
-  const out = at + I.size;
-  s._check(s._fn('snug_scene_insert')(s._ctx, scene.handle, at, out, out + 4));
-  const body = scene._adopt(s._u32[out >> 2], def.mesh);
+  if (!def.ray) s._fail(ERR_INVALID, 'invalid argument: insert needs a ray { origin, dir }');
+  f.set(vec(def.ray.origin), (at + I.ray + L.ray.origin) >> 2);
+  f.set(vec(def.ray.dir), ((at + I.ray) >> 2) + RAY_DIR);
+  f[((at + I.ray) >> 2) + RAY_TMAX] = def.ray.tmax ?? Infinity;
+  s._check(s._fn('snug_scene_insert')(s._ctx, scene.handle, at, at + ho, at + bo));
+  const body = scene._adopt(s._u32[(at + ho) >> 2], def.mesh);
   body.userData = def.userData;
-  return { body, binding: readBinding(scene, s, out + 4) };
+  return { body, binding: readBinding(scene, s, at + bo) };
 }
 
 /** Delete with a policy ('drop': dependents fall or go; 'with-dependents'): returns the Bodies deleted. */
 export function sceneDelete(scene, body, policy = 'drop') {
   scene._live();
   const s = scene.snug;
-  const p = DELETE_POLICIES.indexOf(policy);
-  if (p < 0) s._fail(1, `invalid argument: policy "${policy}" is not one of ${DELETE_POLICIES.join(', ')}`);
+  const p = DELETE_POLICY[policy];
+  if (p === undefined) {
+    s._fail(ERR_INVALID, `invalid argument: policy "${policy}" is not one of ${Object.keys(DELETE_POLICY).join(', ')}`);
+  }
   const h = scene._body(body), fn = s._fn('snug_scene_delete');
   const cap = scene._bodies.size;
   const at = s._stageReserve(4 * cap + 8);

@@ -1,26 +1,18 @@
 // Scenes and bodies over snug_scene_* / snug_body_* / snug_step_*: bodies are instances of meshes with a pose, a
 // parent, flags and a collision filter; the scene's broad phase, rays and the collision step work on all of them.
 // Same rules as snug.js: one C call per operation, results in reused objects, stale handles throw.
-import { LAYOUT as L } from './layout.js';
-import { SnugError, FEATURES, pose as makePose } from './snug.js';
+import {
+  LAYOUT as L, SnugError, FEATURES, STEP_MODES, APPROX, NO_HIT, ERR_INVALID, ERR_STALE, S, words, enumIndex,
+} from './internal.js';
 import {
   sceneSetLabels, sceneLabels, sceneLabelFits, sceneSetPlaceDef, scenePlaceDef, sceneCheck, bodySetOrientation,
-  bodyBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut, bodySupporters, bodyDependents, bodyGroup, bodyDrop,
-  sceneInsert, sceneDelete, sceneSnapshot, sceneRestore, sceneSave, sceneLoad,
+  bodyOrientation, bodyBindings, bodySetBindings, bodyBind, bodyUnbind, bodyMove, bodyPushOut, bodySupporters,
+  bodyDependents, bodyGroup, bodyDrop, sceneInsert, sceneDelete, sceneSnapshot, sceneRestore, sceneSave, sceneLoad,
 } from './place.js';
 
-const ERR_INVALID = 1;
-const ERR_STALE = 5;
-const NO_HIT = 0xffffffff;
-const STEP_MODES = ['static', 'mixed', 'dynamic'];
-const APPROX = ['none', 'conservative', 'indicator'];
-
-// Offsets in the context's scratch block (after the ones snug.js uses).
-const S_BODY_DEF = 784;      // 56
-const S_BODY_INFO = 840;     // 56
-const S_SCENE_HIT = 896;     // 36
-const S_STEP_DEF = 936;      // 32
-const S_STEP_STATS = 968;    // 48, ends at 1016 < 1024
+const HIT = words(L.scene_hit);
+const PAIR = words(L.body_pair);
+const BODY_BYTES = 4; // a snug_body handle
 
 /** Reusable result of a scene raycast. */
 export class SceneHit {
@@ -61,6 +53,11 @@ export class Body {
     this.userData = undefined;
   }
   get disposed() { return this.handle === 0; }
+  /** Is this a live body of a live scene? (false once it, its scene or its context is disposed) */
+  isValid() {
+    const sc = this.scene;
+    return this.handle !== 0 && !sc.disposed && sc.snug._isValid('snug_body_is_valid', sc.handle, this.handle);
+  }
   _call(name, ...args) {
     const sc = this.scene;
     sc._live();
@@ -69,15 +66,20 @@ export class Body {
     s._check(s._fn(name)(s._ctx, sc.handle, this.handle, ...args));
   }
   /** World pose [qx, qy, qz, qw, px, py, pz]; moves the subtree along. */
-  setPose(p) { const s = this.scene.snug; s._views(); s._pose(s._scratch + 0, p); this._call('snug_body_set_pose', s._scratch + 0); }
+  setPose(p) { this._setPose('snug_body_set_pose', p); }
   getPose(out = new Float32Array(7)) { return this._getPose('snug_body_get_pose', out); }
-  setLocalPose(p) { const s = this.scene.snug; s._views(); s._pose(s._scratch + 0, p); this._call('snug_body_set_local_pose', s._scratch + 0); }
+  setLocalPose(p) { this._setPose('snug_body_set_local_pose', p); }
   getLocalPose(out = new Float32Array(7)) { return this._getPose('snug_body_get_local_pose', out); }
+  _setPose(name, p) {
+    const s = this.scene.snug, at = s._scratch + S.poseA;
+    s._views();
+    s._pose(at, p);
+    this._call(name, at);
+  }
   _getPose(name, out) {
-    const s = this.scene.snug;
-    this._call(name, s._scratch + 0);
-    out.set(s._f32.subarray(s._scratch >> 2, (s._scratch >> 2) + 7));
-    return out;
+    const s = this.scene.snug, at = s._scratch + S.poseA;
+    this._call(name, at);
+    return s._readPose(at, out);
   }
   /** Re-parent (null: make it a root). keepWorld keeps the world pose; a cycle is SNUG_ERR_CYCLE. */
   setParent(parent, keepWorld = true) {
@@ -86,15 +88,15 @@ export class Body {
   }
   get parent() {
     const s = this.scene.snug;
-    this._call('snug_body_get_parent', s._scratch + 132);
-    return this.scene._bodies.get(s._u32[(s._scratch + 132) >> 2]) || null;
+    this._call('snug_body_get_parent', s._scratch + S.handle);
+    return this.scene._bodies.get(s._u32[(s._scratch + S.handle) >> 2]) || null;
   }
   setStatic(isStatic) { this._call('snug_body_set_static', isStatic ? 1 : 0); }
   setEnabled(enabled) { this._call('snug_body_set_enabled', enabled ? 1 : 0); }
   setFilter(layer, mask) { this._call('snug_body_set_filter', layer >>> 0, mask >>> 0); }
   info() {
     const s = this.scene.snug;
-    const at = s._scratch + S_BODY_INFO, I = L.body_info;
+    const at = s._scratch + S.bodyInfo, I = L.body_info;
     this._call('snug_body_get_info', at);
     const u = (o) => s._u32[(at + o) >> 2];
     const v3 = (o) => Array.from(s._f32.subarray((at + o) >> 2, ((at + o) >> 2) + 3));
@@ -108,10 +110,15 @@ export class Body {
 
   /** Turn only so that the local direction stays on the world one (upright: [0,1,0], [0,1,0]); null, null: free. */
   setOrientation(local, world) { bodySetOrientation(this, local, world); }
+  /** The orientation constraint as set: { local, world }, or null when there is none. */
+  orientation() { return bodyOrientation(this); }
   /** Satisfied bindings: [{ binding, supporter: Body, offer }] (surface indices of the two meshes). */
   bindings() { return bodyBindings(this); }
   /** Lay binding surface `binding` onto offer `offer` of supporter (turns and moves the body; throws if it cannot). */
   bind(binding, supporter, offer) { bodyBind(this, binding, supporter, offer); }
+  /** Restore bindings [{ binding, supporter, offer }] as they stand (a file's): nothing moves; throws if one does
+   * not hold there (and changes nothing). [] removes them without lifting the body. */
+  setBindings(list) { bodySetBindings(this, list); }
   /** Break the bindings this body rests with (free mode). */
   unbind() { bodyUnbind(this); }
   /** One pointer event or controller frame of a drag: see wasm/place.js bodyMove. Returns a MoveResult. */
@@ -145,6 +152,8 @@ export class Scene {
   }
   get disposed() { return this.handle === 0 || this.snug.disposed; }
   get bodies() { return [...this._bodies.values()]; }
+  /** Is this a live scene of a live context? */
+  isValid() { return !this.disposed && this.snug._isValid('snug_scene_is_valid', this.handle); }
 
   _live() {
     if (this.handle === 0 || this.snug.disposed) throw new SnugError(ERR_STALE, 'stale handle: this scene was disposed');
@@ -166,7 +175,7 @@ export class Scene {
     const s = this.snug;
     const meshHandle = s._mesh(def.mesh);
     const parent = def.parent == null ? 0 : this._body(def.parent);
-    const at = s._scratch + S_BODY_DEF, B = L.body_def;
+    const at = s._scratch + S.bodyDef, B = L.body_def;
     s._fn('snug_default_body_def')(at);
     s._views();
     s._u32[(at + B.mesh) >> 2] = meshHandle;
@@ -176,8 +185,8 @@ export class Scene {
     if (def.enabled !== undefined) s._u8[at + B.enabled] = def.enabled ? 1 : 0;
     if (def.layer !== undefined) s._u32[(at + B.layer) >> 2] = def.layer >>> 0;
     if (def.mask !== undefined) s._u32[(at + B.mask) >> 2] = def.mask >>> 0;
-    s._check(s._fn('snug_body_create')(s._ctx, this.handle, at, s._scratch + 456));
-    const body = this._adopt(s._u32[(s._scratch + 456) >> 2], def.mesh);
+    s._check(s._fn('snug_body_create')(s._ctx, this.handle, at, s._scratch + S.handle));
+    const body = this._adopt(s._u32[(s._scratch + S.handle) >> 2], def.mesh);
     body.userData = def.userData;
     return body;
   }
@@ -200,28 +209,33 @@ export class Scene {
     return this.snug._listCall(call, 64, itemBytes);
   }
 
-  /** Broad phase: every body pair whose world boxes overlap and that passes the filters, as [a, b] Body pairs. */
-  pairs() {
+  // A list call of snug_body_pair as [a, b] Body pairs.
+  _pairs(name) {
     this._live();
     const s = this.snug;
-    const fn = s._fn('snug_scene_pairs');
-    const { stage, total } = this._list((at, cap, tot) => fn(s._ctx, this.handle, at, cap, tot), 8);
+    const fn = s._fn(name);
+    const { stage, total } = this._list((at, cap, tot) => fn(s._ctx, this.handle, at, cap, tot), L.body_pair.size);
     const out = [];
-    for (let i = 0; i < total; i++) {
-      out.push([this._bodies.get(s._u32[(stage >> 2) + 2 * i]), this._bodies.get(s._u32[(stage >> 2) + 2 * i + 1])]);
+    for (let i = 0, k = stage >> 2; i < total; i++, k += PAIR.size) {
+      out.push([this._bodies.get(s._u32[k + PAIR.a]), this._bodies.get(s._u32[k + PAIR.b])]);
     }
     return out;
   }
+
+  /** Broad phase: every body pair whose world boxes overlap and that passes the filters, as [a, b] Body pairs. */
+  pairs() { return this._pairs('snug_scene_pairs'); }
 
   /** Enabled bodies whose world box overlaps [min, max]. */
   queryBox(min, max) {
     this._live();
     const s = this.snug;
     const fn = s._fn('snug_scene_overlap_box');
-    s._views();
-    s._vec3((s._scratch + 736) >> 2, min);
-    s._vec3((s._scratch + 748) >> 2, max);
-    const { stage, total } = this._list((at, cap, tot) => fn(s._ctx, this.handle, s._scratch + 736, s._scratch + 748, at, cap, tot), 4);
+    const lo = s._scratch + S.vecA, hi = s._scratch + S.vecB;
+    const { stage, total } = this._list((at, cap, tot) => {
+      s._vec3(lo >> 2, min);
+      s._vec3(hi >> 2, max);
+      return fn(s._ctx, this.handle, lo, hi, at, cap, tot);
+    }, BODY_BYTES);
     const out = [];
     for (let i = 0; i < total; i++) out.push(this._bodies.get(s._u32[(stage >> 2) + i]));
     return out;
@@ -232,16 +246,17 @@ export class Scene {
     this._live();
     const s = this.snug;
     const fn = s._fn('snug_scene_raycast');
-    if (s._buf !== s._m.HEAPU8.buffer) s._views();
+    s._views();
     s._ray(origin, dir, tmax);
-    s._check(fn(s._ctx, this.handle, s._scratch + 64, mask >>> 0, s._scratch + S_SCENE_HIT));
-    const i = (s._scratch + S_SCENE_HIT) >> 2, u = s._u32, f = s._f32;
-    if (u[i] === 0) return null;
-    out.body = this._bodies.get(u[i]) || null;
-    out.tri = u[i + 1];
-    out.t = f[i + 2];
-    out.point[0] = f[i + 3]; out.point[1] = f[i + 4]; out.point[2] = f[i + 5];
-    out.normal[0] = f[i + 6]; out.normal[1] = f[i + 7]; out.normal[2] = f[i + 8];
+    s._check(fn(s._ctx, this.handle, s._scratch + S.ray, mask >>> 0, s._scratch + S.sceneHit));
+    const i = (s._scratch + S.sceneHit) >> 2, u = s._u32, f = s._f32;
+    if (u[i + HIT.body] === 0) return null;
+    out.body = this._bodies.get(u[i + HIT.body]) || null;
+    out.tri = u[i + HIT.tri];
+    out.t = f[i + HIT.t];
+    const p = i + HIT.point, n = i + HIT.normal;
+    out.point[0] = f[p]; out.point[1] = f[p + 1]; out.point[2] = f[p + 2];
+    out.normal[0] = f[n]; out.normal[1] = f[n + 1]; out.normal[2] = f[n + 2];
     return out;
   }
 
@@ -257,15 +272,15 @@ export class Scene {
     if ((n | 0) !== n || dirs.length !== origins.length || (tmax && tmax.length !== n)) {
       throw new SnugError(ERR_INVALID, 'invalid argument: raycastBatch needs 3N origins, 3N dirs and N tmax (or null)');
     }
-    const stage = s._stageReserve(n * (12 + 12 + 4 + 36));
+    const stage = s._stageReserve(n * (12 + 12 + 4 + L.scene_hit.size));
     const oAt = stage, dAt = oAt + 12 * n, tAt = dAt + 12 * n, hAt = tAt + 4 * n;
     s._views();
     s._f32.set(origins, oAt >> 2);
     s._f32.set(dirs, dAt >> 2);
     if (tmax) s._f32.set(tmax, tAt >> 2);
     s._check(fn(s._ctx, this.handle, oAt, dAt, tmax ? tAt : 0, n, mask >>> 0, hAt));
-    if (!out || out.count !== n) out = { count: n, raw: new Float32Array(9 * n) };
-    out.raw.set(s._f32.subarray(hAt >> 2, (hAt >> 2) + 9 * n));
+    if (!out || out.count !== n) out = { count: n, raw: new Float32Array(HIT.size * n) };
+    out.raw.set(s._f32.subarray(hAt >> 2, (hAt >> 2) + HIT.size * n));
     out.u32 = new Uint32Array(out.raw.buffer);
     return out;
   }
@@ -284,26 +299,24 @@ export class Scene {
     this._live();
     const s = this.snug;
     const h = this._body(body);
+    const at = s._scratch + S.poseA;
     s._views();
-    s._pose(s._scratch + 0, target);
-    s._check(s._fn('snug_step_move')(s._ctx, this.handle, h, s._scratch + 0, relative ? 1 : 0));
+    s._pose(at, target);
+    s._check(s._fn('snug_step_move')(s._ctx, this.handle, h, at, relative ? 1 : 0));
   }
 
   /**
-   * Detect collisions of the registered motions. def: { mode: 'static'|'mixed'|'dynamic' }. Returns an array of
-   * Contact (one per group, objects reused by the next call).
+   * Detect collisions of the registered motions. def: { mode: 'static'|'mixed'|'dynamic', collectPairs: keep every
+   * colliding pair for stepPairs() }. Returns an array of Contact (one per group, objects reused by the next call).
    */
   stepDetect(def = {}) {
     this._live();
     const s = this.snug;
-    const at = s._scratch + S_STEP_DEF, D = L.step_def;
+    const at = s._scratch + S.stepDef, D = L.step_def;
     s._fn('snug_default_step_def')(at);
     s._views();
-    if (def.mode !== undefined) {
-      const i = STEP_MODES.indexOf(def.mode);
-      if (i < 0) throw new SnugError(ERR_INVALID, `mode "${def.mode}" is not one of ${STEP_MODES.join(', ')}`);
-      s._u32[(at + D.mode) >> 2] = i;
-    }
+    if (def.mode !== undefined) s._u32[(at + D.mode) >> 2] = enumIndex(STEP_MODES, def.mode, 'mode');
+    if (def.collectPairs !== undefined) s._u8[at + D.collect_pairs] = def.collectPairs ? 1 : 0;
     const C = L.contact;
     const fn = s._fn('snug_step_detect');
     const { stage, total } = this._list((buf, cap, tot) => fn(s._ctx, this.handle, at, buf, cap, tot, 0), C.size);
@@ -330,6 +343,9 @@ export class Scene {
     return out;
   }
 
+  /** The colliding body pairs of the last stepDetect (which ran with collectPairs), as [a, b] Body pairs. */
+  stepPairs() { return this._pairs('snug_step_get_pairs'); }
+
   /** Move a registered group to its motion at t in [0, 1]. */
   stepCommit(body, t) {
     this._live();
@@ -340,7 +356,7 @@ export class Scene {
   stepStats() {
     this._live();
     const s = this.snug;
-    const at = s._scratch + S_STEP_STATS, T = L.step_stats;
+    const at = s._scratch + S.stepStats, T = L.step_stats;
     s._check(s._fn('snug_step_get_stats')(s._ctx, this.handle, at));
     const u = (o) => s._u32[(at + o) >> 2];
     const u64 = (o) => s._u32[(at + o) >> 2] + s._u32[((at + o) >> 2) + 1] * 4294967296;
@@ -387,4 +403,3 @@ export class Scene {
   }
 }
 
-export { makePose as pose };

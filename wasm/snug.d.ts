@@ -1,5 +1,6 @@
 // Types of the snug JavaScript API (wasm/snug.js, wasm/scene.js). Kept in step with the code by hand; every
-// name here is exported or public there.
+// name here is exported or public there, and the unions of enum names equal the tables generated from the C
+// headers (tests/js/dts.test.mjs checks both).
 
 /** [qx, qy, qz, qw, px, py, pz]: unit quaternion and translation; world = rotate(q, local) + p. null = identity. */
 export type Pose = ArrayLike<number>;
@@ -18,6 +19,7 @@ export type ToiMode = 'static' | 'mixed' | 'dynamic' | 'daasd';
 export type RootFinder = 'linear' | 'regula-falsi' | 'quadratic' | 'sampling' | 'sampling-regula-falsi';
 export type Feature = 'none' | 'vertex-face' | 'face-vertex' | 'edge-edge' | 'face-face';
 export type StepMode = 'static' | 'mixed' | 'dynamic';
+export type Approx = 'none' | 'conservative' | 'indicator';
 
 export const STATUS_NAMES: readonly StatusName[];
 export const BV_TYPES: readonly BvType[];
@@ -215,6 +217,8 @@ export class Mesh {
   readonly handle: number;
   readonly label?: string;
   readonly disposed: boolean;
+  /** Is this a live mesh of a live context? */
+  isValid(): boolean;
   info(): MeshInfo;
   quality(): BvhQuality;
   degenerate(): Uint32Array;
@@ -265,7 +269,7 @@ export class RayHits {
   constructor(capacity: number);
   capacity: number;
   count: number;
-  /** 8 words per ray: [tri (as u32), t, px, py, pz, nx, ny, nz]. */
+  /** 8 words per ray (snug_ray_hit): [tri (as u32), t, px, py, pz, nx, ny, nz]. */
   f32: Float32Array;
   u32: Uint32Array;
   hit(i: number): boolean;
@@ -401,6 +405,8 @@ export class Body {
   readonly mesh: Mesh;
   readonly disposed: boolean;
   readonly parent: Body | null;
+  /** Is this a live body of a live scene? */
+  isValid(): boolean;
   userData: unknown;
   setPose(pose: Pose): void;
   getPose(out?: Float32Array): Float32Array;
@@ -413,8 +419,12 @@ export class Body {
   info(): BodyInfo;
   /** Turn only so that the local direction stays on the world one; null, null removes the constraint. */
   setOrientation(local: Vec3 | null, world: Vec3 | null): void;
+  /** The orientation constraint as set (unit vectors), or null when the body has none. */
+  orientation(): { local: number[]; world: number[] } | null;
   bindings(): Binding[];
   bind(binding: number, supporter: Body, offer: number): void;
+  /** Restore bindings as they stand (from a file): nothing moves; throws, changing nothing, unless each holds. */
+  setBindings(list: Binding[]): void;
   unbind(): void;
   /** One pointer event or controller frame of a drag; the result is scene.moveResult unless out is given. */
   move(def: MoveDef, out?: MoveResult): MoveResult;
@@ -437,7 +447,7 @@ export class SceneHit {
 export class Contact {
   group: Body | null;
   hit: boolean;
-  approx: 'none' | 'conservative' | 'indicator';
+  approx: Approx;
   t: number;
   bodyA: Body | null;
   bodyB: Body | null;
@@ -475,6 +485,8 @@ export class Scene {
   readonly disposed: boolean;
   readonly bodies: Body[];
   readonly hit: SceneHit;
+  /** Is this a live scene of a live context? */
+  isValid(): boolean;
   createBody(def: BodyDef): Body;
   ignorePair(a: Body, b: Body, ignore?: boolean): void;
   pairs(): [Body, Body][];
@@ -484,8 +496,11 @@ export class Scene {
     out?: SceneRayBatch): SceneRayBatch;
   stepBegin(): void;
   stepMove(body: Body, target: Pose, relative?: boolean): void;
-  /** One Contact per registered group; the objects are reused by the next call. */
-  stepDetect(def?: { mode?: StepMode }): Contact[];
+  /** One Contact per registered group; the objects are reused by the next call. collectPairs: test every
+   * candidate pair to its end and keep the colliding ones for stepPairs(). */
+  stepDetect(def?: { mode?: StepMode; collectPairs?: boolean }): Contact[];
+  /** The colliding body pairs of the last stepDetect, which ran with collectPairs. */
+  stepPairs(): [Body, Body][];
   stepCommit(body: Body, t: number): void;
   stepStats(): StepStats;
   setLabels(names: string[], order?: [string | number, string | number][]): void;

@@ -13,40 +13,25 @@
 // disposed object throws instead of touching freed memory; a FinalizationRegistry only warns about objects that
 // were never disposed, since freeing from a GC callback would hide ordering bugs.
 import createSnugModule from '../build/wasm/snug.mjs';
-import { LAYOUT as L, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS } from './layout.js';
+import {
+  LAYOUT as L, CONSTANTS, STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, TOI_MODES, ROOT_FINDERS, FEATURES,
+  SnugError, pose, enumIndex, words, S, NO_HIT, ERR_INVALID, ERR_STALE, ERR_OOM, ERR_BUFFER_TOO_SMALL,
+} from './internal.js';
 import { Scene, Body, SceneHit, Contact } from './scene.js';
 import {
   DEFAULT_LABELS, REASONS, VIOLATIONS, DROP_OUTCOMES, MoveResult, meshSetSurfaces, meshGetSurfaces, meshFindSurfaces,
 } from './place.js';
 
-export { STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, Scene, Body, SceneHit, Contact };
+export {
+  STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, TOI_MODES, ROOT_FINDERS, FEATURES, SnugError, pose, Scene,
+  Body, SceneHit, Contact,
+};
 export { DEFAULT_LABELS, REASONS, VIOLATIONS, DROP_OUTCOMES, MoveResult };
 
-/** A failed C call: `status` is the snug_status name (e.g. "SNUG_ERR_STALE_HANDLE"), `message` the core's text. */
-export class SnugError extends Error {
-  constructor(code, message) {
-    const status = STATUS_NAMES[code] || `SNUG_STATUS_${code}`;
-    super(message || status);
-    this.name = 'SnugError';
-    this.code = code;
-    this.status = status;
-  }
-}
-
-const ERR_INVALID = 1;
-const ERR_STALE = 5;
-const ERR_OOM = 6;
-const NO_HIT = 0xffffffff;
-
-// Fixed scratch block (one malloc per context): argument structs and single results live here.
-const S = {
-  poseA: 0, poseB: 32, ray: 64, hit: 96, bool: 128, u32: 132, size: 136, pair: 144, dist: 160, point: 200,
-  pointResult: 216, info: 240, quality: 320, def: 384, handle: 456, motionA: 512, motionB: 584, toiDef: 656,
-  toiResult: 680, vecA: 736, vecB: 748, vecC: 760, total: 1024,
-};
-export const TOI_MODES = ['static', 'mixed', 'dynamic', 'daasd'];
-export const ROOT_FINDERS = ['linear', 'regula-falsi', 'quadratic', 'sampling', 'sampling-regula-falsi'];
-export const FEATURES = ['none', 'vertex-face', 'face-vertex', 'edge-edge', 'face-face'];
+const POSE = words(L.pose);
+const RAY = words(L.ray);
+const RAY_HIT = words(L.ray_hit);
+const BV_TYPE_COUNT = CONSTANTS.SNUG_BV_TYPE_COUNT;
 
 const leakRegistry = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((what) => {
@@ -140,18 +125,11 @@ function listen(worker, onMessage, onError) {
   return () => { worker.off('message', onMessage); worker.off('error', err); };
 }
 
-const MAX_THREADS = 64; // wasm/task_pool.c's limit
+const MAX_THREADS = CONSTANTS.SNUG_TASK_POOL_MAX;
 
 // Terminate every worker of a threaded module (after its pool is destroyed: none runs snug code then).
 function stopWorkers(module) {
   if (module.PThread) module.PThread.terminateAllThreads();
-}
-
-/** A pose as the C core takes it: Float32Array [qx, qy, qz, qw, px, py, pz]. */
-export function pose(q = [0, 0, 0, 1], p = [0, 0, 0], out = new Float32Array(7)) {
-  out[0] = q[0]; out[1] = q[1]; out[2] = q[2]; out[3] = q[3];
-  out[4] = p[0]; out[5] = p[1]; out[6] = p[2];
-  return out;
 }
 
 /** Reusable result of a single ray query. `point` and `normal` are world space. */
@@ -201,19 +179,20 @@ export class ToiResult {
   }
 }
 
-/** Results of a batched raycast: 8 words per ray in the C layout [tri, t, px, py, pz, nx, ny, nz]. */
+/** Results of a batched raycast: one snug_ray_hit per ray in the C layout [tri, t, px, py, pz, nx, ny, nz]. */
 export class RayHits {
   constructor(capacity) {
     this.capacity = capacity;
     this.count = 0;
-    this.f32 = new Float32Array(capacity * 8);
+    this.f32 = new Float32Array(capacity * RAY_HIT.size);
     this.u32 = new Uint32Array(this.f32.buffer);
   }
-  hit(i) { return this.u32[8 * i] !== NO_HIT; }
-  tri(i) { return this.u32[8 * i]; }
-  t(i) { return this.u32[8 * i] === NO_HIT ? Infinity : this.f32[8 * i + 1]; }
-  point(i, out = new Float32Array(3)) { out.set(this.f32.subarray(8 * i + 2, 8 * i + 5)); return out; }
-  normal(i, out = new Float32Array(3)) { out.set(this.f32.subarray(8 * i + 5, 8 * i + 8)); return out; }
+  hit(i) { return this.u32[RAY_HIT.size * i + RAY_HIT.tri] !== NO_HIT; }
+  tri(i) { return this.u32[RAY_HIT.size * i + RAY_HIT.tri]; }
+  t(i) { return this.hit(i) ? this.f32[RAY_HIT.size * i + RAY_HIT.t] : Infinity; }
+  point(i, out = new Float32Array(3)) { return this._vec3(RAY_HIT.size * i + RAY_HIT.point, out); }
+  normal(i, out = new Float32Array(3)) { return this._vec3(RAY_HIT.size * i + RAY_HIT.normal, out); }
+  _vec3(at, out) { out.set(this.f32.subarray(at, at + 3)); return out; }
 }
 
 /** Intersecting triangle pairs: pairs[2k] is the triangle id in mesh A, pairs[2k + 1] in mesh B. */
@@ -234,6 +213,8 @@ export class Mesh {
     if (leakRegistry) leakRegistry.register(this, `Mesh${label ? ` "${label}"` : ''}`, this);
   }
   get disposed() { return this.handle === 0; }
+  /** Is this a live mesh of a live context? (false once it or its context is disposed) */
+  isValid() { return this.handle !== 0 && this.snug._isValid('snug_mesh_is_valid', this.handle); }
   /** Counts, bounds, scale, tolerance, hierarchy size. Allocates a fresh object (not a hot-path call). */
   info() { return this.snug._meshInfo(this); }
   quality() { return this.snug._meshQuality(this); }
@@ -265,15 +246,6 @@ export class Mesh {
   }
 }
 
-function enumIndex(names, value, what) {
-  if (value === undefined) return undefined;
-  const i = typeof value === 'number' ? value : names.indexOf(value);
-  if (!(i >= 0 && i < names.length) || (i | 0) !== i) {
-    throw new SnugError(ERR_INVALID, `${what} "${value}" is not one of ${names.join(', ')}`);
-  }
-  return i;
-}
-
 /** One snug context (allocator, handles, scratch) on a wasm module instance. */
 export class Snug {
   /**
@@ -301,7 +273,10 @@ export class Snug {
     this._m = module;
     this._pool = 0;
     this._ownsModule = ownsModule;
-    this._sharedMemory = module.wasmMemory || null; // exported by the threaded module's glue only
+    // The module's WebAssembly.Memory: the threaded glue exports it as wasmMemory, the plain glue keeps it among the
+    // instance's (minified) exports. Views are always taken from its buffer (see _views).
+    this._memory = module.wasmMemory || Object.values(module.asm).find((e) => e instanceof WebAssembly.Memory);
+    this._shared = typeof SharedArrayBuffer === 'function' && this._memory.buffer instanceof SharedArrayBuffer;
     if (threads > 1) {
       if (typeof module._snug_task_pool_create !== 'function') {
         throw new SnugError(ERR_INVALID, `invalid argument: threads: ${threads} needs the threaded module (snug-mt)`);
@@ -329,6 +304,7 @@ export class Snug {
     this._stage = 0;          // growable staging buffer for bulk data
     this._stageBytes = 0;
     this._buf = null;
+    this._u8 = new Uint8Array(0);
     this._views();
     this._meshes = new Set();
     this._scenes = new Set();
@@ -354,21 +330,22 @@ export class Snug {
   _track(obj, what) { if (leakRegistry) leakRegistry.register(obj, what, obj); }
   _untrack(obj) { if (leakRegistry) leakRegistry.unregister(obj); }
 
-  /** Re-acquire heap views when memory grew (growth detaches the old ArrayBuffer). */
+  /**
+   * The one way views are refreshed, before inputs are written and after every C call (any call, also one of
+   * another context on this module, may grow memory). Growth detaches a plain memory's buffer, so an empty view
+   * says it happened; a shared one is never detached but replaced by a longer one, so there the Memory is asked
+   * (slower; the threaded module only). Views always come from the Memory itself: the glue's HEAP views follow a
+   * shared memory's growth only on the thread that grew it.
+   */
   _views() {
-    const m = this._m;
-    if (this._buf === this._heapBuffer()) return;
-    this._buf = this._heapBuffer();
-    this._u8 = new Uint8Array(this._buf);
-    this._f32 = new Float32Array(this._buf);
-    this._u32 = new Uint32Array(this._buf);
-    this._f64 = new Float64Array(this._buf);
+    if (this._shared ? this._memory.buffer === this._buf : this._u8.length !== 0) return;
+    const buf = this._memory.buffer;
+    this._buf = buf;
+    this._u8 = new Uint8Array(buf);
+    this._f32 = new Float32Array(buf);
+    this._u32 = new Uint32Array(buf);
+    this._f64 = new Float64Array(buf);
   }
-
-  // The memory's current buffer. Shared memory (threaded module) is read from the Memory itself: the glue's HEAP
-  // views follow growth only on the thread that grew it, and a shared buffer is never detached, so a stale view
-  // would silently stay short.
-  _heapBuffer() { return this._sharedMemory ? this._sharedMemory.buffer : this._m.HEAPU8.buffer; }
 
   _live() {
     if (this._ctx === 0) throw new SnugError(ERR_STALE, 'stale handle: this Snug context was disposed');
@@ -376,7 +353,7 @@ export class Snug {
 
   // Every C call may have grown memory (scratch arenas, meshes), so views are refreshed before results are read.
   _check(status) {
-    if (this._buf !== this._heapBuffer()) this._views();
+    this._views();
     if (status === 0) return;
     const m = this._m;
     throw new SnugError(status, m.UTF8ToString(m._snug_ctx_last_error(this._ctx)));
@@ -390,14 +367,10 @@ export class Snug {
     return mesh.handle;
   }
 
-  // The scratch block's room for one def struct of up to `bytes` (for calls that also stage a list).
-  _defBlock(bytes) {
-    if (bytes > S.handle - S.def) this._fail(ERR_INVALID, `internal: a def of ${bytes} bytes does not fit the scratch block`);
-    return this._scratch + S.def;
-  }
-
   // Throw a SnugError the JS layer found (bad arguments before any C call).
   _fail(code, message) { throw new SnugError(code, message); }
+
+  _isValid(name, ...handles) { return this._ctx !== 0 && this._fn(name)(this._ctx, ...handles) !== 0; }
 
   _fn(name) {
     const f = this._m[`_${name}`];
@@ -421,12 +394,20 @@ export class Snug {
   // Write a pose (array-like of 7, or null for identity) at byte address `at`.
   _pose(at, p) {
     const f = this._f32;
-    const i = at >> 2;
+    const q = (at >> 2) + POSE.q, t = (at >> 2) + POSE.p;
     if (p == null) {
-      f[i] = 0; f[i + 1] = 0; f[i + 2] = 0; f[i + 3] = 1; f[i + 4] = 0; f[i + 5] = 0; f[i + 6] = 0;
+      f[q] = 0; f[q + 1] = 0; f[q + 2] = 0; f[q + 3] = 1; f[t] = 0; f[t + 1] = 0; f[t + 2] = 0;
     } else {
-      f[i] = p[0]; f[i + 1] = p[1]; f[i + 2] = p[2]; f[i + 3] = p[3]; f[i + 4] = p[4]; f[i + 5] = p[5]; f[i + 6] = p[6];
+      f[q] = p[0]; f[q + 1] = p[1]; f[q + 2] = p[2]; f[q + 3] = p[3]; f[t] = p[4]; f[t + 1] = p[5]; f[t + 2] = p[6];
     }
+  }
+
+  // Read the pose at byte address `at` into out (Float32Array of 7).
+  _readPose(at, out) {
+    const f = this._f32, q = (at >> 2) + POSE.q, t = (at >> 2) + POSE.p;
+    out[0] = f[q]; out[1] = f[q + 1]; out[2] = f[q + 2]; out[3] = f[q + 3];
+    out[4] = f[t]; out[5] = f[t + 1]; out[6] = f[t + 2];
+    return out;
   }
 
   // Write a vec3 given as array-like or {x, y, z}.
@@ -442,7 +423,7 @@ export class Snug {
   }
 
   /** Bytes of wasm linear memory (grows, never shrinks). */
-  get heapBytes() { return this._heapBuffer().byteLength; }
+  get heapBytes() { return this._memory.buffer.byteLength; }
 
   setTraversal(traversal) {
     this._live();
@@ -454,11 +435,11 @@ export class Snug {
     this._live();
     const p = this._m._snug_ctx_last_stats(this._ctx);
     this._views();
-    const u = this._u32;
+    const u = this._u32, Q = L.query_stats;
     const word = (at) => u[at >> 2] + u[(at >> 2) + 1] * 4294967296;
-    const bvTests = new Float64Array(36);
-    for (let i = 0; i < 36; i++) bvTests[i] = word(p + 8 * i);
-    return { bvTests, primitiveTests: word(p + L.query_stats.primitive_tests), nodesVisited: word(p + L.query_stats.nodes_visited) };
+    const bvTests = new Float64Array(BV_TYPE_COUNT * BV_TYPE_COUNT);
+    for (let i = 0; i < bvTests.length; i++) bvTests[i] = word(p + Q.bv_tests + 8 * i);
+    return { bvTests, primitiveTests: word(p + Q.primitive_tests), nodesVisited: word(p + Q.nodes_visited) };
   }
 
   // ------------------------------------------------------------------------------------------------ meshes
@@ -514,18 +495,18 @@ export class Snug {
 
   _writeBvhDef(at, b) {
     const B = L.bvh_def;
-    const i32 = (off, v) => { if (v !== undefined) this._u32[(at + off) >> 2] = v | 0; };
-    i32(B.bv_type, enumIndex(BV_TYPES, b.bvType, 'bvType'));
-    i32(B.splitter, enumIndex(SPLITTERS, b.splitter, 'splitter'));
-    i32(B.branching, b.branching);
-    i32(B.max_branching, b.maxBranching);
+    const u32 = (off, v) => { if (v !== undefined) this._u32[(at + off) >> 2] = v >>> 0; };
+    u32(B.bv_type, enumIndex(BV_TYPES, b.bvType, 'bvType'));
+    u32(B.splitter, enumIndex(SPLITTERS, b.splitter, 'splitter'));
+    u32(B.branching, b.branching);
+    u32(B.max_branching, b.maxBranching);
     if (b.alpha !== undefined) this._f32[(at + B.alpha) >> 2] = b.alpha;
-    i32(B.small_node, b.smallNode);
-    i32(B.leaf_size, b.leafSize);
-    i32(B.max_depth, b.maxDepth);
-    i32(B.measure, enumIndex(MEASURES, b.measure, 'measure'));
-    i32(B.sah_bins, b.sahBins);
-    i32(B.bb_max_faces, b.bbMaxFaces);
+    u32(B.small_node, b.smallNode);
+    u32(B.leaf_size, b.leafSize);
+    u32(B.max_depth, b.maxDepth);
+    u32(B.measure, enumIndex(MEASURES, b.measure, 'measure'));
+    u32(B.sah_bins, b.sahBins);
+    u32(B.bb_max_faces, b.bbMaxFaces);
     if (b.bottomUp !== undefined) this._u8[at + B.bottom_up] = b.bottomUp ? 1 : 0;
     if (b.obbRefine !== undefined) this._u8[at + B.obb_refine] = b.obbRefine ? 1 : 0;
     if (b.hausdorff !== undefined) this._u8[at + B.hausdorff] = b.hausdorff ? 1 : 0;
@@ -538,7 +519,7 @@ export class Snug {
     this._m._snug_default_bvh_def(at);
     this._views();
     const B = L.bvh_def;
-    const i = (off) => this._u32[(at + off) >> 2] | 0;
+    const i = (off) => this._u32[(at + off) >> 2];
     return {
       bvType: BV_TYPES[i(B.bv_type)], splitter: SPLITTERS[i(B.splitter)], branching: i(B.branching),
       maxBranching: i(B.max_branching), alpha: this._f32[(at + B.alpha) >> 2], smallNode: i(B.small_node),
@@ -628,7 +609,7 @@ export class Snug {
     const Q = L.bvh_quality;
     const d = (off) => this._f64[(at + off) >> 3];
     const nodesPerType = {};
-    for (let t = 0; t < 6; t++) nodesPerType[BV_TYPES[t]] = this._u32[((at + Q.nodes_per_type) >> 2) + t];
+    for (let t = 0; t < BV_TYPE_COUNT; t++) nodesPerType[BV_TYPES[t]] = this._u32[((at + Q.nodes_per_type) >> 2) + t];
     return {
       volumeSum: d(Q.volume_sum), surfaceSum: d(Q.surface_sum), diameterSum: d(Q.diameter_sum),
       hausdorffMax: d(Q.hausdorff_max), sahCost: d(Q.sah_cost), nodesPerType,
@@ -639,7 +620,7 @@ export class Snug {
     const h = this._mesh(mesh);
     const totalAt = this._scratch + S.u32;
     const status = this._m._snug_mesh_get_degenerate(this._ctx, h, 0, 0, totalAt);
-    if (status !== 11 /* BUFFER_TOO_SMALL still reports the total */) this._check(status);
+    if (status !== ERR_BUFFER_TOO_SMALL /* still reports the total */) this._check(status);
     this._views();
     const total = this._u32[totalAt >> 2];
     if (total === 0) return new Uint32Array(0);
@@ -659,9 +640,6 @@ export class Snug {
     this._f32.set(positions, stage >> 2);
     this._check(this._m._snug_mesh_set_positions(this._ctx, h, stage, positions.length / 3));
   }
-
-  // ------------------------------------------------------------------------------- surfaces found from triangles
-  // Only the finder (wasm side of core/src/place/surface_find.c); the rest of the placement API has its own section.
 
   // ------------------------------------------------------------------------------------------------ queries
   // Poses are array-likes [qx, qy, qz, qw, px, py, pz] (or null = identity); vectors are array-likes or {x,y,z}.
@@ -690,7 +668,7 @@ export class Snug {
       this._pose(s + S.poseA, poseA);
       this._pose(s + S.poseB, poseB);
       return fn(this._ctx, ha, s + S.poseA, hb, s + S.poseB, at, cap, totalAt);
-    }, out.pairs.length >> 1, 8);
+    }, out.pairs.length >> 1, L.tri_pair.size);
     if (out.pairs.length < 2 * total) out.pairs = new Uint32Array(2 * total);
     out.total = total;
     out.count = total;
@@ -710,7 +688,7 @@ export class Snug {
       const status = call(stage, cap, this._scratch + S.u32);
       this._views();
       const total = this._u32[(this._scratch + S.u32) >> 2];
-      if (status === 11 /* BUFFER_TOO_SMALL */ || (status === 0 && total > cap)) { cap = total; continue; }
+      if (status === ERR_BUFFER_TOO_SMALL || (status === 0 && total > cap)) { cap = total; continue; }
       this._check(status);
       return { stage, total };
     }
@@ -748,40 +726,39 @@ export class Snug {
 
   _ray(origin, dir, tmax) {
     const r = (this._scratch + S.ray) >> 2;
-    this._vec3(r, origin);
-    this._vec3(r + 3, dir);
-    this._f32[r + 6] = tmax === undefined ? Infinity : tmax;
+    this._vec3(r + RAY.origin, origin);
+    this._vec3(r + RAY.dir, dir);
+    this._f32[r + RAY.tmax] = tmax === undefined ? Infinity : tmax;
   }
 
   /** Closest hit along origin + t * dir, t <= tmax: returns out (default this.hit) or null when nothing is hit. */
   raycast(mesh, meshPose, origin, dir, tmax, out = this.hit) {
     // The hot path of single queries, written out: the full checks of _mesh() run only when the cheap ones fail
-    // (disposal zeroes handles), and a detached view (length 0 after memory growth) is the only refresh trigger.
+    // (disposal zeroes handles), and the pose, ray and hit are read and written in place.
     const h = mesh?.snug === this && mesh.handle !== 0 ? mesh.handle : this._mesh(mesh);
+    this._views();
     let f = this._f32;
-    if (f.length === 0) { this._views(); f = this._f32; }
-    const s = this._scratch, i = s >> 2, r = (s + S.ray) >> 2;
+    const s = this._scratch, q = ((s + S.poseA) >> 2) + POSE.q, t = ((s + S.poseA) >> 2) + POSE.p;
     if (meshPose == null) {
-      f[i] = 0; f[i + 1] = 0; f[i + 2] = 0; f[i + 3] = 1; f[i + 4] = 0; f[i + 5] = 0; f[i + 6] = 0;
+      f[q] = 0; f[q + 1] = 0; f[q + 2] = 0; f[q + 3] = 1; f[t] = 0; f[t + 1] = 0; f[t + 2] = 0;
     } else {
-      f[i] = meshPose[0]; f[i + 1] = meshPose[1]; f[i + 2] = meshPose[2]; f[i + 3] = meshPose[3];
-      f[i + 4] = meshPose[4]; f[i + 5] = meshPose[5]; f[i + 6] = meshPose[6];
+      f[q] = meshPose[0]; f[q + 1] = meshPose[1]; f[q + 2] = meshPose[2]; f[q + 3] = meshPose[3];
+      f[t] = meshPose[4]; f[t + 1] = meshPose[5]; f[t + 2] = meshPose[6];
     }
+    const r = (s + S.ray) >> 2, o = r + RAY.origin, d = r + RAY.dir;
     const ox = origin[0];
-    if (ox !== undefined) { f[r] = ox; f[r + 1] = origin[1]; f[r + 2] = origin[2]; } else { f[r] = origin.x; f[r + 1] = origin.y; f[r + 2] = origin.z; }
+    if (ox !== undefined) { f[o] = ox; f[o + 1] = origin[1]; f[o + 2] = origin[2]; } else { f[o] = origin.x; f[o + 1] = origin.y; f[o + 2] = origin.z; }
     const dx = dir[0];
-    if (dx !== undefined) { f[r + 3] = dx; f[r + 4] = dir[1]; f[r + 5] = dir[2]; } else { f[r + 3] = dir.x; f[r + 4] = dir.y; f[r + 5] = dir.z; }
-    f[r + 6] = tmax === undefined ? Infinity : tmax;
-    const status = this._m._snug_mesh_raycast(this._ctx, h, s, s + S.ray, s + S.hit);
-    if (status !== 0 || this._f32.length === 0) this._check(status);
+    if (dx !== undefined) { f[d] = dx; f[d + 1] = dir[1]; f[d + 2] = dir[2]; } else { f[d] = dir.x; f[d + 1] = dir.y; f[d + 2] = dir.z; }
+    f[r + RAY.tmax] = tmax === undefined ? Infinity : tmax;
+    this._check(this._m._snug_mesh_raycast(this._ctx, h, s + S.poseA, s + S.ray, s + S.hit));
     f = this._f32;
-    const u = this._u32, k = (s + S.hit) >> 2;
-    const tri = u[k];
+    const k = (s + S.hit) >> 2, tri = this._u32[k + RAY_HIT.tri];
     if (tri === NO_HIT) return null;
-    out.tri = tri; out.t = f[k + 1];
-    const p = out.point, n = out.normal;
-    p[0] = f[k + 2]; p[1] = f[k + 3]; p[2] = f[k + 4];
-    n[0] = f[k + 5]; n[1] = f[k + 6]; n[2] = f[k + 7];
+    out.tri = tri; out.t = f[k + RAY_HIT.t];
+    const p = out.point, n = out.normal, kp = k + RAY_HIT.point, kn = k + RAY_HIT.normal;
+    p[0] = f[kp]; p[1] = f[kp + 1]; p[2] = f[kp + 2];
+    n[0] = f[kn]; n[1] = f[kn + 1]; n[2] = f[kn + 2];
     return out;
   }
 
@@ -805,13 +782,13 @@ export class Snug {
       this._pose(s + S.poseA, meshPose);
       this._ray(origin, dir, tmax);
       return fn(this._ctx, h, s + S.poseA, s + S.ray, at, cap, totalAt);
-    }, out.capacity, 32);
+    }, out.capacity, L.ray_hit.size);
     if (out.capacity < total) {
       const grown = new RayHits(total);
       out.capacity = grown.capacity; out.f32 = grown.f32; out.u32 = grown.u32;
     }
     out.count = total;
-    out.f32.set(this._f32.subarray(stage >> 2, (stage >> 2) + total * 8));
+    out.f32.set(this._f32.subarray(stage >> 2, (stage >> 2) + total * RAY_HIT.size));
     return out;
   }
 
@@ -826,9 +803,11 @@ export class Snug {
       throw new SnugError(ERR_INVALID, 'invalid argument: raycastBatch needs 3N origins, 3N dirs and N tmax (or null)');
     }
     if (!out) out = new RayHits(n);
-    if (out.capacity < n) throw new SnugError(11, `buffer too small: RayHits capacity ${out.capacity} < ${n} rays`);
+    if (out.capacity < n) {
+      throw new SnugError(ERR_BUFFER_TOO_SMALL, `buffer too small: RayHits capacity ${out.capacity} < ${n} rays`);
+    }
     const fn = this._fn('snug_mesh_raycast_batch');
-    const stage = this._stageReserve(n * (12 + 12 + 4 + 32));
+    const stage = this._stageReserve(n * (12 + 12 + 4 + L.ray_hit.size));
     const oAt = stage, dAt = oAt + 12 * n, tAt = dAt + 12 * n, hAt = tAt + 4 * n;
     this._views();
     this._f32.set(origins, oAt >> 2);
@@ -838,7 +817,7 @@ export class Snug {
     this._pose(s + S.poseA, meshPose);
     this._check(fn(this._ctx, h, s + S.poseA, oAt, dAt, tmax ? tAt : 0, n, hAt));
     this._views();
-    out.f32.set(this._f32.subarray(hAt >> 2, (hAt >> 2) + 8 * n));
+    out.f32.set(this._f32.subarray(hAt >> 2, (hAt >> 2) + RAY_HIT.size * n));
     out.count = n;
     return out;
   }
@@ -899,7 +878,7 @@ export class Snug {
     const ha = moving?.snug === this && moving.handle !== 0 ? moving.handle : this._mesh(moving);
     const hb = other?.snug === this && other.handle !== 0 ? other.handle : this._mesh(other);
     const fn = this._fn('snug_mesh_sweep');
-    if (this._buf !== this._heapBuffer()) this._views();
+    this._views();
     const s = this._scratch;
     this._pose(s + S.poseA, movingPose);
     this._pose(s + S.poseB, otherPose);
@@ -947,8 +926,7 @@ export class Snug {
     this._motion(s + S.motionA, motion);
     fn(s + S.poseB, s + S.motionA, t); // struct return through a hidden first pointer (wasm32 C ABI)
     this._views();
-    out.set(this._f32.subarray((s + S.poseB) >> 2, ((s + S.poseB) >> 2) + 7));
-    return out;
+    return this._readPose(s + S.poseB, out);
   }
 
   /**
@@ -968,7 +946,7 @@ export class Snug {
       if (def.mode !== undefined) u[(d + D.mode) >> 2] = enumIndex(TOI_MODES, def.mode, 'mode');
       if (def.rootFinder !== undefined) u[(d + D.root_finder) >> 2] = enumIndex(ROOT_FINDERS, def.rootFinder, 'rootFinder');
       if (def.samplingStep !== undefined) f[(d + D.sampling_step) >> 2] = def.samplingStep;
-      if (def.maxIterations !== undefined) u[(d + D.max_iterations) >> 2] = def.maxIterations | 0;
+      if (def.maxIterations !== undefined) u[(d + D.max_iterations) >> 2] = def.maxIterations >>> 0;
       if (def.tolerance !== undefined) f[(d + D.tolerance) >> 2] = def.tolerance;
       if (def.daasdSlabs !== undefined) u[(d + D.daasd_slabs) >> 2] = def.daasdSlabs >>> 0;
     }

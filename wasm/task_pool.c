@@ -6,8 +6,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-#define SNUG_TASK_POOL_MAX 64u
-
 typedef struct worker_arg {
     struct snug_task_pool* pool;
     uint32_t index;

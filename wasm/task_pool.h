@@ -6,6 +6,9 @@
 
 #include "snug.h"
 
+/* Most threads a pool runs (the caller included). */
+#define SNUG_TASK_POOL_MAX 64u
+
 typedef struct snug_task_pool snug_task_pool;
 
 /* `threads` counts the caller too (it works while it waits in finish_task): threads - 1 pthreads are started.

@@ -1,7 +1,8 @@
-// Debug drawing for snug results in three.js: contact points with normals, colliding triangles, and a bounding
-// volume hierarchy level by level. Buffers are allocated once per capacity and rewritten, not rebuilt per frame.
+// Drawing snug results in three.js: contact points with normals, colliding triangles, a placement surface (the
+// offer a drag rests on), and a bounding volume hierarchy level by level. Buffers are allocated once per capacity
+// and rewritten, not rebuilt per frame.
 import {
-  BufferAttribute, BufferGeometry, Group, LineBasicMaterial, LineSegments, Mesh, MeshBasicMaterial, Points,
+  BufferAttribute, BufferGeometry, Group, LineBasicMaterial, LineLoop, LineSegments, Mesh, MeshBasicMaterial, Points,
   PointsMaterial, Vector3, DoubleSide,
 } from 'three';
 
@@ -43,6 +44,51 @@ export class ContactHelper extends Group {
     this.points.geometry.attributes.position.needsUpdate = true;
     this.lines.geometry.attributes.position.needsUpdate = true;
     this.visible = n > 0;
+  }
+}
+
+/**
+ * A placement surface (a convex polygon of up to 32 corners, e.g. an offer), filled and outlined, drawn over what is
+ * under it and lifted a little along its normal so it never fights the face it lies on.
+ */
+export class SurfaceHelper extends Group {
+  constructor({ color = 0x4cc9f0, opacity = 0.4, lift = 0.003 } = {}) {
+    super();
+    this.name = 'snug surface';
+    this.lift = lift;
+    this._pos = new Float32Array(3 * 32);
+    const fill = new BufferGeometry();
+    fill.setAttribute('position', new BufferAttribute(this._pos, 3));
+    fill.setIndex(new BufferAttribute(new Uint16Array(3 * 30), 1));
+    const outline = new BufferGeometry();
+    outline.setAttribute('position', fill.getAttribute('position'));
+    // Drawn over what is on the surface too (the lamp standing on it does not hide where it may go).
+    this.fill = new Mesh(fill, new MeshBasicMaterial({ color, transparent: true, opacity, side: DoubleSide, depthWrite: false, depthTest: false }));
+    this.outline = new LineLoop(outline, new LineBasicMaterial({ color, transparent: true, opacity: 0.9, depthTest: false }));
+    this.fill.renderOrder = this.outline.renderOrder = 8;
+    this.fill.frustumCulled = this.outline.frustumCulled = false;
+    this.add(this.fill, this.outline);
+    this.set(null);
+  }
+
+  /** corners: world points (Vector3 or [x, y, z]) in order around the polygon, or null to hide it. */
+  set(corners) {
+    if (!corners || corners.length < 3) {
+      this.visible = false;
+      return;
+    }
+    const n = Math.min(corners.length, 32);
+    const p = corners.slice(0, n).map((c) => (c.isVector3 ? c : new Vector3().fromArray(c)));
+    const normal = new Vector3().subVectors(p[1], p[0]).cross(new Vector3().subVectors(p[2], p[0])).normalize();
+    p.forEach((c, k) => c.clone().addScaledVector(normal, this.lift).toArray(this._pos, 3 * k));
+    const index = this.fill.geometry.index;
+    for (let k = 0; k < n - 2; k++) index.array.set([0, k + 1, k + 2], 3 * k); // a fan: the polygon is convex
+    index.needsUpdate = true;
+    this.fill.geometry.setDrawRange(0, 3 * (n - 2));
+    this.outline.geometry.setDrawRange(0, n);
+    this.fill.geometry.attributes.position.needsUpdate = true;
+    this.fill.geometry.computeBoundingSphere();
+    this.visible = true;
   }
 }
 

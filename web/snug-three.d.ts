@@ -1,7 +1,7 @@
 // Types of the three.js layer (web/snug-three.js; the package's `snug/three`). Kept in step with the code by hand and
 // checked against it by tests/js/dts.test.mjs, as wasm/snug.d.ts is. three.js types come from @types/three.
-import type { BufferGeometry, Matrix4, Object3D, Vector3 } from 'three';
-import type { Body, BvhDef, Mesh, Pose, Scene, Snug } from '../wasm/snug.js';
+import type { BufferGeometry, Matrix4, Object3D, Ray, Vector3 } from 'three';
+import type { Body, BvhDef, Mesh, MoveReason, Pose, Scene, Snug, Surface } from '../wasm/snug.js';
 
 export { pose } from '../wasm/snug.js';
 
@@ -34,25 +34,26 @@ export interface MeshFromGeometryOptions {
 /** A snug Mesh from a BufferGeometry at a scale. */
 export function meshFromGeometry(snug: Snug, geometry: BufferGeometry, options?: MeshFromGeometryOptions): Mesh;
 
+/** Placement surfaces given in a geometry's frame, in the frame of its mesh at a world scale (a mirror reverses the
+ * winding so it stays counter-clockwise). */
+export function scaleSurfaces(surfaces: Surface[], scale: ArrayLike<number> | Vector3): Surface[];
+
 /** What SnugSync keeps per registered object. */
 export interface SyncEntry {
   object: Object3D;
   geometry: BufferGeometry;
-  /** Shared by every entry with the same geometry and world scale. */
+  /** Shared by every entry with the same geometry and world scale, or the caller's (options.mesh). */
   mesh: Mesh;
-  /** The arrays the mesh was made of (or the `source` given to add()). */
-  arrays: GeometryArrays;
+  /** The arrays the mesh was made of (or the `source` given to add()); null for a caller's mesh without source. */
+  arrays: GeometryArrays | null;
   /** World scale, baked into the mesh. */
   scale: Vector3;
   isStatic: boolean;
   label: string;
-  /** World pose read from object.matrixWorld. */
+  /** The world pose last shown on the object (the body's, after fromCore). */
   pose: Float32Array;
-  /** World box of the geometry's box at the pose (conservative). */
-  worldMin: Vector3;
-  worldMax: Vector3;
-  /** The object's body when the SnugSync has a scene. */
-  body?: Body;
+  /** The object's body; its user data is the object. */
+  body: Body;
 }
 
 export interface SyncAddOptions {
@@ -63,72 +64,108 @@ export interface SyncAddOptions {
   label?: string;
   /** The arrays to report in entry.arrays (e.g. the ones a worker built the mesh from). */
   source?: GeometryArrays;
-  /** A prebuilt mesh (e.g. from snug.buildMeshInWorker) made of geometryArrays(geometry, world scale). */
+  /** A prebuilt mesh made of geometryArrays(geometry, world scale) (e.g. from snug.buildMeshInWorker); it stays
+   * the caller's (never disposed by the SnugSync). */
   mesh?: Mesh;
+  /** Placement surfaces in the geometry's frame, set on the mesh this makes (scaled to the world scale). */
+  surfaces?: Surface[];
+  /** The body may only turn about up (+y): body.setOrientation([0, 1, 0], [0, 1, 0]). */
+  upright?: boolean;
 }
 
-/** Keeps Object3Ds and snug meshes (and, with a scene, bodies mirroring the parent links) in step. */
+/** A pose and the bindings of an entry (a captured state). */
+export interface EntryState {
+  pose: Float32Array;
+  bindings: { binding: number; supporter: SyncEntry; offer: number }[];
+}
+
+/** Keeps Object3Ds and the bodies of a snug scene in step (world poses, parents). */
 export class SnugSync {
-  /** options.scene: a snug Scene, or true to create one owned by this SnugSync; null (default): no bodies. */
-  constructor(snug: Snug, options?: { scene?: Scene | boolean | null });
+  /** options.scene: a snug Scene to put the bodies in; by default the SnugSync makes (and disposes) its own. */
+  constructor(snug: Snug, options?: { scene?: Scene | null });
   snug: Snug;
-  scene: Scene | null;
+  scene: Scene;
   entries: SyncEntry[];
   byObject: Map<Object3D, SyncEntry>;
-  /** Register an object (a three.js Mesh, or any Object3D with options.geometry). */
+  /** Register an object (a three.js Mesh, or any Object3D with options.geometry) as a body. */
   add(object: Object3D, options?: SyncAddOptions): SyncEntry;
   remove(object: Object3D): void;
+  /** The entry of a body of this scene (null for none). */
+  entryOf(body: Body | null): SyncEntry | null;
+  /** The entry and the entries below it in the core's hierarchy (what rests on it), parents first. */
+  subtree(entry: SyncEntry): SyncEntry[];
+  /** Those entries and the registered three.js descendants of their objects, three.js parents first. */
+  affected(entries: SyncEntry[]): SyncEntry[];
+  /** Show the bodies' world poses on the entries' objects (a list from affected()). */
+  fromCore(entries: SyncEntry[]): void;
   /** Read every registered object's world pose from three.js (after the app moved objects). */
   pull(): void;
-  /** Write the bodies' world poses (e.g. after a step commit) back to the three.js objects. */
+  /** Write every body's world pose to the three.js objects (after the core moved bodies). */
   push(): void;
-  /** Set an object's world pose; children follow, registered descendants' poses are refreshed. */
+  /** Set an object's world pose; the core moves what rests on it along, and three.js shows the result. */
   setWorldPose(object: Object3D, pose: Pose): void;
+  /** Every entry's (or the given entries') world pose and bindings. */
+  capture(entries?: SyncEntry[]): Map<SyncEntry, EntryState>;
+  /** Put entries back to a captured state (pose, then the bindings as they stand there, then a child's local pose);
+   * returns the bindings that do not hold there. */
+  restore(state: Map<SyncEntry, EntryState>): string[];
   dispose(): void;
 }
 
-/** World-space unit normal of triangle `tri` (creation id) of an entry. */
-export function triangleNormal(entry: SyncEntry, tri: number, out?: Vector3): Vector3;
-/** World-space centroid of triangle `tri` (creation id) of an entry. */
-export function triangleCentroid(entry: SyncEntry, tri: number, out?: Vector3): Vector3;
-
-/** What stopped one part of the last move. */
-export interface DragContact {
-  /** Fraction of that part of the move that was applied. */
-  t: number;
-  /** The blocker. */
-  entry: SyncEntry;
-  /** The moving entry (the dragged one or a registered descendant) that touched it. */
-  source: SyncEntry;
-  triA: number;
-  triB: number;
-  point: Vector3;
-  normal: Vector3;
+/** A move's result mapped to Object3Ds. */
+export interface DragFeedback {
+  reasons: MoveReason[];
+  /** What stopped the motion, with the contact point and the normal (from the blocker towards the moved group). */
+  blockers: { object: Object3D | null; point: number[]; normal: number[] }[];
+  /** What the object rests on after the move (supporter's object, offer and binding surface indices). */
+  rests: { object: Object3D | null; offer: number; binding: number }[];
+  /** The seat the object could take (free mode, or a snap something blocks), with its pose: a ghost. */
+  candidate: { object: Object3D | null; offer: number; binding: number; pose: Float32Array } | null;
+  /** The axis a turn may use; null when no turn is allowed. */
+  turnAxis: [number, number, number] | null;
+  /** Translation degrees of freedom left (0..3). */
+  allowedAxes: number;
 }
 
-export interface DragMoverOptions {
-  /** Slides along blockers per move (default 3). */
-  maxSlides?: number;
-  /** Normal of the drag plane; slides stay in it (default up, [0, 1, 0]). */
-  planeNormal?: ArrayLike<number>;
-  /** Entries never tested against the dragged one. */
-  ignore?: (entry: SyncEntry) => boolean;
+export interface DragOptions {
+  /** 'constrained' (default): bindings hold, offers are snapped to and re-seated on; 'free': it leaves them. */
+  mode?: 'constrained' | 'free';
+  /** Radians about the allowed axis, added this call. */
+  turn?: number;
+  /** > 0: a turn ends on a multiple of this angle. */
+  angleStep?: number;
 }
 
-/** Moves an entry (with its registered descendants) by a translation, stopping at contact and sliding along. */
-export class DragMover {
-  constructor(sync: SnugSync, options?: DragMoverOptions);
+/** A pointer drag of a registered object through the core's mover: one body.move per call. */
+export class SnugDrag {
+  /** Start dragging `object`, grabbed at the world point `point`; options.carry: other objects moved with it as
+   * one rigid group (made its children in the core until release() or cancel()). */
+  constructor(sync: SnugSync, object: Object3D, point: Vector3 | ArrayLike<number>, options?: { carry?: Object3D[] });
   sync: SnugSync;
-  snug: Snug;
-  maxSlides: number;
-  planeNormal: Vector3;
-  ignore: (entry: SyncEntry) => boolean;
-  useSweep: boolean;
-  /** Entries that blocked the last move. */
-  blockers: Set<SyncEntry>;
-  contacts: DragContact[];
-  lastQueryMs: number;
-  lastQueries: number;
-  /** Move by `delta` (world); returns the translation actually applied. */
-  move(entry: SyncEntry, delta: Vector3): Vector3;
+  entry: SyncEntry;
+  body: Body;
+  /** The grabbed point in the body's frame. */
+  grab: number[];
+  /** The entries whose objects each call rewrites (the object and what the core moves with it). */
+  moved: SyncEntry[];
+  /** Every entry's state when the drag began (what cancel() restores). */
+  before: Map<SyncEntry, EntryState>;
+  /** The object's world pose when the drag began. */
+  start: Float32Array;
+  /** The last call's feedback (null before the first). */
+  last: DragFeedback | null;
+  /** The last body.move's time in milliseconds. */
+  coreMs: number;
+  /** One pointer event: the grabbed point follows the ray (a three.js Ray). */
+  move(ray: Ray, options?: DragOptions): DragFeedback;
+  /** Turn by `angle` radians about the allowed axis, the pointer still. */
+  turn(angle: number, options?: Omit<DragOptions, 'turn'>): DragFeedback;
+  /** Turned by `total` radians since the drag began (a ring gesture); null when already there. */
+  turnTo(total: number, options?: Omit<DragOptions, 'turn'>): DragFeedback | null;
+  /** The end of a free drag: take the last reported seat where its ghost showed it; whether it did. */
+  drop(): boolean;
+  /** The end of the drag: carried objects get their parents back. */
+  release(): void;
+  /** Everything back to where it was when the drag began (poses, bindings, parents). */
+  cancel(): void;
 }

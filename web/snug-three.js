@@ -1,15 +1,23 @@
-// three.js integration, usable on its own: snug meshes from BufferGeometry, Object3D <-> pose sync (parent/child
-// included), and a drag mover that stops at first contact and slides along what blocks it.
+// three.js mapping for snug, usable on its own: snug meshes from BufferGeometry, Object3Ds mirrored as bodies of a
+// snug scene (world poses and parents), and pointer drags through the core's mover: one body.move per pointer event,
+// its result written back to the Object3Ds and its feedback (blockers, contacts, the offer it rests on, the seat a
+// free drag would take, the axis a turn may use) mapped to them. Every placement decision is the core's; this file
+// only maps.
 //
 // snug poses are rigid (rotation + translation), three.js world matrices may scale: the scale is baked into the
 // snug mesh when it is created (one mesh per geometry and world scale, shared by every object using both).
-import { Box3, Matrix4, Quaternion, Vector3 } from 'three';
+//
+// Parents: a body starts as the child of its nearest registered three.js ancestor; the core then re-parents a body
+// onto what it rests on (a lamp bound to a table becomes the table's child), while the three.js scene graph stays
+// the app's. The world poses are kept equal: after every change the Object3Ds show their bodies' world poses.
+import { Matrix4, Quaternion, Vector3 } from 'three';
 import { pose as makePose } from '../wasm/snug.js';
 
 const _p = new Vector3();
 const _q = new Quaternion();
 const _s = new Vector3();
 const _m = new Matrix4();
+const _inv = new Matrix4();
 const _one = new Vector3(1, 1, 1);
 
 /** Pose [qx, qy, qz, qw, px, py, pz] of a matrix, scale dropped. */
@@ -53,50 +61,72 @@ export function meshFromGeometry(snug, geometry, { scale = [1, 1, 1], label, wel
 }
 
 /**
- * Keeps Object3Ds and snug collision objects in step. Each registered object gets a snug mesh (shared between
- * objects with the same geometry and world scale) and a world pose read from its matrixWorld, so children move
- * with their parents exactly as three.js draws them. When the core has scenes (snug_scene_*), a body per object
- * mirrors the three.js parent/child links; otherwise poses are kept here and queries take them directly.
+ * Placement surfaces given in a geometry's frame, in the frame of its mesh at a world scale: vertices scaled,
+ * normals by the inverse scale, and the winding reversed by a mirroring scale so it stays counter-clockwise.
+ */
+export function scaleSurfaces(surfaces, scale) {
+  const k = [scale.x ?? scale[0], scale.y ?? scale[1], scale.z ?? scale[2]];
+  const mirrored = k[0] * k[1] * k[2] < 0;
+  return surfaces.map((s) => {
+    const n = s.normal.map((x, a) => x / k[a]);
+    const len = Math.hypot(n[0], n[1], n[2]);
+    const polygon = s.polygon.map((p) => p.map((x, a) => x * k[a]));
+    return { ...s, normal: n.map((x) => x / len), polygon: mirrored ? polygon.reverse() : polygon };
+  });
+}
+
+const sameBinding = (a, b) => a.binding === b.binding && a.offer === b.offer && a.supporter === b.supporter;
+
+/**
+ * Keeps Object3Ds and the bodies of a snug scene in step. Each registered object gets a body of a snug mesh (shared
+ * between objects with the same geometry and world scale) at the object's world pose.
  */
 export class SnugSync {
-  /** options.scene: a snug Scene (or true to create one) to mirror objects as bodies with their parent links. */
+  /** options.scene: a snug Scene to put the bodies in; by default the SnugSync makes (and disposes) its own. */
   constructor(snug, { scene = null } = {}) {
     this.snug = snug;
-    this.scene = scene === true ? snug.createScene() : scene;
-    this._ownScene = scene === true;
+    this._ownScene = !(scene && typeof scene.createBody === 'function');
+    this.scene = this._ownScene ? snug.createScene() : scene;
     this.entries = [];
     this.byObject = new Map();
-    this._meshes = new Map(); // geometry -> Map(scale key -> { mesh, refs })
+    this._meshes = new Map(); // geometry -> Map(scale key -> { mesh, arrays, refs })
   }
 
-  /** Register an object (a three.js Mesh or any Object3D with a geometry given in opts). */
-  add(object, { geometry = object.geometry, isStatic = false, label = object.name, source, mesh } = {}) {
+  /**
+   * Register an object (a three.js Mesh, or any Object3D with a geometry given in the options). Options:
+   * isStatic; label; mesh: a snug Mesh made of geometryArrays(geometry, world scale) (e.g. one built in a worker),
+   * which stays the caller's; surfaces: placement surfaces in the geometry's frame, set on a mesh this makes;
+   * upright: the body may only turn about up (+y); source: the arrays to report in entry.arrays.
+   */
+  add(object, { geometry = object.geometry, isStatic = false, label = object.name, source, mesh, surfaces, upright = false } = {}) {
     object.updateWorldMatrix(true, false);
     const scale = new Vector3();
     object.matrixWorld.decompose(_p, _q, scale);
-    const key = `${scale.x.toPrecision(6)},${scale.y.toPrecision(6)},${scale.z.toPrecision(6)}`;
-    let perGeom = this._meshes.get(geometry);
-    if (!perGeom) this._meshes.set(geometry, (perGeom = new Map()));
-    let shared = perGeom.get(key);
-    if (!shared) {
-      // A prebuilt mesh (e.g. from snug.buildMeshInWorker) must be made of geometryArrays(geometry, scale).
-      const arrays = geometryArrays(geometry, scale);
-      shared = { mesh: mesh || this.snug.createMesh({ ...arrays, label }), arrays, refs: 0 };
-      perGeom.set(key, shared);
+    let shared = null, key = null;
+    if (!mesh) {
+      key = `${scale.x.toPrecision(6)},${scale.y.toPrecision(6)},${scale.z.toPrecision(6)}`;
+      let perGeom = this._meshes.get(geometry);
+      if (!perGeom) this._meshes.set(geometry, (perGeom = new Map()));
+      shared = perGeom.get(key);
+      if (!shared) {
+        const arrays = geometryArrays(geometry, scale);
+        const made = this.snug.createMesh({ ...arrays, label });
+        if (surfaces?.length) made.setSurfaces(scaleSurfaces(surfaces, scale));
+        shared = { mesh: made, arrays, refs: 0 };
+        perGeom.set(key, shared);
+      }
+      shared.refs++;
     }
-    shared.refs++;
     const entry = {
-      object, geometry, mesh: shared.mesh, arrays: source || shared.arrays, scale, isStatic, label,
-      pose: poseFromMatrix(object.matrixWorld), worldMin: new Vector3(), worldMax: new Vector3(), _key: key,
+      object, geometry, mesh: mesh ?? shared.mesh, arrays: source ?? shared?.arrays ?? null, scale, isStatic, label,
+      pose: poseFromMatrix(object.matrixWorld), _key: key,
     };
-    if (this.scene) {
-      entry.body = this.scene.createBody({ mesh: shared.mesh, pose: entry.pose, isStatic, userData: object });
-      const parent = this._registeredAncestor(object);
-      if (parent) entry.body.setParent(parent.body, true);
-    }
+    entry.body = this.scene.createBody({ mesh: entry.mesh, pose: entry.pose, isStatic, userData: object });
+    if (upright) entry.body.setOrientation([0, 1, 0], [0, 1, 0]);
+    const parent = this._registeredAncestor(object);
+    if (parent) entry.body.setParent(parent.body, true);
     this.entries.push(entry);
     this.byObject.set(object, entry);
-    this._bounds(entry);
     return entry;
   }
 
@@ -105,12 +135,16 @@ export class SnugSync {
     return null;
   }
 
+  /** The entry of a body of this scene (null for none). */
+  entryOf(body) { return body ? this.byObject.get(body.userData) ?? null : null; }
+
   remove(object) {
     const entry = this.byObject.get(object);
     if (!entry) return;
-    if (entry.body) entry.body.dispose();
+    entry.body.dispose();
     this.byObject.delete(object);
     this.entries.splice(this.entries.indexOf(entry), 1);
+    if (entry._key === null) return; // the caller's mesh
     const perGeom = this._meshes.get(entry.geometry);
     const shared = perGeom.get(entry._key);
     if (--shared.refs === 0) {
@@ -119,62 +153,136 @@ export class SnugSync {
     }
   }
 
-  /** Read every registered object's world pose from three.js (after the app moved objects). */
-  pull() {
+  /**
+   * The entries the core moves with `entry`: its body and the bodies below it in the core's hierarchy (what rests
+   * on it, and children of the three.js graph), parents first.
+   */
+  subtree(entry) {
+    const children = new Map();
     for (const e of this.entries) {
-      e.object.updateWorldMatrix(true, false);
-      poseFromMatrix(e.object.matrixWorld, e.pose);
-      if (e.body) e.body.setPose(e.pose);
-      this._bounds(e);
+      const p = this.entryOf(e.body.parent);
+      if (!p) continue;
+      if (!children.has(p)) children.set(p, []);
+      children.get(p).push(e);
     }
-  }
-
-  /** Write the bodies' world poses (e.g. after a collision step commit) back to the three.js objects. */
-  push() {
-    if (!this.scene) return;
-    const pose = new Float32Array(7);
-    for (const e of this.entries) {
-      if (this._registeredAncestor(e.object)) continue; // moved along with its registered ancestor
-      this.setWorldPose(e.object, e.body.getPose(pose));
-    }
+    const out = [entry];
+    for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]) ?? []));
+    return out;
   }
 
   /**
-   * Set an object's world pose (rotation + translation); its local matrix is solved against the three.js parent
-   * so that children follow, and the poses of its registered descendants are refreshed.
+   * The Object3Ds to rewrite when `entries` moved in the core: those entries and every registered three.js
+   * descendant of their objects (three.js carries them along, the core may not), in three.js order, parents first.
+   */
+  affected(entries) {
+    const set = new Set(entries);
+    const out = [];
+    for (const e of this.entries) {
+      let hit = set.has(e);
+      for (let o = e.object.parent; o && !hit; o = o.parent) hit = set.has(this.byObject.get(o));
+      if (hit) out.push(e);
+    }
+    return out.sort((a, b) => depth(a.object) - depth(b.object));
+  }
+
+  /** Show the core's world poses on `entries` (from affected(): parents first). */
+  fromCore(entries) {
+    for (const e of entries) {
+      e.body.getPose(e.pose);
+      const world = matrixFromPose(e.pose, e.scale, _m);
+      const parent = e.object.parent;
+      if (parent) {
+        parent.updateWorldMatrix(true, false);
+        world.premultiply(_inv.copy(parent.matrixWorld).invert());
+      }
+      world.decompose(e.object.position, e.object.quaternion, e.object.scale);
+      e.object.updateMatrixWorld(true);
+    }
+  }
+
+  /** Read every registered object's world pose from three.js (after the app moved objects). */
+  pull() {
+    // Core parents first: setting a parent's pose moves its subtree, which then gets its own poses.
+    const order = this.entries.map((e) => [e, coreDepth(e.body)]).sort((a, b) => a[1] - b[1]);
+    for (const [e] of order) {
+      e.object.updateWorldMatrix(true, false);
+      poseFromMatrix(e.object.matrixWorld, e.pose);
+      e.body.setPose(e.pose);
+    }
+  }
+
+  /** Write every body's world pose (after the core moved bodies) to the three.js objects. */
+  push() { this.fromCore(this.affected(this.entries)); }
+
+  /**
+   * Set an object's world pose (rotation + translation). The core moves the body's subtree along (what rests on
+   * it), and three.js shows the result.
    */
   setWorldPose(object, pose) {
     const entry = this.byObject.get(object);
-    const world = matrixFromPose(pose, entry ? entry.scale : object.getWorldScale(new Vector3()), _m);
-    if (object.parent) {
-      object.parent.updateWorldMatrix(true, false);
-      world.premultiply(new Matrix4().copy(object.parent.matrixWorld).invert());
-    }
-    world.decompose(object.position, object.quaternion, object.scale);
-    object.updateMatrixWorld(true);
-    for (const e of this.entries) {
-      if (e.object === object || isDescendant(e.object, object)) {
-        poseFromMatrix(e.object.matrixWorld, e.pose);
-        this._bounds(e);
-      }
-    }
-    if (entry && entry.body) entry.body.setPose(entry.pose); // the core moves the body's subtree the same way
+    entry.body.setPose(pose);
+    this.fromCore(this.affected(this.subtree(entry)));
   }
 
-  // World AABB of the entry's mesh at its pose (from the geometry's box: cheap and conservative).
-  _bounds(e) {
-    const g = e.geometry;
-    if (!g.boundingBox) g.computeBoundingBox();
-    e.worldMin.copy(g.boundingBox.min);
-    e.worldMax.copy(g.boundingBox.max);
-    const box = { min: e.worldMin, max: e.worldMax };
-    _tmpBox.set(box.min, box.max).applyMatrix4(e.object.matrixWorld);
-    e.worldMin.copy(_tmpBox.min);
-    e.worldMax.copy(_tmpBox.max);
+  // ------------------------------------------------------------------ poses and bindings as a whole
+  // (what a drag's cancel and an app's undo need of some entries; scene.snapshot()/restore() do the whole scene)
+
+  /**
+   * Every entry's world pose, bindings ({ binding, supporter: entry, offer }) and, for a body with a parent in the
+   * core (what it rests on), its pose relative to it: a Map entry -> { pose, bindings, local }. The core derives a
+   * child's world pose from its local one, so only the local one gives the same world pose back to the bit.
+   */
+  capture(entries = this.entries) {
+    return new Map(entries.map((e) => [e, {
+      pose: Float32Array.from(e.body.getPose()),
+      bindings: e.body.bindings().map((b) => ({ binding: b.binding, supporter: this.entryOf(b.supporter), offer: b.offer })),
+      local: e.body.parent ? Float32Array.from(e.body.getLocalPose()) : null,
+    }]));
+  }
+
+  /**
+   * Put entries back to a captured state (a Map entry -> { pose, bindings, local? }): those whose pose or bindings
+   * differ get their pose and their bindings as they stand there (body.setBindings: nothing moves, and what rests
+   * on what needs no order), then their local pose when they have a parent again (the core derives a child's world
+   * pose from it); three.js follows. Returns the bindings that do not hold where they were asked for
+   * (['label: reason', ...]; empty when all do); those bodies stay unbound at their pose.
+   */
+  restore(state) {
+    const todo = [];
+    for (const [e, want] of state) {
+      const now = e.body.getPose();
+      const bindings = e.body.bindings().map((b) => ({ binding: b.binding, supporter: this.entryOf(b.supporter), offer: b.offer }));
+      const same = now.every((x, k) => x === want.pose[k]) && bindings.length === want.bindings.length &&
+        bindings.every((b) => want.bindings.some((w) => sameBinding(b, w)));
+      if (!same) todo.push([e, want]);
+    }
+    // Unbound first (without the lift unbind gives), so that no pose set below carries another body of the list.
+    for (const [e] of todo) e.body.setBindings([]);
+    for (const [e, want] of todo) e.body.setPose(want.pose);
+    const failed = [];
+    for (const [e, want] of todo) {
+      try {
+        e.body.setBindings(want.bindings.map((b) => ({ binding: b.binding, supporter: b.supporter.body, offer: b.offer })));
+      } catch (err) {
+        if (err.name !== 'SnugError') throw err;
+        failed.push(`${e.label}: ${err.message}`);
+      }
+    }
+    // Parents before their children: a parent's local pose moves its children. A local pose is the world pose to
+    // the bit; one that gives another pose (a file edited by hand) is refused, the world pose stays.
+    const local = todo.filter(([e, want]) => want.local && e.body.parent).map(([e, want]) => [e, want, coreDepth(e.body)]);
+    for (const [e, want] of local.sort((a, b) => a[2] - b[2])) {
+      e.body.setLocalPose(want.local);
+      if (samePose(e.body.getPose(), want.pose)) continue;
+      e.body.setPose(want.pose);
+      failed.push(`${e.label}: its local pose does not give its pose`);
+    }
+    this.push();
+    return failed;
   }
 
   dispose() {
-    for (const e of this.entries) if (e.body) e.body.dispose();
+    for (const e of this.entries) e.body.dispose();
     if (this._ownScene) this.scene.dispose();
     for (const perGeom of this._meshes.values()) for (const s of perGeom.values()) s.mesh.dispose();
     this._meshes.clear();
@@ -183,173 +291,139 @@ export class SnugSync {
   }
 }
 
-const _tmpBox = new Box3();
-
-function isDescendant(object, ancestor) {
-  for (let o = object.parent; o; o = o.parent) if (o === ancestor) return true;
-  return false;
+function depth(object) {
+  let d = 0;
+  for (let o = object.parent; o; o = o.parent) d++;
+  return d;
 }
 
-/** World-space unit normal of triangle `tri` (creation id) of an entry. */
-export function triangleNormal(entry, tri, out = new Vector3()) {
-  const { positions, indices } = entry.arrays;
-  const i0 = indices ? indices[3 * tri] : 3 * tri, i1 = indices ? indices[3 * tri + 1] : 3 * tri + 1;
-  const i2 = indices ? indices[3 * tri + 2] : 3 * tri + 2;
-  const a = new Vector3().fromArray(positions, 3 * i0), b = new Vector3().fromArray(positions, 3 * i1);
-  const c = new Vector3().fromArray(positions, 3 * i2);
-  out.subVectors(b, a).cross(c.sub(a)).normalize();
-  return out.applyQuaternion(_q.set(entry.pose[0], entry.pose[1], entry.pose[2], entry.pose[3]));
+// The same pose up to float rounding (a quaternion and its negation are the same turn).
+function samePose(a, b) {
+  const dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  const scale = 1 + Math.hypot(b[4], b[5], b[6]);
+  return Math.abs(Math.abs(dot) - 1) < 1e-6 && Math.hypot(a[4] - b[4], a[5] - b[5], a[6] - b[6]) < 1e-5 * scale;
 }
 
-/** World-space centroid of triangle `tri` (creation id) of an entry. */
-export function triangleCentroid(entry, tri, out = new Vector3()) {
-  const { positions, indices } = entry.arrays;
-  out.set(0, 0, 0);
-  for (let c = 0; c < 3; c++) {
-    const i = indices ? indices[3 * tri + c] : 3 * tri + c;
-    out.x += positions[3 * i] / 3; out.y += positions[3 * i + 1] / 3; out.z += positions[3 * i + 2] / 3;
-  }
-  return out.applyMatrix4(matrixFromPose(entry.pose, undefined, _m));
+function coreDepth(body) {
+  let d = 0;
+  for (let b = body.parent; b; b = b.parent) d++;
+  return d;
 }
 
 /**
- * Drag mover: moves an entry by a world translation, stopping at the last collision-free pose along the way and
- * sliding the rest of the motion along the blocking surface (up to `maxSlides` times). Uses the core's sweep
- * (snug_mesh_sweep) when the module has it, else bisection on static overlap tests with sub-steps no longer than
- * a fraction of the moving object's size. Only candidates whose world boxes meet the swept box are tested.
+ * A pointer drag of one registered object through the core's mover. Each call is one body.move; the object and
+ * everything the core moved with it (its subtree) then show the core's poses, and the call returns the move's
+ * feedback mapped to Object3Ds:
+ *   { reasons: ['blocked', ...], blockers: [{ object, point, normal }], rests: [{ object, offer }] (what it rests on
+ *     now), candidate: { object, offer, binding, pose } or null (the seat a free drag would take: a ghost),
+ *     turnAxis: [x, y, z] or null (the axis a turn may use; null: no turn allowed), allowedAxes }
+ * coreMs is the last body.move's time. Modes: 'constrained' (bindings hold, offers are snapped to and re-seated on)
+ * and 'free' (the object leaves its bindings; drop() then takes the seat the last move reported).
  */
-export class DragMover {
-  constructor(sync, { maxSlides = 3, planeNormal = [0, 1, 0], ignore = () => false } = {}) {
+export class SnugDrag {
+  /**
+   * Start dragging `object`, grabbed at the world point `point` (Vector3 or [x, y, z]). options.carry: other
+   * registered objects that move with it as one rigid group (a selection): made the body's children in the core for
+   * the drag, until release() or cancel().
+   */
+  constructor(sync, object, point, { carry = [] } = {}) {
     this.sync = sync;
-    this.snug = sync.snug;
-    this.maxSlides = maxSlides;
-    this.planeNormal = new Vector3().fromArray(planeNormal);
-    this.ignore = ignore;
-    this.useSweep = typeof this.snug.module._snug_mesh_sweep === 'function';
-    this.blockers = new Set();      // entries that blocked the last move
-    this.contacts = [];             // { point: Vector3, normal: Vector3, entry, triA, triB }
-    this.lastQueryMs = 0;
-    this.lastQueries = 0;
-    this._pose = new Float32Array(7);
-    this._trial = new Float32Array(7);
+    this.entry = sync.byObject.get(object);
+    if (!this.entry) throw new Error('snug: the dragged object is not registered');
+    this.body = this.entry.body;
+    this.before = sync.capture();
+    const inside = new Set(sync.subtree(this.entry));
+    this._carried = carry.map((o) => sync.byObject.get(o)).filter((e) => e && !inside.has(e)).map((e) => [e, e.body.parent]);
+    for (const [e] of this._carried) e.body.setParent(this.body, true);
+    const p = Array.isArray(point) ? new Vector3().fromArray(point) : point.clone();
+    this.grab = p.applyMatrix4(matrixFromPose(this.body.getPose(), _one, _m).invert()).toArray();
+    this.moved = sync.affected(sync.subtree(this.entry));
+    this.start = Float32Array.from(this.body.getPose());
+    this.last = null;
+    this.coreMs = 0;
   }
 
-  /** Move `entry` by `delta` (Vector3, world). Returns the translation actually applied. */
-  move(entry, delta) {
+  /** One pointer event: the grabbed point follows `ray` (three.js Ray). options: { mode, turn, angleStep }. */
+  move(ray, { mode = 'constrained', turn = 0, angleStep = 0 } = {}) {
+    return this._call({ mode, ray: { origin: ray.origin.toArray(), dir: ray.direction.toArray() }, grab: this.grab, turn, angleStep });
+  }
+
+  /** Turn by `angle` radians about the allowed axis, the pointer still (a key). options: { mode, angleStep }. */
+  turn(angle, { mode = 'constrained', angleStep = 0 } = {}) {
+    return this._call({ mode, turn: angle, angleStep });
+  }
+
+  /**
+   * A turn gesture (a ring dragged around): turn so that the object has turned by `total` radians about the allowed
+   * axis since the drag began, on a multiple of angleStep when it is > 0. Returns the feedback, or null when the
+   * object is already there.
+   */
+  turnTo(total, { mode = 'constrained', angleStep = 0 } = {}) {
+    if (!this.last) this.turn(0, { mode });
+    const axis = this.last.turnAxis;
+    if (!axis) return this.turn(total, { mode, angleStep }); // the core says why it cannot turn
+    const now = this.body.getPose();
+    const rel = _q.set(now[0], now[1], now[2], now[3]).multiply(new Quaternion(-this.start[0], -this.start[1], -this.start[2], this.start[3]));
+    const turned = 2 * Math.atan2(rel.x * axis[0] + rel.y * axis[1] + rel.z * axis[2], rel.w);
+    const want = angleStep > 0 ? Math.round(total / angleStep) * angleStep : total;
+    let d = want - turned;
+    d -= 2 * Math.PI * Math.round(d / (2 * Math.PI));
+    // A step asked for less than half a step would round back (the core then goes a whole step).
+    if (Math.abs(d) < (angleStep > 0 ? angleStep / 2 : 1e-4)) return null;
+    return this.turn(d, { mode, angleStep });
+  }
+
+  /**
+   * The end of a free drag: take the seat the last move reported, where its ghost showed it (body.bind there).
+   * Returns whether the object is now bound to it; false when there was none or it is taken (the object stays).
+   */
+  drop() {
+    const c = this.last?.candidate;
+    if (!c) return false;
+    const at = Float32Array.from(this.body.getPose());
+    this.body.setPose(c.pose);
+    try {
+      this.body.bind(c.binding, this.sync.byObject.get(c.object).body, c.offer);
+    } catch (e) {
+      if (e.name !== 'SnugError') throw e;
+      this.body.setPose(at);
+      return false;
+    } finally {
+      this.sync.fromCore(this.moved);
+    }
+    return true;
+  }
+
+  /** The end of the drag: the carried objects rest on what they rested on again (their parents back). */
+  release() {
+    for (const [e, parent] of this._carried.reverse()) e.body.setParent(parent, true);
+    this._carried = [];
+  }
+
+  /** Everything back to where it was when the drag began: poses, bindings and parents. */
+  cancel() {
+    this.release();
+    const failed = this.sync.restore(this.before);
+    if (failed.length) throw new Error(`snug: a cancelled drag could not bind again (${failed.join('; ')})`);
+  }
+
+  _call(def) {
     const t0 = performance.now();
-    this.blockers.clear();
-    this.contacts.length = 0;
-    this.lastQueries = 0;
-    const pose = this._pose;
-    pose.set(entry.pose);
-    const rest = delta.clone();
-    const wanted = delta.clone();
-    const applied = new Vector3();
-    for (let slide = 0; slide <= this.maxSlides && rest.lengthSq() > 1e-14; slide++) {
-      const block = this._firstBlock(entry, pose, rest);
-      const t = block ? block.t : 1;
-      pose[4] += rest.x * t; pose[5] += rest.y * t; pose[6] += rest.z * t;
-      applied.addScaledVector(rest, t);
-      if (!block) break;
-      this.blockers.add(block.entry);
-      this.contacts.push(block);
-      // Slide: drop the remaining motion's component into the blocking surface, keep it in the drag plane.
-      rest.multiplyScalar(1 - t);
-      const n = block.normal.clone();
-      n.addScaledVector(this.planeNormal, -n.dot(this.planeNormal));
-      if (n.lengthSq() < 1e-12) break;
-      n.normalize();
-      const into = rest.dot(n);
-      if (into < 0) rest.addScaledVector(n, -into);
-      else break; // moving away already and still blocked: nothing sensible to slide along
-      rest.multiplyScalar(0.999);
-      if (rest.dot(wanted) <= 0) break; // a slide never moves against the drag
-    }
-    this.sync.setWorldPose(entry.object, pose);
-    this.lastQueryMs = performance.now() - t0;
-    return applied;
-  }
-
-  // The dragged entry and its registered descendants move as one rigid group.
-  _group(entry) {
-    return this.sync.entries.filter((e) => e === entry || isDescendant(e.object, entry.object));
-  }
-
-  _candidates(member, group, offset, delta) {
-    const min = member.worldMin.clone().add(offset), max = member.worldMax.clone().add(offset);
-    min.min(min.clone().add(delta));
-    max.max(max.clone().add(delta));
-    const out = [];
-    for (const e of this.sync.entries) {
-      if (group.includes(e) || this.ignore(e)) continue;
-      if (e.worldMin.x > max.x || e.worldMax.x < min.x || e.worldMin.y > max.y || e.worldMax.y < min.y ||
-        e.worldMin.z > max.z || e.worldMax.z < min.z) continue;
-      out.push(e);
-    }
-    return out;
-  }
-
-  _firstBlock(entry, pose, delta) {
-    let best = null;
-    const d = [delta.x, delta.y, delta.z];
-    const offset = new Vector3(pose[4] - entry.pose[4], pose[5] - entry.pose[5], pose[6] - entry.pose[6]);
-    const memberPose = new Float32Array(7);
-    for (const member of this._group(entry)) {
-      memberPose.set(member.pose);
-      memberPose[4] += offset.x; memberPose[5] += offset.y; memberPose[6] += offset.z;
-      for (const e of this._candidates(member, this._group(entry), offset, delta)) {
-        this.lastQueries++;
-        if (this.useSweep) {
-          const r = this.snug.sweep(member.mesh, memberPose, d, e.mesh, e.pose);
-          if (r.hit && (!best || r.safeT < best.t)) {
-            best = { t: r.safeT, entry: e, source: member, triA: r.triA, triB: r.triB,
-              point: new Vector3().fromArray(r.point), normal: new Vector3().fromArray(r.normal) };
-          }
-        } else {
-          const t = this._bisect(member, memberPose, d, e);
-          if (t < 1 && (!best || t < best.t)) {
-            const trial = this._at(memberPose, d, t + (1 - t) * 0.05);
-            this.snug.overlap(member.mesh, trial, e.mesh, e.pose);
-            const normal = triangleNormal(e, this.snug.pair[1]);
-            if (normal.dot(delta) > 0) normal.negate();
-            best = { t, entry: e, source: member, triA: this.snug.pair[0], triB: this.snug.pair[1], normal,
-              point: triangleCentroid(e, this.snug.pair[1]) };
-          }
-        }
-      }
-    }
-    return best;
-  }
-
-  _at(pose, d, t) {
-    const p = this._trial;
-    p.set(pose);
-    p[4] += d[0] * t; p[5] += d[1] * t; p[6] += d[2] * t;
-    return p;
-  }
-
-  // Largest free fraction by stepping (no tunnelling through parts thicker than a step) then bisecting.
-  _bisect(entry, pose, d, other) {
-    const size = entry.worldMax.clone().sub(entry.worldMin);
-    const len = Math.hypot(d[0], d[1], d[2]);
-    const steps = Math.max(1, Math.ceil(len / (0.1 * Math.min(size.x, size.z, size.y || Infinity))));
-    // Already overlapping at the start (e.g. placed so): do not trap the object, let it move out.
-    if (this.snug.overlap(entry.mesh, pose, other.mesh, other.pose)) return 1;
-    let free = 0;
-    for (let k = 1; k <= steps; k++) {
-      const t = k / steps;
-      this.lastQueries++;
-      if (this.snug.overlap(entry.mesh, this._at(pose, d, t), other.mesh, other.pose)) {
-        let lo = free, hi = t;
-        for (let i = 0; i < 14; i++) {
-          const mid = (lo + hi) / 2;
-          if (this.snug.overlap(entry.mesh, this._at(pose, d, mid), other.mesh, other.pose)) hi = mid; else lo = mid;
-        }
-        return lo;
-      }
-      free = t;
-    }
-    return 1;
+    const r = this.body.move(def);
+    this.coreMs = performance.now() - t0;
+    this.sync.fromCore(this.moved);
+    const obj = (body) => body?.userData ?? null;
+    const axis = r.turnAxis;
+    this.last = {
+      reasons: r.reasons,
+      blockers: r.blockers.map((b) => ({ object: obj(b.body), point: b.point, normal: b.normal })),
+      rests: r.bindings.map((b) => ({ object: obj(b.supporter), offer: b.offer, binding: b.binding })),
+      candidate: r.candidate && { object: obj(r.candidate.supporter), offer: r.candidate.offer, binding: r.candidate.binding,
+        pose: Float32Array.from(r.candidate.pose) },
+      turnAxis: axis[0] || axis[1] || axis[2] ? [axis[0], axis[1], axis[2]] : null,
+      allowedAxes: r.allowedAxes,
+    };
+    return this.last;
   }
 }
 

@@ -1,7 +1,13 @@
 /* snug: collision detection and constrained placement.
  *
  * The whole public C API. Conventions (Box2D v3 / cglm style):
- *  - functions are snug_<module>_<verb>; settings structs snug_xxx_def come from snug_default_xxx_def();
+ *  - functions are snug_<object>_<verb> (snug_mesh_raycast, snug_body_set_pose, snug_scene_pairs);
+ *  - settings structs snug_xxx_def come from snug_default_xxx_def(), which marks them: a create call or query
+ *    rejects a def not made that way (start from the default, then set fields);
+ *  - enums: values SNUG_<TYPE>_<NAME> in the order of increasing work where there is one (STATIC, MIXED, DYNAMIC),
+ *    then SNUG_<TYPE>_COUNT; a type named for what it selects (bv_type, toi_mode, root_finder, feature_kind,
+ *    step_mode) drops that word from its values (SNUG_TOI_STATIC, SNUG_ROOT_LINEAR);
+ *  - counts and capacities are uint32_t; int is kept where -1 means "none" (feature indices); times t are float;
  *  - every fallible call returns a snug_status; snug_ctx_last_error() gives a readable message;
  *  - objects are opaque integer handles with a generation: a stale or foreign handle is an error, never a crash;
  *  - a failed call leaves everything as it was: every object and every answer the API gives. Calls that create or
@@ -67,12 +73,14 @@ typedef struct snug_ctx_def {
                           void* user_task_context);
     void (*finish_task)(void* task, void* user_task_context);
     void* user_task_context;
+    uint32_t internal_value;   /* set by snug_default_ctx_def(): marks a def made by it (do not set) */
 } snug_ctx_def;
 
 typedef struct snug_ctx snug_ctx;
 
 snug_ctx_def snug_default_ctx_def(void);
-/* Returns NULL only when the allocator fails. */
+/* def NULL: the defaults. Returns NULL when the allocator fails or def was not made by snug_default_ctx_def (there
+ * is no context yet to carry a message). */
 snug_ctx* snug_ctx_create(const snug_ctx_def* def);
 /* Frees the context and everything it owns (meshes, scenes, scratch). */
 void snug_ctx_destroy(snug_ctx* ctx);
@@ -117,14 +125,14 @@ typedef enum snug_bv_type {
 } snug_bv_type;
 
 typedef enum snug_splitter {
-    SNUG_SPLIT_MEDIAN = 0,     /* longest centroid axis, object median */
-    SNUG_SPLIT_SAH,            /* binned surface-area heuristic */
-    SNUG_SPLIT_GOTTSCHALK,     /* modified Gottschalk: plane through the mean, across the BV's longest axis */
-    SNUG_SPLIT_ZACHMANN,       /* modified Zachmann: best-balanced axis-aligned cut */
-    SNUG_SPLIT_KCENTER,        /* modified Hochbaum-Shmoys greedy k-center */
-    SNUG_SPLIT_KMEANS,         /* k-means-like heuristic without intermediate optimisation */
-    SNUG_SPLIT_GREEDY,         /* greedy growth with intermediate optimisation */
-    SNUG_SPLIT_BRANCH_BOUND,   /* optimal branch-and-bound; only for nodes up to bb_max_faces */
+    SNUG_SPLITTER_MEDIAN = 0,     /* longest centroid axis, object median */
+    SNUG_SPLITTER_SAH,            /* binned surface-area heuristic */
+    SNUG_SPLITTER_GOTTSCHALK,     /* modified Gottschalk: plane through the mean, across the BV's longest axis */
+    SNUG_SPLITTER_ZACHMANN,       /* modified Zachmann: best-balanced axis-aligned cut */
+    SNUG_SPLITTER_KCENTER,        /* modified Hochbaum-Shmoys greedy k-center */
+    SNUG_SPLITTER_KMEANS,         /* k-means-like heuristic without intermediate optimisation */
+    SNUG_SPLITTER_GREEDY,         /* greedy growth with intermediate optimisation */
+    SNUG_SPLITTER_BRANCH_BOUND,   /* optimal branch-and-bound; only for nodes up to bb_max_faces */
     SNUG_SPLITTER_COUNT
 } snug_splitter;
 
@@ -139,18 +147,19 @@ typedef enum snug_measure {
 typedef struct snug_bvh_def {
     snug_bv_type bv_type;      /* node BV type, or SNUG_BV_MIXED */
     snug_splitter splitter;
-    int branching;             /* 2..6 fixed; 0 = variable branching up to max_branching */
-    int max_branching;         /* v_max for variable branching (2..6) */
+    uint32_t branching;        /* 2..6 fixed; 0 = variable branching up to max_branching */
+    uint32_t max_branching;    /* v_max for variable branching (2..6) */
     float alpha;               /* variable branching: accept a split once quality(children) <= alpha * quality(node) */
-    int small_node;            /* s_min: a node with fewer faces that splits poorly becomes a leaf */
-    int leaf_size;             /* at most this many triangles per leaf (1..255) */
-    int max_depth;             /* 1..64 */
+    uint32_t small_node;       /* s_min: a node with fewer faces that splits poorly becomes a leaf (0..256) */
+    uint32_t leaf_size;        /* at most this many triangles per leaf (1..255) */
+    uint32_t max_depth;        /* 1..64 */
     snug_measure measure;      /* the quality measure splitters optimise */
-    int sah_bins;              /* binned SAH bin count (4..64) */
-    int bb_max_faces;          /* branch-and-bound only below this face count; larger nodes use greedy */
+    uint32_t sah_bins;         /* binned SAH bin count (4..64) */
+    uint32_t bb_max_faces;     /* branch-and-bound only below this face count (2..24); larger nodes use greedy */
     bool bottom_up;            /* build bottom-up by pairwise merging instead of top-down */
     bool obb_refine;           /* refine covariance OBBs by minimising their surface */
     bool hausdorff;            /* compute per-node directed Hausdorff bounds (for distance queries) */
+    uint32_t internal_value;   /* set by snug_default_bvh_def(): marks a def made by it (do not set) */
 } snug_bvh_def;
 
 snug_bvh_def snug_default_bvh_def(void);
@@ -169,6 +178,7 @@ typedef struct snug_mesh_def {
     bool weld;                     /* merge vertices closer than weld_tolerance * mesh diagonal */
     float weld_tolerance;
     snug_bvh_def bvh;
+    uint32_t internal_value;   /* set by snug_default_mesh_def(): marks a def made by it (do not set) */
 } snug_mesh_def;
 
 snug_mesh_def snug_default_mesh_def(void);
@@ -195,6 +205,9 @@ typedef struct snug_mesh_info {
 
 snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh* out);
 snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh);
+/* Is mesh a live mesh of this context? (false for 0 and for destroyed, forged or foreign handles; no error is
+ * recorded) */
+bool snug_mesh_is_valid(const snug_ctx* ctx, snug_mesh mesh);
 snug_status snug_mesh_get_info(snug_ctx* ctx, snug_mesh mesh, snug_mesh_info* out);
 /* Triangle ids (as given at creation) of degenerate triangles; *total is always set. */
 snug_status snug_mesh_get_degenerate(snug_ctx* ctx, snug_mesh mesh, uint32_t* ids, uint32_t capacity, uint32_t* total);
@@ -322,7 +335,7 @@ snug_motion snug_motion_static(const snug_pose* pose);
 snug_motion snug_motion_between(const snug_pose* start, const snug_pose* end);
 /* Pose of the motion at time t (clamped to [0, 1]; NaN gives the start), e.g. to place a mesh at a result's safe_t.
  * The motion is not validated here: pass one that snug_mesh_toi accepts. */
-snug_pose snug_motion_pose_at(const snug_motion* motion, double t);
+snug_pose snug_motion_pose_at(const snug_motion* motion, float t);
 
 typedef enum snug_toi_mode {
     SNUG_TOI_STATIC = 0,      /* end pose only; an overlap is reported at t = 0 (do not move), with a triangle pair */
@@ -349,9 +362,10 @@ typedef struct snug_toi_def {
     snug_root_finder root_finder;
     float sampling_step;      /* in units of t, [SNUG_MIN_SAMPLING_STEP, 1]; the sampling finders miss sign changes
                                * shorter than this */
-    int max_iterations;       /* regula falsi cap (1..100) */
+    uint32_t max_iterations;  /* regula falsi cap (1..100) */
     float tolerance;          /* contact distance relative to the larger mesh's scale; 0 means SNUG_REL_TOLERANCE */
     uint32_t daasd_slabs;     /* SNUG_TOI_DAASD: slab count K (0: chosen from the candidate count) */
+    uint32_t internal_value;   /* set by snug_default_toi_def(): marks a def made by it (do not set) */
 } snug_toi_def;
 
 /* The finest sampling step: every feature pair takes at most 1 / step samples per motion piece. */
@@ -365,7 +379,8 @@ typedef enum snug_feature_kind {
     SNUG_FEATURE_VERTEX_FACE,     /* vertex `feature_a` (corner 0..2) of tri_a touches face tri_b */
     SNUG_FEATURE_FACE_VERTEX,     /* face tri_a is touched by vertex `feature_b` (corner 0..2) of tri_b */
     SNUG_FEATURE_EDGE_EDGE,       /* edge feature_a of tri_a (corners k, k+1 mod 3) touches edge feature_b of tri_b */
-    SNUG_FEATURE_FACE_FACE        /* static or start overlap: the triangles tri_a and tri_b intersect */
+    SNUG_FEATURE_FACE_FACE,       /* static or start overlap: the triangles tri_a and tri_b intersect */
+    SNUG_FEATURE_KIND_COUNT
 } snug_feature_kind;
 
 typedef struct snug_toi_result {
@@ -426,6 +441,8 @@ typedef uint32_t snug_body;    /* handle; 0 is never valid and stands for "no bo
 snug_status snug_scene_create(snug_ctx* ctx, snug_scene* out);
 /* Destroys the scene with all its bodies; the meshes stay. */
 snug_status snug_scene_destroy(snug_ctx* ctx, snug_scene scene);
+/* Is scene a live scene of this context? (no error is recorded) */
+bool snug_scene_is_valid(const snug_ctx* ctx, snug_scene scene);
 
 typedef struct snug_body_def {
     snug_mesh mesh;               /* the prototype */
@@ -436,6 +453,7 @@ typedef struct snug_body_def {
     uint32_t layer;               /* filter: a pair is tested when (a.layer & b.mask) && (b.layer & a.mask) */
     uint32_t mask;
     uint64_t user_data;
+    uint32_t internal_value;   /* set by snug_default_body_def(): marks a def made by it (do not set) */
 } snug_body_def;
 
 /* Identity pose, no parent, dynamic, enabled, layer 1, mask all. */
@@ -443,6 +461,8 @@ snug_body_def snug_default_body_def(void);
 snug_status snug_body_create(snug_ctx* ctx, snug_scene scene, const snug_body_def* def, snug_body* out);
 /* Children of the destroyed body become root bodies with unchanged world poses; ignore-pairs with it are dropped. */
 snug_status snug_body_destroy(snug_ctx* ctx, snug_scene scene, snug_body body);
+/* Is body a live body of this live scene? (no error is recorded) */
+bool snug_body_is_valid(const snug_ctx* ctx, snug_scene scene, snug_body body);
 
 /* World pose (moves the subtree along; the local pose becomes inverse(parent world) * pose). */
 snug_status snug_body_set_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose);
@@ -557,11 +577,13 @@ typedef struct snug_step_def {
                                      pairs (static) or before each pair test (mixed, dynamic). */
     double (*clock_us)(void* user); /* time source in microseconds; NULL = no budget (the core has no clock) */
     void* clock_user;
-    snug_body_pair* pairs;        /* optional: every colliding body pair (approximate ones included) */
-    uint32_t pair_capacity;
+    bool collect_pairs;           /* test every candidate pair to its end and keep the colliding ones for
+                                     snug_step_get_pairs; without it a group's tests stop once its earliest contact
+                                     is known */
+    uint32_t internal_value;   /* set by snug_default_step_def(): marks a def made by it (do not set) */
 } snug_step_def;
 
-/* Static mode, conservative cutoff, unlimited budget, no clock, no pair list. */
+/* Static mode, conservative cutoff, unlimited budget, no clock, pairs not collected. */
 snug_step_def snug_default_step_def(void);
 /* Forget the registered motions. */
 snug_status snug_step_begin(snug_ctx* ctx, snug_scene scene);
@@ -572,6 +594,10 @@ snug_status snug_step_detect(snug_ctx* ctx, snug_scene scene, const snug_step_de
                              uint32_t capacity, uint32_t* count, uint32_t* pair_total);
 /* Move a registered group to its motion at t in [0,1] (0: stay, 1: the full motion); commit parents first. */
 snug_status snug_step_commit(snug_ctx* ctx, snug_scene scene, snug_body group, float t);
+/* The colliding body pairs of the last detect (approximate hits included), which ran with collect_pairs and after
+ * which no motion was registered. Writes min(capacity, total) pairs; *total is always the full count. */
+snug_status snug_step_get_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pair* pairs, uint32_t capacity,
+                                uint32_t* total);
 snug_status snug_step_get_stats(snug_ctx* ctx, snug_scene scene, snug_step_stats* out);
 
 /* (section end: scenes) */
@@ -679,7 +705,7 @@ typedef struct snug_surface_find_def {
     float contact;                     /* how far above the lowest point (or before the back's extreme) a vertex
                                         * still touches, relative to the height (depth) */
     float big_size;                    /* object size from which it counts as furniture, in mesh units (metres) */
-    uint32_t cookie;                   /* set by snug_default_surface_find_def: a def not made by it is refused */
+    uint32_t internal_value;   /* set by snug_default_surface_find_def(): marks a def made by it (do not set) */
 } snug_surface_find_def;
 
 /* Up +y, forward +z, tilt 5 degrees, flatness 1e-3, min area 0.1, min width 0.05, wall fill 0.75, clearance 0.05,
@@ -715,7 +741,7 @@ typedef struct snug_place_def {
                                         * binding polygon's radius (0.05: 5 %) */
     float snap_range;                  /* farthest plane distance a snap may move a body, relative to its radius */
     uint32_t max_slides;               /* contact planes the mover slides along in one call (1..8) */
-    uint32_t cookie;                   /* set by snug_default_place_def: a def not made by it is refused */
+    uint32_t internal_value;   /* set by snug_default_place_def(): marks a def made by it (do not set) */
 } snug_place_def;
 
 /* Up +y, skin 2e-3, overhang 0.05, snap range 2, 4 slides. */
@@ -728,6 +754,9 @@ snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place
  * does not satisfy it is reported by the consistency check and turned upright by its next snap. */
 snug_status snug_body_set_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, const float local[3],
                                       const float world[3]);
+/* The body's orientation constraint as set (unit vectors), or two zero vectors when it has none. */
+snug_status snug_body_get_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, float local[3],
+                                      float world[3]);
 
 typedef struct snug_binding {
     snug_body body;                    /* the supported body */
@@ -744,6 +773,14 @@ snug_status snug_body_get_bindings(snug_ctx* ctx, snug_scene scene, snug_body bo
  * not fit, it would close a cycle, the polygon cannot be contained, or the pose would overlap another body. */
 snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t binding, snug_body supporter,
                            uint32_t offer);
+/* Restore bindings as they stand (from a file, an import): the body's binding records become `list` (its `body`
+ * fields are ignored) without moving anything, and its parent becomes the supporter of the main one, as bind leaves
+ * them. Each must hold where the bodies are now (labels fit, normals equal, planes together, polygon inside the
+ * offer), no two may use the same binding surface, and no supporter may be carried by the body; otherwise the call
+ * fails, changing nothing. Overlaps are not tested (the consistency check reports them). count 0 removes the
+ * bindings without lifting the body. */
+snug_status snug_body_set_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_binding* list,
+                                   uint32_t count);
 /* Break every binding the body rests with (free mode, IConS Alg. 4) and lift it (with what it carries) a skin off
  * their planes, so that it floats clear of what it rested on. What rests on the body stays bound to it. */
 snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body);
@@ -770,7 +807,7 @@ typedef struct snug_move_def {
     float grab[3];                     /* SNUG_MOVE_POINTER: the grabbed point in the body's frame */
     float turn;                        /* radians about the allowed axis, added this call (both inputs) */
     float angle_step;                  /* > 0: the turn ends on a multiple of this angle about the axis */
-    uint32_t cookie;                   /* set by snug_default_move_def */
+    uint32_t internal_value;   /* set by snug_default_move_def(): marks a def made by it (do not set) */
 } snug_move_def;
 
 /* Constrained, target input at identity, no turn, free angles. */
@@ -884,7 +921,7 @@ snug_status snug_body_drop(snug_ctx* ctx, snug_scene scene, snug_body body, snug
 typedef struct snug_insert_def {
     snug_body_def body;                /* mesh, flags, filter; its pose gives the turn about up to keep */
     snug_ray ray;                      /* the pointer: the body lands on the first offer it hits that fits */
-    uint32_t cookie;                   /* set by snug_default_insert_def */
+    uint32_t internal_value;   /* set by snug_default_insert_def(): marks a def made by it (do not set) */
 } snug_insert_def;
 
 snug_insert_def snug_default_insert_def(void);

@@ -16,6 +16,7 @@
 #include "test_meshes.h"
 #include "timing.h"
 #include "geom/tri.h"
+#include "research/obb_seed004.h"
 
 #define RAY_COUNT 10000
 
@@ -53,24 +54,24 @@ typedef struct variant {
 
 /* The two defaults compared with the anchors, then the alternatives the defaults are chosen from. */
 static const variant MAIN_VARIANTS[] = {
-    {"AABB SAH", SNUG_BV_AABB, SNUG_SPLIT_SAH, 2, 0},
-    {"OBB Gottschalk", SNUG_BV_OBB, SNUG_SPLIT_GOTTSCHALK, 2, 0},
+    {"AABB SAH", SNUG_BV_AABB, SNUG_SPLITTER_SAH, 2, 0},
+    {"OBB Gottschalk", SNUG_BV_OBB, SNUG_SPLITTER_GOTTSCHALK, 2, 0},
 };
 static const variant ALT_VARIANTS[] = {
-    {"AABB median", SNUG_BV_AABB, SNUG_SPLIT_MEDIAN, 2, 0},
-    {"AABB SAH 4-ary", SNUG_BV_AABB, SNUG_SPLIT_SAH, 4, 0},
-    {"AABB SAH variable", SNUG_BV_AABB, SNUG_SPLIT_SAH, 0, 0},
-    {"AABB bottom-up", SNUG_BV_AABB, SNUG_SPLIT_SAH, 2, 1},
-    {"AABB Zachmann", SNUG_BV_AABB, SNUG_SPLIT_ZACHMANN, 2, 0},
-    {"AABB k-center", SNUG_BV_AABB, SNUG_SPLIT_KCENTER, 2, 0},
-    {"AABB k-means", SNUG_BV_AABB, SNUG_SPLIT_KMEANS, 2, 0},
-    {"AABB greedy", SNUG_BV_AABB, SNUG_SPLIT_GREEDY, 2, 0},
-    {"OBB SAH", SNUG_BV_OBB, SNUG_SPLIT_SAH, 2, 0},
-    {"sphere SAH", SNUG_BV_SPHERE, SNUG_SPLIT_SAH, 2, 0},
-    {"14-DOP SAH", SNUG_BV_KDOP14, SNUG_SPLIT_SAH, 2, 0},
-    {"18-DOP SAH", SNUG_BV_KDOP18, SNUG_SPLIT_SAH, 2, 0},
-    {"26-DOP SAH", SNUG_BV_KDOP26, SNUG_SPLIT_SAH, 2, 0},
-    {"mixed SAH", SNUG_BV_MIXED, SNUG_SPLIT_SAH, 2, 0},
+    {"AABB median", SNUG_BV_AABB, SNUG_SPLITTER_MEDIAN, 2, 0},
+    {"AABB SAH 4-ary", SNUG_BV_AABB, SNUG_SPLITTER_SAH, 4, 0},
+    {"AABB SAH variable", SNUG_BV_AABB, SNUG_SPLITTER_SAH, 0, 0},
+    {"AABB bottom-up", SNUG_BV_AABB, SNUG_SPLITTER_SAH, 2, 1},
+    {"AABB Zachmann", SNUG_BV_AABB, SNUG_SPLITTER_ZACHMANN, 2, 0},
+    {"AABB k-center", SNUG_BV_AABB, SNUG_SPLITTER_KCENTER, 2, 0},
+    {"AABB k-means", SNUG_BV_AABB, SNUG_SPLITTER_KMEANS, 2, 0},
+    {"AABB greedy", SNUG_BV_AABB, SNUG_SPLITTER_GREEDY, 2, 0},
+    {"OBB SAH", SNUG_BV_OBB, SNUG_SPLITTER_SAH, 2, 0},
+    {"sphere SAH", SNUG_BV_SPHERE, SNUG_SPLITTER_SAH, 2, 0},
+    {"14-DOP SAH", SNUG_BV_KDOP14, SNUG_SPLITTER_SAH, 2, 0},
+    {"18-DOP SAH", SNUG_BV_KDOP18, SNUG_SPLITTER_SAH, 2, 0},
+    {"26-DOP SAH", SNUG_BV_KDOP26, SNUG_SPLITTER_SAH, 2, 0},
+    {"mixed SAH", SNUG_BV_MIXED, SNUG_SPLITTER_SAH, 2, 0},
 };
 #define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))
 

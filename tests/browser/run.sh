@@ -7,7 +7,7 @@ suite=${1:-browser}
 [ $# -gt 0 ] || set -- tests/browser/*.test.mjs
 mkdir -p build/test-results
 out=$(node --test --test-concurrency=1 --test-reporter=tap "$@" 2>&1); rc=$?
-printf '%s\n' "$out" | grep -E '^# (tests|pass|fail|skipped)|^ok|^not ok|# SKIP' | head -40
+printf '%s\n' "$out" | grep -E '^# (tests|pass|fail|skipped)|^ok|^not ok|# SKIP|^# first drag|^# drag event' | head -40
 if [ $rc -ne 0 ]; then printf '%s\n' "$out" | grep -A30 'not ok' | head -120; fi
 pass=$(printf '%s\n' "$out" | sed -n 's/^# pass //p' | tail -n 1)
 fail=$(printf '%s\n' "$out" | sed -n 's/^# fail //p' | tail -n 1)

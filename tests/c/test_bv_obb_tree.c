@@ -77,7 +77,7 @@ static void check_obb_tree(snug_ctx* ctx, const test_mesh* tm, snug_splitter sp,
 }
 
 static void check_all_settings(snug_ctx* ctx, const test_mesh* tm, const char* what) {
-    static const snug_splitter sps[2] = {SNUG_SPLIT_GOTTSCHALK, SNUG_SPLIT_SAH};
+    static const snug_splitter sps[2] = {SNUG_SPLITTER_GOTTSCHALK, SNUG_SPLITTER_SAH};
     static const int branchings[3] = {2, 4, 0};
     for (int s = 0; s < 2; s++)
         for (int b = 0; b < 3; b++) check_obb_tree(ctx, tm, sps[s], branchings[b], what);
@@ -122,7 +122,7 @@ static snug_mesh make_gottschalk_tree(snug_ctx* ctx, const test_mesh* tm, snug_m
     md.indices = tm->indices;
     md.triangle_count = tm->triangle_count;
     md.bvh.bv_type = SNUG_BV_OBB;
-    md.bvh.splitter = SNUG_SPLIT_GOTTSCHALK;
+    md.bvh.splitter = SNUG_SPLITTER_GOTTSCHALK;
     md.bvh.branching = 2;
     md.bvh.measure = measure;
     snug_mesh h = 0;

@@ -168,8 +168,8 @@ static void run_matrix(const test_mesh* tm, const char* mesh_name, int types_n, 
             for (int b = 0; b < 3; b++) {
                 /* k-DOP measures clip polytopes (slow): those types run the variable-branching path only, the
                  * one that evaluates the most fits */
-                if (t >= 3 && (branchings[b] != 0 || (sp != SNUG_SPLIT_SAH && sp != SNUG_SPLIT_GREEDY &&
-                                                      sp != SNUG_SPLIT_BRANCH_BOUND && !bottom_up)))
+                if (t >= 3 && (branchings[b] != 0 || (sp != SNUG_SPLITTER_SAH && sp != SNUG_SPLITTER_GREEDY &&
+                                                      sp != SNUG_SPLITTER_BRANCH_BOUND && !bottom_up)))
                     continue;
                 snug_bvh_def def = snug_default_bvh_def();
                 def.splitter = (snug_splitter)sp;
@@ -240,7 +240,7 @@ static void test_dragon11k_aabb_and_obb(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
     for (int sp = 0; sp < SNUG_SPLITTER_COUNT; sp++)
         for (int t = 0; t < 3; t++) {
-            if (t > 0 && sp != SNUG_SPLIT_SAH && sp != SNUG_SPLIT_KMEANS) continue;
+            if (t > 0 && sp != SNUG_SPLITTER_SAH && sp != SNUG_SPLITTER_KMEANS) continue;
             snug_bvh_def def = snug_default_bvh_def();
             def.splitter = (snug_splitter)sp;
             def.bv_type = t == 2 ? SNUG_BV_OBB : SNUG_BV_AABB;
@@ -299,7 +299,7 @@ static void test_lean_sah_large_and_awkward(void) {
         if (st == SNUG_OK) check_tree(ctx, h, &m, &def, what);
         if (st == SNUG_OK && shape == 0 && def.max_depth == 48) {
             snug_bvh_def median = def;
-            median.splitter = SNUG_SPLIT_MEDIAN;
+            median.splitter = SNUG_SPLITTER_MEDIAN;
             snug_mesh hm = make(ctx, &m, &median, &st);
             snug_bvh_quality qs, qm;
             CHECK(snug_mesh_get_quality(ctx, h, &qs) == SNUG_OK && snug_mesh_get_quality(ctx, hm, &qm) == SNUG_OK);
@@ -530,7 +530,7 @@ static void test_variable_branching_uses_alpha(void) {
         def.branching = 0;
         def.max_branching = 6;
         def.alpha = a == 0 ? 1.0f : 0.05f;
-        def.splitter = SNUG_SPLIT_KMEANS;
+        def.splitter = SNUG_SPLITTER_KMEANS;
         snug_status st;
         snug_mesh h = make(ctx, &m, &def, &st);
         CHECK(st == SNUG_OK);
@@ -657,7 +657,7 @@ static void test_quality_and_measures(void) {
     for (int sp = 0; sp < 2; sp++) {
         for (int ms = 0; ms < SNUG_MEASURE_COUNT; ms++) {
             snug_bvh_def def = snug_default_bvh_def();
-            def.splitter = sp == 0 ? SNUG_SPLIT_MEDIAN : SNUG_SPLIT_SAH;
+            def.splitter = sp == 0 ? SNUG_SPLITTER_MEDIAN : SNUG_SPLITTER_SAH;
             def.measure = (snug_measure)ms;
             def.bv_type = ms == SNUG_MEASURE_HAUSDORFF ? SNUG_BV_SPHERE : SNUG_BV_AABB;
             if (ms == SNUG_MEASURE_HAUSDORFF && sp == 1) continue;
@@ -701,7 +701,7 @@ static void test_bad_settings_are_rejected(void) {
         case 8: def.sah_bins = 3; break;
         case 9: def.alpha = 0.0f; break;
         case 10: def.alpha = NAN; break;
-        default: def.splitter = SNUG_SPLIT_BRANCH_BOUND, def.bb_max_faces = 100; break;
+        default: def.splitter = SNUG_SPLITTER_BRANCH_BOUND, def.bb_max_faces = 100; break;
         }
         snug_status st;
         make(ctx, &box, &def, &st);
@@ -734,7 +734,10 @@ static void test_out_of_memory_in_every_builder_path(void) {
     test_mesh m;
     test_mesh_torus(1.0f, 0.3f, 8, 12, &m);
     failing_alloc f = {-1};
-    snug_ctx_def cdef = {fail_alloc, fail_free, &f};
+    snug_ctx_def cdef = snug_default_ctx_def();
+    cdef.alloc = fail_alloc;
+    cdef.free = fail_free;
+    cdef.user = &f;
     snug_ctx* ctx = snug_ctx_create(&cdef);
     uint32_t saved = snug_sah_cluster_min;
     for (int variant = 0; variant < 4; variant++) {

@@ -79,7 +79,7 @@ static void test_any_schedule_builds_the_same_bytes(void) {
         if (name && !test_mesh_load(name, &m)) continue;
         if (!name) test_mesh_soup(&r, c == 7 ? 40000 : 1 + (uint32_t)(rng_next(&r) % 8000), 1.0f, 0.05f, &m);
         snug_bvh_def def = random_def(&r, c);
-        if (c >= 5 && c <= 7) def = snug_default_bvh_def(), def.bv_type = SNUG_BV_OBB, def.splitter = SNUG_SPLIT_GOTTSCHALK;
+        if (c >= 5 && c <= 7) def = snug_default_bvh_def(), def.bv_type = SNUG_BV_OBB, def.splitter = SNUG_SPLITTER_GOTTSCHALK;
         char what[160];
         snprintf(what, sizeof what, "case %d (%s, %u triangles, bv %d splitter %d measure %d leaf %d depth %d bins %d)",
                  c, name ? name : "soup", m.triangle_count, def.bv_type, def.splitter, def.measure, def.leaf_size,
@@ -134,7 +134,7 @@ static void test_obb_subtrees_only_change_the_layout(void) {
         if (!test_mesh_load(names[i], &m)) continue;
         snug_bvh_def def = snug_default_bvh_def();
         def.bv_type = SNUG_BV_OBB;
-        def.splitter = SNUG_SPLIT_GOTTSCHALK;
+        def.splitter = SNUG_SPLITTER_GOTTSCHALK;
         uint32_t saved = snug_obb_subtrees_min;
         snug_obb_subtrees_min = UINT32_MAX;
         snug_mesh one = test_mesh_make(ctx, &m, &def);

@@ -328,7 +328,7 @@ static void test_bad_input_changes_nothing(void) {
     d.target.q[3] = 0.0f;
     CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_ERR_INVALID_ARGUMENT);
     d = snug_default_move_def();
-    d.cookie = 0;
+    d.internal_value = 0;
     CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_ERR_INVALID_ARGUMENT);
     d = snug_default_move_def();
     d.input = SNUG_MOVE_POINTER;

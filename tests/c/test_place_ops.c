@@ -161,7 +161,7 @@ static void test_insert_never_overlaps_and_fails_on_a_full_offer(void) {
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb, NULL) == SNUG_ERR_INVALID_ARGUMENT);
     d.ray.origin[0] = 2.0f; /* the floor: a book binds onStore, the floor offers onFloor */
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    d.cookie = 0;
+    d.internal_value = 0;
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb, NULL) == SNUG_ERR_INVALID_ARGUMENT);
     room_close(&r);
 }
@@ -330,6 +330,13 @@ static void test_scene_files_round_trip_and_refuse_damage(void) {
     CHECK(bd[0].supporter == handles[1]);
     snug_body parent = 0;
     CHECK(snug_body_get_parent(b.ctx, b.scene, handles[3], &parent) == SNUG_OK && parent == handles[1]);
+    /* the chair's orientation constraint came back as set; the table has none */
+    float local[3], world[3];
+    CHECK(snug_body_get_orientation(b.ctx, b.scene, handles[6], local, world) == SNUG_OK);
+    CHECK(local[0] == 0 && local[1] == 1 && local[2] == 0 && world[0] == 0 && world[1] == 1 && world[2] == 0);
+    CHECK(snug_body_get_orientation(b.ctx, b.scene, handles[1], local, world) == SNUG_OK);
+    CHECK(local[0] == 0 && local[1] == 0 && local[2] == 0 && world[0] == 0 && world[1] == 0 && world[2] == 0);
+    CHECK(snug_body_get_orientation(b.ctx, b.scene, handles[6], NULL, world) == SNUG_ERR_INVALID_ARGUMENT);
     /* every truncation and every single-byte change is refused, and the scene stays as it was */
     size_t sn;
     unsigned char* before = state(&b, &sn);
@@ -360,6 +367,95 @@ static void test_scene_files_round_trip_and_refuse_damage(void) {
     free(before);
 }
 
+static void bind_surface(room* r, snug_body b, uint32_t binding, snug_body sup, uint32_t offer) {
+    snug_status st = snug_body_bind(r->ctx, r->scene, b, binding, sup, offer);
+    CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r->ctx));
+}
+
+/* Bindings restored as they stand (an import's): taken off every body (nothing moves, and touching becomes
+ * overlapping) and set back supporters last, where bind would refuse (the bookcase touches the wall while it binds
+ * the floor), the room checks out with the same bindings and poses. What does not hold, fit or exist is refused
+ * and changes nothing. */
+static void test_set_bindings_restores_without_moving(void) {
+    room r;
+    room_open(&r);
+    snug_body wall = add(&r, TEST_WALL, 0, 0.1f, -2.0f);
+    bind(&r, wall, TEST_WALL, r.floor, TEST_FLOOR, 0);
+    snug_body shelf = add(&r, TEST_BOOKCASE, 1.0f, 0.1f, -1.7f);
+    bind_surface(&r, shelf, test_item_surface(TEST_BOOKCASE, SNUG_SURFACE_BINDING, 1), r.floor, 0);
+    bind_surface(&r, shelf, test_item_surface(TEST_BOOKCASE, SNUG_SURFACE_BINDING, 0), wall, 0);
+    snug_body table = add(&r, TEST_TABLE, 0, 0.1f, 0.5f);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body lamp = add(&r, TEST_LAMP, 0.3f, 1, 0.5f);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    CHECK(violations(&r) == 0);
+    snug_body bodies[4] = {wall, shelf, table, lamp};
+    snug_binding saved[4][SNUG_BINDINGS_MAX];
+    uint32_t counts[4];
+    snug_pose poses[4], now;
+    for (int i = 0; i < 4; i++) {
+        CHECK(snug_body_get_bindings(r.ctx, r.scene, bodies[i], saved[i], SNUG_BINDINGS_MAX, &counts[i]) == SNUG_OK);
+        CHECK(snug_body_get_pose(r.ctx, r.scene, bodies[i], &poses[i]) == SNUG_OK);
+    }
+    CHECK(counts[0] == 1 && counts[1] == 2 && counts[2] == 1 && counts[3] == 1);
+    for (int i = 0; i < 4; i++) CHECK(snug_body_set_bindings(r.ctx, r.scene, bodies[i], NULL, 0) == SNUG_OK);
+    for (int i = 0; i < 4; i++) {
+        CHECK(snug_body_get_pose(r.ctx, r.scene, bodies[i], &now) == SNUG_OK);
+        CHECK_MSG(memcmp(&now, &poses[i], sizeof now) == 0, "body %d moved when its bindings went", i);
+    }
+    /* unbound, they still rest on planes they may rest on: not an overlap, and bind works in either order (the
+     * bookcase on the floor while its back touches the wall) */
+    CHECK(violations(&r) == 0);
+    CHECK_MSG(snug_body_bind(r.ctx, r.scene, shelf, test_item_surface(TEST_BOOKCASE, SNUG_SURFACE_BINDING, 1), r.floor, 0) ==
+              SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    CHECK_MSG(snug_body_bind(r.ctx, r.scene, shelf, test_item_surface(TEST_BOOKCASE, SNUG_SURFACE_BINDING, 0), wall, 0) ==
+              SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    for (int i = 4; i-- > 0;) {
+        snug_status st = snug_body_set_bindings(r.ctx, r.scene, bodies[i], saved[i], counts[i]);
+        CHECK_MSG(st == SNUG_OK, "set_bindings %d: %s", i, snug_ctx_last_error(r.ctx));
+    }
+    CHECK(violations(&r) == 0);
+    for (int i = 0; i < 4; i++) {
+        snug_binding got[SNUG_BINDINGS_MAX];
+        uint32_t n = 0;
+        CHECK(snug_body_get_bindings(r.ctx, r.scene, bodies[i], got, SNUG_BINDINGS_MAX, &n) == SNUG_OK);
+        CHECK(n == counts[i] && memcmp(got, saved[i], n * sizeof *got) == 0);
+        CHECK(snug_body_get_pose(r.ctx, r.scene, bodies[i], &now) == SNUG_OK);
+        for (int k = 0; k < 3; k++) CHECK_NEAR(now.p[k], poses[i].p[k], 1e-6f);
+    }
+    snug_body parent = 0;
+    CHECK(snug_body_get_parent(r.ctx, r.scene, lamp, &parent) == SNUG_OK && parent == table);
+    /* refused, changing nothing */
+    snug_pose lifted = poses[3];
+    lifted.p[1] += 0.01f;
+    CHECK(snug_body_set_pose(r.ctx, r.scene, lamp, &lifted) == SNUG_OK);
+    size_t sn;
+    unsigned char* before = state(&r, &sn);
+    snug_binding b = saved[3][0];
+    CHECK(snug_body_set_bindings(r.ctx, r.scene, lamp, &b, 1) == SNUG_ERR_INVALID_ARGUMENT); /* 1 cm above */
+    CHECK(strstr(snug_ctx_last_error(r.ctx), "plane") != NULL);
+    b.offer = 7;
+    CHECK(snug_body_set_bindings(r.ctx, r.scene, lamp, &b, 1) == SNUG_ERR_INDEX_RANGE);
+    b = saved[3][0];
+    b.supporter = r.floor;
+    b.offer = 0;
+    CHECK(snug_body_set_bindings(r.ctx, r.scene, lamp, &b, 1) == SNUG_ERR_INVALID_ARGUMENT); /* onStore on onFloor */
+    CHECK(strstr(snug_ctx_last_error(r.ctx), "label") != NULL);
+    b.supporter = lamp + 100;
+    CHECK(snug_body_set_bindings(r.ctx, r.scene, lamp, &b, 1) == SNUG_ERR_STALE_HANDLE);
+    b = saved[2][0];
+    b.supporter = table; /* on itself */
+    CHECK(snug_body_set_bindings(r.ctx, r.scene, table, &b, 1) == SNUG_ERR_CYCLE);
+    snug_binding two[2] = {saved[2][0], saved[2][0]};
+    CHECK(snug_body_set_bindings(r.ctx, r.scene, table, two, 2) == SNUG_ERR_INVALID_ARGUMENT);
+    snug_binding five[5] = {saved[2][0], saved[2][0], saved[2][0], saved[2][0], saved[2][0]};
+    CHECK(snug_body_set_bindings(r.ctx, r.scene, table, five, 5) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_body_set_bindings(r.ctx, r.scene, table, NULL, 1) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(same_state(&r, before, sn));
+    free(before);
+    room_close(&r);
+}
+
 int main(void) {
     RUN(test_graph_queries_and_grouping);
     RUN(test_gravity_lands_only_on_compatible_offers);
@@ -367,5 +463,6 @@ int main(void) {
     RUN(test_delete_policies);
     RUN(test_undo_everything_restores_bit_for_bit);
     RUN(test_scene_files_round_trip_and_refuse_damage);
+    RUN(test_set_bindings_restores_without_moving);
     return harness_finish();
 }

@@ -100,27 +100,29 @@ static void rotate(const snug_pose* p, const float v[3], float out[3]) {
     out[2] = v[2] + w * t2 + (x * t1 - y * t0);
 }
 
-/* The sum of the world normals of a's bindings that lie in the plane of one of b's offers (a rests on b there),
- * zero when a rests nowhere on b: the direction in which resting contact is parted. */
+/* The sum of the world normals of a's binding surfaces that lie in the plane of one of b's offers they may rest on
+ * (label), facing it: the direction in which resting contact is parted (the core's rule, place.h snug_rest_lift);
+ * zero when a rests nowhere on b. */
 static void rest_normal(room* r, const item* a, const item* b, float n[3]) {
     n[0] = n[1] = n[2] = 0.0f;
-    snug_binding bd[4];
-    uint32_t count = 0;
-    CHECK(snug_body_get_bindings(r->ctx, r->scene, a->body, bd, 4, &count) == SNUG_OK);
     snug_pose pa, pb;
     snug_body_get_pose(r->ctx, r->scene, a->body, &pa);
     snug_body_get_pose(r->ctx, r->scene, b->body, &pb);
     const test_item* ga = &r->geometry[a->kind];
     const test_item* gb = &r->geometry[b->kind];
-    for (uint32_t i = 0; i < count; i++) {
-        const snug_surface* B = &ga->surfaces[bd[i].binding];
+    for (uint32_t i = 0; i < ga->surface_count; i++) {
+        const snug_surface* B = &ga->surfaces[i];
+        if (B->kind != SNUG_SURFACE_BINDING) continue;
         float nb[3], cb[3];
         rotate(&pa, B->normal, nb);
         rotate(&pa, B->vertices[0], cb);
         for (int k = 0; k < 3; k++) cb[k] += pa.p[k];
         for (uint32_t o = 0; o < gb->surface_count; o++) {
             const snug_surface* O = &gb->surfaces[o];
-            if (O->kind != SNUG_SURFACE_OFFER) continue;
+            bool fits = false;
+            if (O->kind != SNUG_SURFACE_OFFER || snug_scene_label_fits(r->ctx, r->scene, B->label, O->label, &fits) ||
+                !fits)
+                continue;
             float no[3], co[3];
             rotate(&pb, O->normal, no);
             rotate(&pb, O->vertices[0], co);

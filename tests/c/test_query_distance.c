@@ -222,7 +222,7 @@ static void test_near_ties_measure_few_triangle_pairs(void) {
     /* OBB trees, the knot 5 units beyond the teapot's bounding sphere on the diagonal */
     snug_bvh_def def = snug_default_bvh_def();
     def.bv_type = SNUG_BV_OBB;
-    def.splitter = SNUG_SPLIT_GOTTSCHALK;
+    def.splitter = SNUG_SPLITTER_GOTTSCHALK;
     snug_mesh oa = test_mesh_make(ctx, &tp, &def), ob = test_mesh_make(ctx, &knot, &def);
     pb.p[0] = 16.0074997f, pb.p[1] = 16.1674919f, pb.p[2] = 16.167429f;
     CHECK(snug_mesh_distance(ctx, oa, &pa, ob, &pb, &res) == SNUG_OK);
@@ -285,7 +285,7 @@ static void test_far_apart_meshes_are_cheap(void) {
     for (int t = 0; t < 2; t++) {
         snug_bvh_def def = snug_default_bvh_def();
         def.bv_type = types[t];
-        if (t) def.splitter = SNUG_SPLIT_GOTTSCHALK;
+        if (t) def.splitter = SNUG_SPLITTER_GOTTSCHALK;
         snug_mesh a = test_mesh_make(ctx, &tp, &def), b = test_mesh_make(ctx, &knot, &def);
         for (int g = 0; g < 4; g++) {
             snug_pose pa = snug_pose_identity(), pb = pa;

@@ -219,11 +219,18 @@ static void test_static_step_equals_pair_queries(void) {
         snug_contact res[MAXB];
         snug_body_pair pairs[MAXB * MAXB];
         snug_step_def def = snug_default_step_def();
-        def.pairs = pairs;
-        def.pair_capacity = MAXB * MAXB;
-        uint32_t count = 0, pair_total = 0;
+        def.collect_pairs = true;
+        uint32_t count = 0, pair_total = 0, listed_total = 0;
         CHECK(snug_step_detect(g.ctx, g.scene, &def, res, MAXB, &count, &pair_total) == SNUG_OK);
         CHECK(count == (uint32_t)g.nm);
+        CHECK(snug_step_get_pairs(g.ctx, g.scene, pairs, MAXB * MAXB, &listed_total) == SNUG_OK);
+        CHECK(listed_total == pair_total);
+        if (pair_total > 1) { /* too small a buffer: the error, the full count and the first pair */
+            snug_body_pair first = {0, 0};
+            uint32_t t = 0;
+            CHECK(snug_step_get_pairs(g.ctx, g.scene, &first, 1, &t) == SNUG_ERR_BUFFER_TOO_SMALL);
+            CHECK(t == pair_total && first.a == pairs[0].a && first.b == pairs[0].b);
+        }
         /* by hand: every pair with a moved body, not inside one group, at the target poses */
         bool expect_group[MAXB] = {0};
         int expect_pairs = 0;
@@ -326,11 +333,12 @@ static void test_budgets(void) {
 
         /* zero: no pair test runs; every pair whose root boxes overlap is a conservative hit at t = 0 */
         def.budget_us = 0.0;
-        snug_body_pair pairs[MAXB * MAXB];
-        def.pairs = pairs;
-        def.pair_capacity = MAXB * MAXB;
-        uint32_t pair_total = 0;
+        def.collect_pairs = true;
+        uint32_t pair_total = 0, listed_total = 0;
         CHECK(snug_step_detect(g.ctx, g.scene, &def, res, MAXB, &count, &pair_total) == SNUG_OK);
+        CHECK(snug_step_get_pairs(g.ctx, g.scene, NULL, 0, &listed_total) ==
+              (pair_total ? SNUG_ERR_BUFFER_TOO_SMALL : SNUG_OK));
+        CHECK(listed_total == pair_total);
         snug_step_stats stats;
         snug_step_get_stats(g.ctx, g.scene, &stats);
         CHECK(stats.primitive_tests == 0);
@@ -343,8 +351,7 @@ static void test_budgets(void) {
             }
         }
         /* budgets in between: conservative, and exact hits are real */
-        def.pairs = NULL;
-        def.pair_capacity = 0;
+        def.collect_pairs = false;
         for (double budget = 1.0; budget < 4096.0; budget *= 4.0) {
             def.budget_us = budget;
             def.cutoff = (int)budget % 2 ? SNUG_APPROX_CONSERVATIVE : SNUG_APPROX_INDICATOR;
@@ -586,8 +593,20 @@ static void test_step_misuse(void) {
     sd.budget_us = NAN;
     CHECK(snug_step_detect(g.ctx, g.scene, &sd, res, 2, &count, NULL) == SNUG_ERR_NOT_FINITE);
     sd = snug_default_step_def();
+    uint32_t pair_total = 0;
+    snug_body_pair pair;
+    CHECK(snug_step_get_pairs(g.ctx, g.scene, &pair, 1, &pair_total) == SNUG_ERR_INVALID_ARGUMENT); /* no detect */
     CHECK(snug_step_detect(g.ctx, g.scene, &sd, res, 2, &count, NULL) == SNUG_OK);
     CHECK(count == 1 && res[0].hit); /* identity motion: the soup sits inside the sphere's box, touching it */
+    CHECK(snug_step_get_pairs(g.ctx, g.scene, &pair, 1, &pair_total) == SNUG_ERR_INVALID_ARGUMENT); /* not kept */
+    sd.collect_pairs = true;
+    CHECK(snug_step_detect(g.ctx, g.scene, &sd, res, 2, &count, NULL) == SNUG_OK);
+    CHECK(snug_step_get_pairs(g.ctx, g.scene, &pair, 1, &pair_total) == SNUG_OK);
+    CHECK(pair_total == 1 && ((pair.a == a && pair.b == s) || (pair.a == s && pair.b == a)));
+    CHECK(snug_step_get_pairs(g.ctx, g.scene, NULL, 1, &pair_total) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_step_move(g.ctx, g.scene, a, &id, true) == SNUG_OK); /* new motions: the pairs are gone */
+    CHECK(snug_step_get_pairs(g.ctx, g.scene, &pair, 1, &pair_total) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_step_detect(g.ctx, g.scene, &sd, res, 2, &count, NULL) == SNUG_OK);
     CHECK(snug_step_commit(g.ctx, g.scene, a, 1.5f) == SNUG_ERR_INVALID_ARGUMENT);
     CHECK(snug_step_commit(g.ctx, g.scene, s, 1.0f) == SNUG_ERR_INVALID_ARGUMENT);
     /* a destroyed mesh under a body: the step says so and does not crash */

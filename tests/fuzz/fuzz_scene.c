@@ -317,11 +317,18 @@ static snug_status operate(world* w, fz* f) {
             def.clock_user = w;
             def.budget_us = fz_bool(f) ? (double)(fz_u8(f) % 64) : (toi ? 63.0 : INFINITY);
         }
-        snug_body_pair pairs[8];
-        if (fz_bool(f)) def.pairs = pairs, def.pair_capacity = fz_below(f, 9);
+        def.collect_pairs = fz_bool(f);
         snug_contact c[MAX_BODIES];
         uint32_t count = 0, hits = 0;
         st = snug_step_detect(ctx, w->scene, &def, c, fz_bool(f) ? MAX_BODIES : fz_below(f, 3), &count, &hits);
+        if (st == SNUG_OK && def.collect_pairs) { /* the colliding pairs: as many as counted, fewer on a short buffer */
+            snug_body_pair pairs[8];
+            uint32_t capacity = fz_below(f, 9), total = 0;
+            snug_status ps = snug_step_get_pairs(ctx, w->scene, pairs, capacity, &total);
+            fz_check_status(ctx, ps, "step_get_pairs");
+            FZ_CHECK(total == hits && (ps == SNUG_OK) == (total <= capacity), "step pairs: %s, %u of %u", snug_status_name(ps),
+                     total, hits);
+        }
         if (st == SNUG_OK)
             for (uint32_t g = 0; g < count; g++) {
                 FZ_CHECK(c[g].t >= 0.0f && c[g].t <= 1.0f && (c[g].hit || c[g].t == 1.0f), "contact t %g", (double)c[g].t);

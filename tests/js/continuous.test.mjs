@@ -3,7 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Snug, SnugError, pose } from '../../wasm/snug.js';
-import { wasmBinary, seed, scale, rng, has } from './support.mjs';
+import { wasmBinary, seed, scale, rng } from './support.mjs';
 
 const snug = await Snug.create({ wasmBinary });
 const msg = `seed ${seed}`;
@@ -15,7 +15,7 @@ function box(hx, hy, hz) {
   return { positions: p, indices: idx };
 }
 
-test('sweep: boxes meet at the analytic fraction; the normal points back at the mover', { skip: !has(snug, 'snug_mesh_sweep') && 'not in this build yet' }, () => {
+test('sweep: boxes meet at the analytic fraction; the normal points back at the mover', () => {
   const r = rng(seed);
   // B is taller and deeper than A, so the first contact is A's leading face on B's face interior (no coplanar
   // side faces, where a grazing face may legitimately be reported).
@@ -39,7 +39,7 @@ test('sweep: boxes meet at the analytic fraction; the normal points back at the 
   b.dispose();
 });
 
-test('sweepRotation: free just before the reported angle, overlapping just after', { skip: !has(snug, 'snug_mesh_sweep_rotation') && 'not in this build yet' }, () => {
+test('sweepRotation: free just before the reported angle, overlapping just after', () => {
   const r = rng(seed + 1);
   const bar = snug.createMesh({ positions: box(1, 0.05, 0.05).positions.map((v, i) => (i % 3 === 0 ? v + 1 : v)), indices: box(1, 0.05, 0.05).indices });
   const post = snug.createMesh(box(0.1, 0.5, 0.1));
@@ -63,7 +63,7 @@ test('sweepRotation: free just before the reported angle, overlapping just after
   post.dispose();
 });
 
-test('toi: motions of both meshes; static mode reports an end overlap at t = 0', { skip: !has(snug, 'snug_mesh_toi') && 'not in this build yet' }, () => {
+test('toi: motions of both meshes; static mode reports an end overlap at t = 0', () => {
   const a = snug.createMesh(box(0.5, 0.5, 0.5));
   const b = snug.createMesh(box(0.5, 0.5, 0.5));
   // Both move towards each other: gap 1 closes at t = 0.5 when each moves 1.
@@ -83,7 +83,7 @@ test('toi: motions of both meshes; static mode reports an end overlap at t = 0',
   b.dispose();
 });
 
-test('motionPoseAt: lerp of the translation, slerp of the rotation, clamped', { skip: !has(snug, 'snug_motion_pose_at') && 'not in this build yet' }, () => {
+test('motionPoseAt: lerp of the translation, slerp of the rotation, clamped', () => {
   const r = rng(seed + 3);
   for (let i = 0; i < 20 * scale; i++) {
     const angle = (r() * 2 - 1) * 3;

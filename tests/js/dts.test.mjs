@@ -1,12 +1,15 @@
 // Each hand-written .d.ts matches its module: the same exports, and per class the same public methods and
-// accessors. A module with types gets one line in MODULES.
+// accessors. A module with types gets one line in MODULES. The JS API's unions of enum names are the C headers'.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import * as snugApi from '../../wasm/snug.js';
+import { STEP_MODES, APPROX } from '../../wasm/internal.js';
 
 const MODULES = [
   ['wasm/snug.d.ts', '../../wasm/snug.js'],
   ['web/snug-three.d.ts', '../../web/snug-three.js'],
+  ['web/gltf/placement.d.ts', '../../web/gltf/placement.js'],
 ];
 
 // Names a .d.ts exports: declared classes, consts and functions, `export { a, b as c } from` lists, and default.
@@ -50,4 +53,18 @@ test('declaredExports reads every export form', () => {
   const names = declaredExports('export class A {\n}\nexport const B: 1;\nexport function c(): void;\n' +
     "export { d, e as f } from './x.js';\nexport default A;\ninterface G {}\n");
   assert.deepEqual([...names].sort(), ['A', 'B', 'c', 'd', 'default', 'f']);
+});
+
+test('wasm/snug.d.ts: the unions of enum names are the tables generated from the C headers', () => {
+  const dts = readFileSync(new URL('../../wasm/snug.d.ts', import.meta.url), 'utf8');
+  const tables = {
+    StatusName: snugApi.STATUS_NAMES, BvType: snugApi.BV_TYPES, Splitter: snugApi.SPLITTERS, Measure: snugApi.MEASURES,
+    Traversal: snugApi.TRAVERSALS, ToiMode: snugApi.TOI_MODES, RootFinder: snugApi.ROOT_FINDERS,
+    Feature: snugApi.FEATURES, StepMode: STEP_MODES, Approx: APPROX,
+  };
+  for (const [type, names] of Object.entries(tables)) {
+    const m = new RegExp(`^export type ${type} =([^;]*);`, 'm').exec(dts);
+    assert.ok(m, `${type} is declared`);
+    assert.deepEqual([...m[1].matchAll(/'([^']*)'/g)].map((x) => x[1]), [...names], type);
+  }
 });

@@ -1,8 +1,9 @@
 // JS <-> wasm overhead of the API per single call (not a test: prints numbers). Compares the wrapper with a bare
 // call of the same exported C function on the same scratch memory, for a query whose C work is trivial, and
-// reports single-ray throughput on the 871k dragon when the module has snug_mesh_raycast.
+// reports single-ray throughput on the 871k dragon.
 //   node tests/js/overhead.mjs
 import { Snug } from '../../wasm/snug.js';
+import { S, LAYOUT } from '../../wasm/internal.js';
 import { loadMesh } from '../meshes/load.mjs';
 
 const snug = await Snug.create();
@@ -25,14 +26,15 @@ function time(label, fn) {
   return ns;
 }
 
-const s = snug._scratch;
-snug._pose(s, pa);
-snug._pose(s + 32, pb);
-const bare = time('bare _snug_mesh_overlap (apart, root reject)', () => m._snug_mesh_overlap(snug._ctx, a.handle, s, b.handle, s + 32, s + 128, s + 144));
+const s = snug._scratch, poseA = s + S.poseA, poseB = s + S.poseB, ray = s + S.ray, hit = s + S.hit;
+snug._pose(poseA, pa);
+snug._pose(poseB, pb);
+const bare = time('bare _snug_mesh_overlap (apart, root reject)',
+  () => m._snug_mesh_overlap(snug._ctx, a.handle, poseA, b.handle, poseB, s + S.bool, s + S.pair));
 const wrapped = time('snug.overlap (poses written, checks, result)', () => snug.overlap(a, pa, b, pb));
 console.log(`wrapper overhead per call: ${(wrapped - bare).toFixed(1)} ns`);
 
-if (typeof m._snug_mesh_raycast === 'function') {
+{
   const dragon = snug.createMesh(await loadMesh('dragon871k'));
   const info = dragon.info();
   const c = info.aabbMin.map((v, i) => (v + info.aabbMax[i]) / 2);
@@ -49,9 +51,10 @@ if (typeof m._snug_mesh_raycast === 'function') {
   }
   // A ray that misses the root box: the C side does almost nothing, so the difference is the JS overhead.
   const far = [info.aabbMax[0] + info.scale, 0, 0], up = [0, 1, 0];
-  snug._pose(s, null);
+  snug._pose(poseA, null);
   snug._ray(far, up, Infinity);
-  const bareRay = time('bare _snug_mesh_raycast (misses the root)', () => m._snug_mesh_raycast(snug._ctx, dragon.handle, s, s + 64, s + 96));
+  const bareRay = time('bare _snug_mesh_raycast (misses the root)',
+    () => m._snug_mesh_raycast(snug._ctx, dragon.handle, poseA, ray, hit));
   const wrappedRay = time('snug.raycast (pose, ray, checks, result)', () => snug.raycast(dragon, null, far, up));
   console.log(`raycast wrapper overhead per call: ${(wrappedRay - bareRay).toFixed(1)} ns`);
   const t0 = process.hrtime.bigint();
@@ -64,13 +67,14 @@ if (typeof m._snug_mesh_raycast === 'function') {
   const sec = Number(process.hrtime.bigint() - t0) / 1e9;
   console.log(`single-call rays on dragon871k: ${(rays / sec / 1000).toFixed(0)}k rays/s (${hits} hits of ${rays})`);
   // The same rays through the bare export (ray written straight into scratch): the C side's own rate.
-  const f = snug._f32, rAt = (s + 64) >> 2;
-  f[rAt + 6] = Infinity;
+  const f = snug._f32, rAt = ray >> 2, R = LAYOUT.ray;
+  f[rAt + (R.tmax >> 2)] = Infinity;
   const t1 = process.hrtime.bigint();
   for (let i = 0; i < rays; i++) {
-    f[rAt] = origins[3 * i]; f[rAt + 1] = origins[3 * i + 1]; f[rAt + 2] = origins[3 * i + 2];
-    f[rAt + 3] = dirs[3 * i]; f[rAt + 4] = dirs[3 * i + 1]; f[rAt + 5] = dirs[3 * i + 2];
-    m._snug_mesh_raycast(snug._ctx, dragon.handle, s, s + 64, s + 96);
+    const o3 = rAt + (R.origin >> 2), d3 = rAt + (R.dir >> 2);
+    f[o3] = origins[3 * i]; f[o3 + 1] = origins[3 * i + 1]; f[o3 + 2] = origins[3 * i + 2];
+    f[d3] = dirs[3 * i]; f[d3 + 1] = dirs[3 * i + 1]; f[d3 + 2] = dirs[3 * i + 2];
+    m._snug_mesh_raycast(snug._ctx, dragon.handle, poseA, ray, hit);
   }
   const sec1 = Number(process.hrtime.bigint() - t1) / 1e9;
   console.log(`same rays through the bare export:  ${(rays / sec1 / 1000).toFixed(0)}k rays/s`);

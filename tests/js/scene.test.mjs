@@ -1,17 +1,16 @@
 // Scenes through the JS API: bodies, hierarchy (world poses follow parents; cycles rejected), broad-phase pairs
 // and boxes against brute force over world boxes, scene rays against per-mesh rays, the collision step, stale
-// handles. Skipped while the module lacks the scene functions.
+// handles, handles' isValid().
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Snug, SnugError, pose } from '../../wasm/snug.js';
-import { wasmBinary, seed, scale, rng, sphere, randomPose, has } from './support.mjs';
+import { wasmBinary, seed, scale, rng, sphere, randomPose } from './support.mjs';
 
 const snug = await Snug.create({ wasmBinary });
-const ready = has(snug, 'snug_scene_create');
 const msg = `seed ${seed}`;
 const staleErr = (e) => e instanceof SnugError && e.status === 'SNUG_ERR_STALE_HANDLE';
 
-test('bodies, hierarchy and poses', { skip: !ready && 'scenes not in this build yet' }, () => {
+test('bodies, hierarchy and poses', () => {
   const mesh = snug.createMesh(sphere(0.5, 8, 8));
   const scene = snug.createScene();
   const parent = scene.createBody({ mesh, pose: pose([0, 0, 0, 1], [1, 0, 0]) });
@@ -48,7 +47,7 @@ test('bodies, hierarchy and poses', { skip: !ready && 'scenes not in this build 
   mesh.dispose();
 });
 
-test('broad-phase pairs and box queries against brute force over world boxes', { skip: !ready && 'scenes not in this build yet' }, () => {
+test('broad-phase pairs and box queries against brute force over world boxes', () => {
   const r = rng(seed + 7);
   const mesh = snug.createMesh(sphere(0.3, 6, 8));
   const scene = snug.createScene();
@@ -69,12 +68,13 @@ test('broad-phase pairs and box queries against brute force over world boxes', {
   mesh.dispose();
 });
 
-test('scene raycast equals the closest per-body raycast', { skip: !(ready && has(snug, 'snug_scene_raycast') && has(snug, 'snug_mesh_raycast')) && 'scene rays not in this build yet' }, () => {
+test('scene raycast equals the closest per-body raycast', () => {
   const r = rng(seed + 8);
   const mesh = snug.createMesh(sphere(0.4, 10, 12));
   const scene = snug.createScene();
   const bodies = [];
   for (let i = 0; i < 20; i++) bodies.push(scene.createBody({ mesh, pose: randomPose(r, 3) }));
+  let hits = 0, misses = 0;
   for (let i = 0; i < 50 * scale; i++) {
     const o = [(2 * r() - 1) * 5, (2 * r() - 1) * 5, (2 * r() - 1) * 5];
     const d = [-o[0] + r() - 0.5, -o[1] + r() - 0.5, -o[2] + r() - 0.5];
@@ -84,23 +84,36 @@ test('scene raycast equals the closest per-body raycast', { skip: !(ready && has
       if (h && (!best || h.t < best.t)) best = { t: h.t, body: b };
     }
     const hit = scene.raycast(o, d);
-    assert.equal(hit ? hit.body : null, best ? best.body : null, `ray ${i} (${msg})`);
-    if (best) assert.ok(Math.abs(hit.t - best.t) < 1e-5);
+    if (best === null) {
+      misses++;
+      assert.equal(hit, null, `ray ${i} (${msg})`);
+    } else {
+      hits++;
+      assert.equal(hit?.body, best.body, `ray ${i} (${msg})`);
+      assert.ok(Math.abs(hit.t - best.t) < 1e-5);
+    }
   }
+  assert.ok(hits > 0 && misses > 0, `${hits} hits, ${misses} misses`);
   scene.dispose();
   mesh.dispose();
 });
 
-test('collision step: a registered motion into another body is detected and committed', { skip: !(ready && has(snug, 'snug_step_detect')) && 'step not in this build yet' }, () => {
+test('collision step: a registered motion into another body is detected and committed', () => {
   const mesh = snug.createMesh(sphere(0.5, 12, 16));
   const scene = snug.createScene();
   const a = scene.createBody({ mesh, pose: pose([0, 0, 0, 1], [0, 0, 0]) });
-  scene.createBody({ mesh, pose: pose([0, 0, 0, 1], [3, 0, 0]), isStatic: true });
+  const wall = scene.createBody({ mesh, pose: pose([0, 0, 0, 1], [3, 0, 0]), isStatic: true });
   scene.stepBegin();
   scene.stepMove(a, pose([0, 0, 0, 1], [2.5, 0, 0]));
   const [c] = scene.stepDetect({ mode: 'static' });
   assert.equal(c.group, a);
   assert.equal(c.hit, true);
+  assert.throws(() => scene.stepPairs(), (e) => e.status === 'SNUG_ERR_INVALID_ARGUMENT', 'pairs not collected');
+  const [again] = scene.stepDetect({ mode: 'static', collectPairs: true });
+  assert.equal(again.hit, true);
+  const pairs = scene.stepPairs();
+  assert.equal(pairs.length, 1);
+  assert.deepEqual(new Set(pairs[0]), new Set([a, wall]));
   scene.stepBegin();
   scene.stepMove(a, pose([0, 0, 0, 1], [1, 0, 0]));
   const [free] = scene.stepDetect({ mode: 'static' });
@@ -109,12 +122,13 @@ test('collision step: a registered motion into another body is detected and comm
   assert.ok(Math.abs(a.getPose()[4] - 1) < 1e-6);
   assert.throws(() => scene.stepDetect({ mode: 'sideways' }), (e) => e.status === 'SNUG_ERR_INVALID_ARGUMENT');
   const st = scene.stepStats();
-  assert.ok(st.groups >= 1);
+  assert.equal(st.groups, 1);
+  assert.equal(st.movedBodies, 1);
   scene.dispose();
   mesh.dispose();
 });
 
-test('1e5 body create/dispose cycles and 1e3 scene cycles: no memory growth', { skip: !ready && 'scenes not in this build yet' }, () => {
+test('1e5 body create/dispose cycles and 1e3 scene cycles: no memory growth', () => {
   const mesh = snug.createMesh(sphere(0.5, 6, 6));
   const scene = snug.createScene();
   const keep = scene.createBody({ mesh });
@@ -128,4 +142,22 @@ test('1e5 body create/dispose cycles and 1e3 scene cycles: no memory growth', { 
   assert.equal(snug.allocatedBytes(), bytes);
   scene.dispose();
   mesh.dispose();
+});
+
+test('isValid follows the lifetimes of meshes, scenes, bodies and their context', async () => {
+  const own = await Snug.create({ wasmBinary });
+  const mesh = own.createMesh(sphere(0.5, 6, 6));
+  const scene = own.createScene();
+  const a = scene.createBody({ mesh }), b = scene.createBody({ mesh, parent: a });
+  assert.deepEqual([mesh.isValid(), scene.isValid(), a.isValid(), b.isValid()], [true, true, true, true]);
+  b.dispose();
+  assert.deepEqual([a.isValid(), b.isValid()], [true, false]);
+  mesh.dispose();
+  assert.deepEqual([mesh.isValid(), a.isValid()], [false, true], 'a body outlives its mesh');
+  const second = own.createScene();
+  const c = second.createBody({ mesh: own.createMesh(sphere(0.5, 6, 6)) });
+  scene.dispose();
+  assert.deepEqual([scene.isValid(), a.isValid(), second.isValid(), c.isValid()], [false, false, true, true]);
+  own.dispose();
+  assert.deepEqual([second.isValid(), c.isValid()], [false, false]);
 });

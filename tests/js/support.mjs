@@ -150,7 +150,3 @@ export function bruteClosest(tris, p) {
   return best;
 }
 
-/** Does the module export this C function? (queries land over time; tests of missing ones are skipped) */
-export function has(snug, name) {
-  return typeof snug.module[`_${name}`] === 'function';
-}

@@ -3,13 +3,12 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Snug, SnugError } from '../../wasm/snug.js';
-import { wasmBinary, sphere, has } from './support.mjs';
+import { wasmBinary, sphere } from './support.mjs';
 import { loadMesh } from '../meshes/load.mjs';
 
 const snug = await Snug.create({ wasmBinary });
-const ready = has(snug, 'snug_mesh_serialize') && has(snug, 'snug_mesh_deserialize');
 
-test('worker build round trip: progress, blob, same mesh as a local build', { skip: !ready && 'serialization not in this build yet' }, async () => {
+test('worker build round trip: progress, blob, same mesh as a local build', async () => {
   const bunny = await loadMesh('bunny');
   const stages = [];
   const mesh = await snug.buildMeshInWorker({ ...bunny, bvh: { leafSize: 2 } }, { onProgress: (s, f) => stages.push([s, f]), label: 'bunny' });
@@ -19,20 +18,21 @@ test('worker build round trip: progress, blob, same mesh as a local build', { sk
   const a = mesh.info(), b = local.info();
   for (const k of ['vertexCount', 'triangleCount', 'nodeCount', 'leafCount', 'depth', 'closed', 'edgeCount']) assert.equal(a[k], b[k], k);
   assert.deepEqual(a.aabbMin, b.aabbMin);
-  if (has(snug, 'snug_mesh_raycast')) {
-    for (const o of [[0, 0.1, 1], [0.02, 0.12, -1], [-0.05, 0.05, 1]]) {
-      const d = [0, 0, -Math.sign(o[2])];
-      const h1 = snug.raycast(local, null, o, d);
-      const t1 = h1 ? h1.t : null;
-      const h2 = snug.raycast(mesh, null, o, d);
-      assert.equal(h2 ? h2.t : null, t1);
-    }
+  // rays along z through points around the middle of the bunny's box, from either side
+  const c = b.aabbMin.map((v, k) => (v + b.aabbMax[k]) / 2);
+  let hits = 0;
+  for (const [dx, dy, side] of [[0, 0, 1], [0.1, 0.05, -1], [-0.1, -0.1, 1], [0.05, 0.15, -1]]) {
+    const o = [c[0] + dx * b.scale, c[1] + dy * b.scale, c[2] + side * b.scale], d = [0, 0, -side];
+    const t1 = snug.raycast(local, null, o, d)?.t;
+    if (t1 !== undefined) hits++;
+    assert.equal(snug.raycast(mesh, null, o, d)?.t, t1, `ray from ${o}`);
   }
+  assert.ok(hits >= 3, `rays that hit the bunny: ${hits}`);
   mesh.dispose();
   local.dispose();
 });
 
-test('worker build errors come back as SnugError with the core status', { skip: !ready && 'serialization not in this build yet' }, async () => {
+test('worker build errors come back as SnugError with the core status', async () => {
   await assert.rejects(snug.buildMeshInWorker({ positions: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [0, 1, 7] }),
     (e) => e instanceof SnugError && e.status === 'SNUG_ERR_INDEX_RANGE');
   // A reused worker serves several jobs.

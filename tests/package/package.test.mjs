@@ -47,9 +47,10 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 test('the tarball holds the JS API, the three.js layer, the worker, types and both prebuilt modules', () => {
   const files = packed.files.map((f) => f.path).sort();
-  for (const f of ['dist/snug.js', 'dist/scene.js', 'dist/layout.js', 'dist/worker.js', 'dist/node-web-worker.js',
-    'dist/snug-three.js', 'dist/snug.d.ts', 'dist/snug-three.d.ts', 'dist/snug.mjs', 'dist/snug.wasm',
-    'dist/snug-mt.mjs', 'dist/snug-mt.wasm', 'dist/snug-mt.worker.js', 'package.json']) {
+  for (const f of ['dist/snug.js', 'dist/scene.js', 'dist/place.js', 'dist/internal.js', 'dist/snug-layout.js',
+    'dist/worker.js', 'dist/node-web-worker.js', 'dist/snug-three.js', 'dist/snug.d.ts', 'dist/snug-three.d.ts',
+    'dist/snug.mjs', 'dist/snug.wasm', 'dist/snug-mt.mjs', 'dist/snug-mt.wasm', 'dist/snug-mt.worker.js',
+    'package.json']) {
     assert.ok(files.includes(f), `${f} missing from ${files.join(', ')}`);
   }
   assert.deepEqual(files.filter((f) => !f.startsWith('dist/') && f !== 'package.json' && f !== 'README.md'), []);

@@ -22,8 +22,14 @@ static void default_free(void* ptr, void* user) {
 }
 
 snug_ctx_def snug_default_ctx_def(void) {
-    snug_ctx_def def = {default_alloc, default_free, NULL, 1, NULL, NULL, NULL};
+    snug_ctx_def def = {default_alloc, default_free, NULL, 1, NULL, NULL, NULL, SNUG_DEF_MARK};
     return def;
+}
+
+snug_status snug_def_check_mark(snug_ctx* ctx, uint32_t internal_value, const char* name) {
+    if (internal_value == SNUG_DEF_MARK) return SNUG_OK;
+    return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                     "snug_%s was not made by snug_default_%s() (start from the default, then set fields)", name, name);
 }
 
 void* snug_alloc(snug_ctx* ctx, size_t size) {
@@ -106,6 +112,7 @@ snug_status snug_buffer_reserve(snug_ctx* ctx, snug_buffer* buf, size_t bytes, s
 }
 
 snug_ctx* snug_ctx_create(const snug_ctx_def* def) {
+    if (def && def->internal_value != SNUG_DEF_MARK) return NULL;
     snug_ctx_def d = def ? *def : snug_default_ctx_def();
     if (!d.alloc || !d.free) {
         d.alloc = default_alloc;

@@ -63,6 +63,12 @@ size_t snug_format(char* out, size_t size, const char* fmt, ...)
     ;
 size_t snug_vformat(char* out, size_t size, const char* fmt, va_list args);
 
+/* The mark the snug_default_xxx_def() functions leave in a def's internal_value (Box2D's secret cookie): a def
+ * declared or zeroed by hand lacks it, and a call taking a def rejects it instead of reading made-up settings. */
+#define SNUG_DEF_MARK 0x736e7567u
+/* SNUG_OK for a def made by snug_default_<name>(), else SNUG_ERR_INVALID_ARGUMENT with a message saying so. */
+snug_status snug_def_check_mark(snug_ctx* ctx, uint32_t internal_value, const char* name);
+
 /* Record success and return SNUG_OK. */
 snug_status snug_succeed(snug_ctx* ctx);
 

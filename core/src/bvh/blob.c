@@ -103,10 +103,9 @@ static void put_words(unsigned char* blob, uint64_t at, const void* src, uint64_
 static void def_words(const snug_bvh_def* d, uint32_t* w) {
     uint32_t alpha;
     memcpy(&alpha, &d->alpha, 4);
-    uint32_t v[DEF_WORDS] = {(uint32_t)d->bv_type, (uint32_t)d->splitter, (uint32_t)d->branching,
-                             (uint32_t)d->max_branching, alpha, (uint32_t)d->small_node, (uint32_t)d->leaf_size,
-                             (uint32_t)d->max_depth, (uint32_t)d->measure, (uint32_t)d->sah_bins,
-                             (uint32_t)d->bb_max_faces, d->bottom_up, d->obb_refine, d->hausdorff};
+    uint32_t v[DEF_WORDS] = {(uint32_t)d->bv_type, (uint32_t)d->splitter, d->branching, d->max_branching, alpha,
+                             d->small_node, d->leaf_size, d->max_depth, (uint32_t)d->measure, d->sah_bins,
+                             d->bb_max_faces, d->bottom_up, d->obb_refine, d->hausdorff};
     memcpy(w, v, sizeof v);
 }
 
@@ -341,7 +340,7 @@ static snug_status check_structure(snug_ctx* ctx, const snug_mesh_data* m, const
             depth_of[top++] = d + 1;
         }
     }
-    if (depth != stored_depth || depth > (uint32_t)bvh->def.max_depth)
+    if (depth != stored_depth || depth > bvh->def.max_depth)
         return CORRUPT("depth %u, header says %u", depth, stored_depth);
     return SNUG_OK;
 }
@@ -371,21 +370,22 @@ snug_status snug_mesh_deserialize(snug_ctx* ctx, const void* blob, size_t size, 
     if (L.total != total) return CORRUPT("section sizes do not add up to the blob size");
     snug_bvh_def def;
     memset(&def, 0, sizeof def); /* padding too, so loaded and built settings compare equal */
+    def.internal_value = SNUG_DEF_MARK;
     {
         uint32_t w[DEF_WORDS];
         memcpy(w, b + HEADER_SIZE, sizeof w);
         if (w[11] > 1 || w[12] > 1 || w[13] > 1) return CORRUPT("definition flags out of range");
         def.bv_type = (snug_bv_type)w[0];
         def.splitter = (snug_splitter)w[1];
-        def.branching = (int)w[2];
-        def.max_branching = (int)w[3];
+        def.branching = w[2];
+        def.max_branching = w[3];
         memcpy(&def.alpha, &w[4], 4);
-        def.small_node = (int)w[5];
-        def.leaf_size = (int)w[6];
-        def.max_depth = (int)w[7];
+        def.small_node = w[5];
+        def.leaf_size = w[6];
+        def.max_depth = w[7];
         def.measure = (snug_measure)w[8];
-        def.sah_bins = (int)w[9];
-        def.bb_max_faces = (int)w[10];
+        def.sah_bins = w[9];
+        def.bb_max_faces = w[10];
         def.bottom_up = w[11];
         def.obb_refine = w[12];
         def.hausdorff = w[13];

@@ -9,7 +9,7 @@
  * 1.4x faster on the 48k dragon and 1.04x on the 871k one. Leaves hold contiguous slot ranges and every
  * subtree covers a contiguous slot range. */
 #include "bvh/bvh_build.h"
-#include "base/simd4.h"
+#include "base/simd.h"
 
 #include <math.h>
 #include <string.h>
@@ -18,7 +18,7 @@ snug_bvh_def snug_default_bvh_def(void) {
     snug_bvh_def def;
     memset(&def, 0, sizeof def);
     def.bv_type = SNUG_BV_AABB;
-    def.splitter = SNUG_SPLIT_SAH;
+    def.splitter = SNUG_SPLITTER_SAH;
     def.branching = 2;
     def.max_branching = 4;
     def.alpha = 0.8f;
@@ -28,32 +28,35 @@ snug_bvh_def snug_default_bvh_def(void) {
     def.measure = SNUG_MEASURE_SURFACE;
     def.sah_bins = 16;
     def.bb_max_faces = 12;
+    def.internal_value = SNUG_DEF_MARK;
     return def;
 }
 
 snug_status snug_bvh_def_check(snug_ctx* ctx, const snug_bvh_def* d) {
+    snug_status st = snug_def_check_mark(ctx, d->internal_value, "bvh_def");
+    if (st) return st;
     if ((unsigned)d->bv_type > SNUG_BV_MIXED)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bv_type %d is not a snug_bv_type", (int)d->bv_type);
     if ((unsigned)d->splitter >= SNUG_SPLITTER_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "splitter %d is not a snug_splitter", (int)d->splitter);
     if (d->branching != 0 && (d->branching < 2 || d->branching > SNUG_MAX_BRANCHING))
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "branching %d is not 0 (variable) or 2..6", d->branching);
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "branching %u is not 0 (variable) or 2..6", d->branching);
     if (d->branching == 0 && (d->max_branching < 2 || d->max_branching > SNUG_MAX_BRANCHING))
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "max_branching %d is not in 2..6", d->max_branching);
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "max_branching %u is not in 2..6", d->max_branching);
     if (d->leaf_size < 1 || d->leaf_size > 255)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "leaf_size %d is not in 1..255", d->leaf_size);
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "leaf_size %u is not in 1..255", d->leaf_size);
     if (d->max_depth < 1 || d->max_depth > 64)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "max_depth %d is not in 1..64", d->max_depth);
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "max_depth %u is not in 1..64", d->max_depth);
     if ((unsigned)d->measure >= SNUG_MEASURE_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "measure %d is not a snug_measure", (int)d->measure);
     if (d->sah_bins < 4 || d->sah_bins > 64)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "sah_bins %d is not in 4..64", d->sah_bins);
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "sah_bins %u is not in 4..64", d->sah_bins);
     if (!(d->alpha > 0.0f && d->alpha <= 1.0f))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "alpha %g is not in (0, 1]", (double)d->alpha);
-    if (d->branching == 0 && (d->small_node < 0 || d->small_node > 256))
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "small_node %d is not in 0..256", d->small_node);
-    if (d->splitter == SNUG_SPLIT_BRANCH_BOUND && (d->bb_max_faces < 2 || d->bb_max_faces > 24))
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bb_max_faces %d is not in 2..24", d->bb_max_faces);
+    if (d->branching == 0 && d->small_node > 256)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "small_node %u is not in 0..256", d->small_node);
+    if (d->splitter == SNUG_SPLITTER_BRANCH_BOUND && (d->bb_max_faces < 2 || d->bb_max_faces > 24))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bb_max_faces %u is not in 2..24", d->bb_max_faces);
     return SNUG_OK;
 }
 
@@ -79,7 +82,7 @@ static int split_variable(snug_build* b, snug_split_fn split, snug_prim* prims, 
     int best_parts = 0, best_is_current = 0;
     uint32_t best_sizes[SNUG_MAX_BRANCHING];
     snug_aabb best_boxes[SNUG_MAX_BRANCHING];
-    int vmax = def->max_branching < (int)count ? def->max_branching : (int)count;
+    int vmax = def->max_branching < count ? (int)def->max_branching : (int)count;
     for (int d = 2; d <= vmax; d++) {
         int parts = split(&b->in, prims, count, d, sizes, boxes);
         if (parts < 2) continue;
@@ -101,7 +104,7 @@ static int split_variable(snug_build* b, snug_split_fn split, snug_prim* prims, 
             best_is_current = 1;
         }
     }
-    if ((int)count < def->small_node) return 0;
+    if (count < def->small_node) return 0;
     if (best_parts == 0) return snug_split_median(&b->in, prims, count, 2, sizes, boxes);
     if (!best_is_current) memcpy(prims, b->best, count * sizeof *prims);
     memcpy(sizes, best_sizes, sizeof best_sizes);
@@ -129,12 +132,12 @@ static snug_status build_top_down(snug_build* b, uint32_t tri_count) {
         uint32_t sizes[SNUG_MAX_BRANCHING];
         snug_aabb boxes[SNUG_MAX_BRANCHING];
         int parts = 0;
-        if ((int)t.depth < def->max_depth && t.count > 1) {
+        if (t.depth < def->max_depth && t.count > 1) {
             if (def->branching == 0) {
                 /* leaf_size caps leaves; below it a node is a leaf without trying */
-                if (t.count > (uint32_t)def->leaf_size) parts = split_variable(b, split, prims, t.count, sizes, boxes);
-            } else if (t.count > (uint32_t)def->leaf_size) {
-                int d = def->branching < (int)t.count ? def->branching : (int)t.count;
+                if (t.count > def->leaf_size) parts = split_variable(b, split, prims, t.count, sizes, boxes);
+            } else if (t.count > def->leaf_size) {
+                int d = def->branching < t.count ? (int)def->branching : (int)t.count;
                 parts = split(&b->in, prims, t.count, d, sizes, boxes);
                 /* unsplittable by this splitter (e.g. all midpoints coincide): the object median always splits */
                 if (parts < 2) parts = snug_split_median(&b->in, prims, t.count, d, sizes, boxes);
@@ -317,8 +320,8 @@ snug_status snug_bvh_build(snug_ctx* ctx, const snug_bvh_def* def, const float* 
     tri_pass records = {positions, tris, tolerance, b.prims, degenerate};
     tri_records_parallel(ctx, &records, tri_count, &b.root);
     if (def->bottom_up) st = snug_bvh_build_bottom_up(ctx, &b, tri_count);
-    else if (def->splitter == SNUG_SPLIT_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
-    else if (def->bv_type == SNUG_BV_OBB && def->splitter == SNUG_SPLIT_GOTTSCHALK && def->branching == 2 &&
+    else if (def->splitter == SNUG_SPLITTER_SAH && def->branching == 2) st = snug_bvh_build_sah_binary(ctx, &b, tri_count);
+    else if (def->bv_type == SNUG_BV_OBB && def->splitter == SNUG_SPLITTER_GOTTSCHALK && def->branching == 2 &&
              !def->obb_refine && def->measure != SNUG_MEASURE_HAUSDORFF) st = snug_bvh_build_obb_binary(ctx, &b, tri_count);
     else st = build_top_down(&b, tri_count);
     if (st == SNUG_OK) st = snug_bvh_finish(ctx, &b, out);

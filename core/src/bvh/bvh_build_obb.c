@@ -6,7 +6,7 @@
  * two children of a split get their axes together (snug_split_gottschalk_kids: one pair eigen solve). */
 #include "bvh/bvh_build.h"
 #include "geom/obb_fit.h"
-#include "base/simd4.h"
+#include "base/simd.h"
 
 #include <string.h>
 
@@ -84,7 +84,7 @@ static void build_node(obb_worker* w, uint32_t node, uint32_t begin, uint32_t co
     b->range_count[node] = count;
     if (depth > w->depth) w->depth = depth;
     uint32_t sizes[2];
-    bool split = (int)depth < def->max_depth && count > (uint32_t)def->leaf_size;
+    bool split = depth < def->max_depth && count > def->leaf_size;
     /* the node's OBB either way; the split keeps the records when it cannot divide them */
     int parts = snug_split_gottschalk_obb(&in, prims, count, axes, split ? sizes : NULL, &b->obbs[node]);
     snug_aabb box;

@@ -14,7 +14,7 @@
  * after their parent, the first child's subtree next to its parent. */
 #include "bvh/bvh_build.h"
 #include "bvh/morton.h"
-#include "base/simd4.h"
+#include "base/simd.h"
 
 #include <float.h>
 #include <string.h>
@@ -25,64 +25,19 @@ typedef struct qprim {
     int16_t v[8];
 } qprim;
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-typedef v128_t i16x8;
-#define Q_LOAD(p) wasm_v128_load(p)
-#define Q_STORE(p, x) wasm_v128_store(p, x)
-#define Q_MIN(a, b) wasm_i16x8_min(a, b)
-#define Q_EMPTY() wasm_i16x8_splat(INT16_MAX)
-#define I4_SPLAT(x) wasm_i32x4_splat(x)
-#define I4_SUB(a, b) wasm_i32x4_sub(a, b)
-#define I4_GT(a, b) wasm_i32x4_gt(a, b)
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-typedef __m128i i16x8;
-#define Q_LOAD(p) _mm_loadu_si128((const __m128i*)(p))
-#define Q_STORE(p, x) _mm_storeu_si128((__m128i*)(p), x)
-#define Q_MIN(a, b) _mm_min_epi16(a, b)
-#define Q_EMPTY() _mm_set1_epi16(INT16_MAX)
-#define I4_SPLAT(x) _mm_set1_epi32(x)
-#define I4_SUB(a, b) _mm_sub_epi32(a, b)
-#define I4_GT(a, b) _mm_cmpgt_epi32(a, b)
-#else
-typedef qprim i16x8;
-static inline i16x8 q_load(const void* p) { i16x8 r; memcpy(&r, p, 16); return r; }
-static inline i16x8 q_min(i16x8 a, i16x8 b) {
-    for (int i = 0; i < 8; i++) a.v[i] = b.v[i] < a.v[i] ? b.v[i] : a.v[i];
-    return a;
-}
-static inline i16x8 q_empty(void) { i16x8 r; for (int i = 0; i < 8; i++) r.v[i] = INT16_MAX; return r; }
-#define Q_LOAD(p) q_load(p)
-static inline void q_store(void* p, i16x8 x) { memcpy(p, &x, 16); }
-#define Q_STORE(p, x) q_store(p, x)
-#define Q_MIN(a, b) q_min(a, b)
-#define Q_EMPTY() q_empty()
-#endif
+/* The empty box: every lane at its maximum (a union is a lane-wise min). */
+static inline i16x8 qbox_empty(void) { return I16X8_SPLAT(INT16_MAX); }
 
 /* A quantized record from its clamped float min and max lanes: truncate, bias, narrow to 16 bits, id in lanes 3
- * and 7 (only the SIMD builds quantize in lanes). key[0..2] receive the record's centroid keys + 65535 (q_key +
- * 65535 = truncated min + truncated max, 0..131070). */
-#if defined(__wasm_simd128__)
+ * and 7. key[0..2] receive the record's centroid keys + 65535 (q_key + 65535 = truncated min + truncated max,
+ * 0..131070). */
 static inline i16x8 q_pack(f4 lo, f4 hi, uint32_t id, int32_t key[4]) {
-    v128_t tl = wasm_i32x4_trunc_sat_f32x4(lo), th = wasm_i32x4_trunc_sat_f32x4(hi), k = wasm_i32x4_add(tl, th);
-    /* lane by lane: a store of k and loads back cost more in wasm */
-    key[0] = wasm_i32x4_extract_lane(k, 0);
-    key[1] = wasm_i32x4_extract_lane(k, 1);
-    key[2] = wasm_i32x4_extract_lane(k, 2);
-    v128_t q = wasm_i16x8_narrow_i32x4(wasm_i32x4_sub(tl, wasm_i32x4_splat(32768)), wasm_i32x4_sub(wasm_i32x4_splat(32767), th));
-    q = wasm_i16x8_replace_lane(q, 3, (int16_t)(uint16_t)(id & 0xffffu));
-    return wasm_i16x8_replace_lane(q, 7, (int16_t)(uint16_t)(id >> 16));
+    i32x4 tl = I32X4_TRUNC_F4(lo), th = I32X4_TRUNC_F4(hi);
+    I32X4_STORE_XYZ(key, I32X4_ADD(tl, th));
+    i16x8 q = I16X8_NARROW_I32X4(I32X4_SUB(tl, I32X4_SPLAT(32768)), I32X4_SUB(I32X4_SPLAT(32767), th));
+    q = I16X8_SET_LANE(q, 3, (uint16_t)(id & 0xffffu));
+    return I16X8_SET_LANE(q, 7, (uint16_t)(id >> 16));
 }
-#elif defined(__SSE2__)
-static inline i16x8 q_pack(f4 lo, f4 hi, uint32_t id, int32_t key[4]) {
-    __m128i tl = _mm_cvttps_epi32(lo), th = _mm_cvttps_epi32(hi);
-    _mm_storeu_si128((__m128i*)key, _mm_add_epi32(tl, th));
-    __m128i q = _mm_packs_epi32(_mm_sub_epi32(tl, _mm_set1_epi32(32768)), _mm_sub_epi32(_mm_set1_epi32(32767), th));
-    q = _mm_insert_epi16(q, (int)(id & 0xffffu), 3);
-    return _mm_insert_epi16(q, (int)(id >> 16), 7);
-}
-#endif
 
 #define QBINS_MAX 64
 /* sampled plane choice from this many records up; SAH cost against binning every record: 48k dragon +0.4 %,
@@ -103,7 +58,7 @@ typedef struct qbins {
 
 /* World size of one quantum per axis: extents are compared and areas taken in world units. */
 typedef struct qgrid {
-    float origin[3], inv[3], unit[3];
+    float origin[3], inv[3], unit[4]; /* unit[3] = 0: the lanes of qarea */
 } qgrid;
 
 static inline int32_t q_lo(const int16_t* v, int a) { return (int32_t)v[a] + 32768; }
@@ -134,9 +89,9 @@ static void qbins_init(qbins* b, const qgrid* g, int nbins, uint32_t count, cons
     b->base = lo;
     b->range = hi > lo ? hi - lo : 0;
     b->mul = (uint32_t)(((uint64_t)nbins << 24) / ((uint64_t)b->range + 1));
-    i16x8 empty = Q_EMPTY();
+    i16x8 empty = qbox_empty();
     for (int i = 0; i < nbins; i++) {
-        Q_STORE(b->box[i].v, empty);
+        I16X8_STORE(b->box[i].v, empty);
         b->count[i] = 0;
     }
 }
@@ -149,72 +104,51 @@ static void qbins_add(qbins* b, const qprim* prims, uint32_t count, uint32_t str
     for (uint32_t k = 0; k < count; k += stride) {
         int bin = qbin_of(base, range, mul, q_key(prims[k].v, axis));
         b->count[bin]++;
-        Q_STORE(b->box[bin].v, Q_MIN(Q_LOAD(b->box[bin].v), Q_LOAD(prims[k].v)));
+        I16X8_STORE(b->box[bin].v, I16X8_MIN(I16X8_LOAD(b->box[bin].v), I16X8_LOAD(prims[k].v)));
     }
 }
 
 static qprim qbox_of(const qprim* prims, uint32_t count) {
-    i16x8 acc = Q_EMPTY();
-    for (uint32_t k = 0; k < count; k++) acc = Q_MIN(acc, Q_LOAD(prims[k].v));
+    i16x8 acc = qbox_empty();
+    for (uint32_t k = 0; k < count; k++) acc = I16X8_MIN(acc, I16X8_LOAD(prims[k].v));
     qprim out;
-    Q_STORE(out.v, acc);
+    I16X8_STORE(out.v, acc);
     return out;
 }
 
-/* Half the surface area of a quantized box in world units. The extent of an axis is ~(lo lane + hi lane) in
- * 16-bit wrapping arithmetic (qhi - qlo = -1 - lo - nhi), read as unsigned. */
-#if defined(__wasm_simd128__)
-static inline float qarea(v128_t unit, i16x8 box) {
-    v128_t e = wasm_v128_not(wasm_i16x8_add(box, wasm_i64x2_shuffle(box, box, 1, 0)));
-    v128_t f = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_u32x4_extend_low_u16x8(e)), unit);
-    v128_t p = wasm_f32x4_mul(f, wasm_i32x4_shuffle(f, f, 1, 2, 0, 3));
-    return wasm_f32x4_extract_lane(p, 0) + wasm_f32x4_extract_lane(p, 1) + wasm_f32x4_extract_lane(p, 2);
+/* Half the surface area of a quantized box in world units (unit: the grid's quantum per axis, lane 3 zero). The
+ * extent of an axis is ~(lo lane + hi lane) in 16-bit wrapping arithmetic (qhi - qlo = -1 - lo - nhi), read as
+ * unsigned. */
+static inline float qarea(f4 unit, i16x8 box) {
+    i16x8 e = I16X8_NOT(I16X8_ADD(box, I16X8_SWAP_HALVES(box)));
+    f4 f = F4_MUL(F4_FROM_I32X4(I32X4_FROM_U16_LO(e)), unit);
+    return F4_SUM3(F4_MUL(f, F4_YZXW(f)));
 }
-#define UNIT4(g) wasm_f32x4_make((g)->unit[0], (g)->unit[1], (g)->unit[2], 0.0f)
-#elif defined(__SSE2__)
-static inline float qarea(__m128 unit, i16x8 box) {
-    __m128i e = _mm_xor_si128(_mm_add_epi16(box, _mm_srli_si128(box, 8)), _mm_set1_epi32(-1));
-    __m128 f = _mm_mul_ps(_mm_cvtepi32_ps(_mm_unpacklo_epi16(e, _mm_setzero_si128())), unit);
-    __m128 p = _mm_mul_ps(f, _mm_shuffle_ps(f, f, _MM_SHUFFLE(3, 0, 2, 1)));
-    __m128 t = _mm_add_ps(p, _mm_movehl_ps(p, p));
-    return _mm_cvtss_f32(_mm_add_ss(t, _mm_shuffle_ps(p, p, _MM_SHUFFLE(1, 1, 1, 1))));
-}
-#define UNIT4(g) _mm_set_ps(0.0f, (g)->unit[2], (g)->unit[1], (g)->unit[0])
-#else
-typedef const float* unit4;
-static inline float qarea(const float* unit, i16x8 box) {
-    float x = (float)(q_hi(box.v, 0) - q_lo(box.v, 0)) * unit[0];
-    float y = (float)(q_hi(box.v, 1) - q_lo(box.v, 1)) * unit[1];
-    float z = (float)(q_hi(box.v, 2) - q_lo(box.v, 2)) * unit[2];
-    return x * y + y * z + z * x;
-}
-#define UNIT4(g) ((const float*)(g)->unit)
-#endif
 
 /* Cheapest plane: the first bin of the right side (0: no split), with both sides' boxes and counts. */
 static int qbins_choose(const qgrid* g, const qbins* b, qprim box[2], uint32_t counts[2]) {
     int nbins = b->n;
     if (nbins < 2) return 0;
-    const __typeof__(UNIT4(g)) unit = UNIT4(g);
+    const f4 unit = F4_LOAD(g->unit);
     float right_cost[QBINS_MAX];
     i16x8 right_box[QBINS_MAX];
     uint32_t right_count[QBINS_MAX];
-    i16x8 acc = Q_EMPTY();
+    i16x8 acc = qbox_empty();
     uint32_t rc = 0;
     for (int i = nbins - 1; i > 0; i--) {
-        acc = Q_MIN(acc, Q_LOAD(b->box[i].v));
+        acc = I16X8_MIN(acc, I16X8_LOAD(b->box[i].v));
         rc += b->count[i];
         right_box[i] = acc;
         right_count[i] = rc;
         right_cost[i] = rc ? qarea(unit, acc) * (float)rc : -1.0f;
     }
-    acc = Q_EMPTY();
+    acc = qbox_empty();
     i16x8 best_box = acc;
     uint32_t lc = 0, best_lc = 0;
     float best = FLT_MAX;
     int split = 0;
     for (int i = 1; i < nbins; i++) {
-        acc = Q_MIN(acc, Q_LOAD(b->box[i - 1].v));
+        acc = I16X8_MIN(acc, I16X8_LOAD(b->box[i - 1].v));
         lc += b->count[i - 1];
         if (lc == 0 || right_cost[i] < 0.0f) continue;
         float cost = qarea(unit, acc) * (float)lc + right_cost[i];
@@ -228,8 +162,8 @@ static int qbins_choose(const qgrid* g, const qbins* b, qprim box[2], uint32_t c
     if (split == 0) return 0;
     counts[0] = best_lc;
     counts[1] = right_count[split];
-    Q_STORE(box[0].v, best_box);
-    Q_STORE(box[1].v, right_box[split]);
+    I16X8_STORE(box[0].v, best_box);
+    I16X8_STORE(box[1].v, right_box[split]);
     return split;
 }
 
@@ -244,10 +178,10 @@ static int32_t qbins_threshold(const qbins* b, int split) {
 static uint32_t qpartition(int axis, int32_t threshold, const qprim* src, uint32_t count, qprim* dst) {
     uint32_t i = 0, j = count;
     for (uint32_t k = 0; k < count; k++) {
-        i16x8 v = Q_LOAD(src[k].v);
+        i16x8 v = I16X8_LOAD(src[k].v);
         uint32_t side = q_key(src[k].v, axis) >= threshold;
-        Q_STORE(dst[i].v, v);
-        Q_STORE(dst[j - 1].v, v);
+        I16X8_STORE(dst[i].v, v);
+        I16X8_STORE(dst[j - 1].v, v);
         i += 1 - side;
         j -= side;
     }
@@ -275,13 +209,13 @@ static uint32_t qpartition_bin(int axis, int32_t threshold, const qprim* src, ui
     uint32_t i = 0, j = count;
     for (uint32_t k = 0; k < count; k++) {
         const int16_t* p = src[k].v;
-        i16x8 v = Q_LOAD(p);
+        i16x8 v = I16X8_LOAD(p);
         uint32_t side = q_key(p, axis) >= threshold;
         int bin = qbin_of(kbase[side], krange[side], kmul[side], q_key(p, kaxis[side]));
         kcount[side][bin]++;
-        Q_STORE(kbox[side][bin].v, Q_MIN(Q_LOAD(kbox[side][bin].v), v));
-        Q_STORE(dst[i].v, v);
-        Q_STORE(dst[j - 1].v, v);
+        I16X8_STORE(kbox[side][bin].v, I16X8_MIN(I16X8_LOAD(kbox[side][bin].v), v));
+        I16X8_STORE(dst[i].v, v);
+        I16X8_STORE(dst[j - 1].v, v);
         i += 1 - side;
         j -= side;
     }
@@ -317,6 +251,7 @@ static void quantize_grid(const snug_build* b, qgrid* g) {
         g->inv[a] = ext > 0.0f ? 65535.0f / ext : 0.0f;
         g->unit[a] = ext / 65535.0f;
     }
+    g->unit[3] = 0.0f;
 }
 
 /* Nodes of at most SWEEP_MAX records (and more than a leaf) take the full sweep: sort by centroid key on the
@@ -327,21 +262,13 @@ static void quantize_grid(const snug_build* b, qgrid* g) {
 /* rank[k] = how many of keys[0..count) are below keys[k] (keys distinct, padded to SWEEP_MAX). Four lanes of
  * k at a time, one comparison per j: in wasm the scalar double loop was a chain of 256 compares per node. */
 static inline void sweep_ranks(const int32_t keys[SWEEP_MAX], uint32_t count, int32_t rank[SWEEP_MAX]) {
-#if defined(__wasm_simd128__) || defined(__SSE2__)
-    i16x8 k[4], r[4]; /* 32-bit lanes here */
-    for (int v = 0; v < 4; v++) k[v] = Q_LOAD(keys + 4 * v), r[v] = I4_SPLAT(0);
+    i32x4 k[4], r[4];
+    for (int v = 0; v < 4; v++) k[v] = I32X4_LOAD(keys + 4 * v), r[v] = I32X4_SPLAT(0);
     for (uint32_t j = 0; j < count; j++) {
-        i16x8 s = I4_SPLAT(keys[j]);
-        for (int v = 0; v < 4; v++) r[v] = I4_SUB(r[v], I4_GT(k[v], s)); /* a true lane is -1: subtract */
+        i32x4 s = I32X4_SPLAT(keys[j]);
+        for (int v = 0; v < 4; v++) r[v] = I32X4_SUB(r[v], I32X4_GT(k[v], s)); /* a true lane is -1: subtract */
     }
-    for (int v = 0; v < 4; v++) Q_STORE(rank + 4 * v, r[v]);
-#else
-    for (uint32_t k = 0; k < SWEEP_MAX; k++) {
-        int32_t r = 0;
-        for (uint32_t j = 0; j < count; j++) r += keys[j] < keys[k];
-        rank[k] = r;
-    }
-#endif
+    for (int v = 0; v < 4; v++) I32X4_STORE(rank + 4 * v, r[v]);
 }
 
 typedef struct qtask {
@@ -372,7 +299,7 @@ static void sweep_build(qbuild* q, uint32_t node, uint32_t begin, qprim* prims, 
     b->range_first[node] = begin;
     b->range_count[node] = count;
     if (depth > q->depth) q->depth = depth;
-    if (count <= (uint32_t)b->in.def->leaf_size || (int)depth >= b->in.def->max_depth) {
+    if (count <= b->in.def->leaf_size || depth >= b->in.def->max_depth) {
         make_leaf(b, node, begin, prims, count);
         return;
     }
@@ -389,29 +316,29 @@ static void sweep_build(qbuild* q, uint32_t node, uint32_t begin, qprim* prims, 
             keys[k] = k < count ? (q_key(prims[k].v, axis) + 65535) << 5 | (int32_t)k : INT32_MAX;
         sweep_ranks(keys, count, rank);
         qprim sorted[SWEEP_MAX];
-        for (uint32_t k = 0; k < count; k++) Q_STORE(sorted[rank[k]].v, Q_LOAD(prims[k].v));
-        for (uint32_t k = 0; k < count; k++) Q_STORE(prims[k].v, Q_LOAD(sorted[k].v));
+        for (uint32_t k = 0; k < count; k++) I16X8_STORE(sorted[rank[k]].v, I16X8_LOAD(prims[k].v));
+        for (uint32_t k = 0; k < count; k++) I16X8_STORE(prims[k].v, I16X8_LOAD(sorted[k].v));
     }
-    const __typeof__(UNIT4(g)) unit = UNIT4(g);
+    const f4 unit = F4_LOAD(g->unit);
     float right_cost[SWEEP_MAX];
     qprim right_box[SWEEP_MAX];
-    i16x8 acc = Q_EMPTY();
+    i16x8 acc = qbox_empty();
     for (uint32_t i = count - 1; i > 0; i--) {
-        acc = Q_MIN(acc, Q_LOAD(prims[i].v));
-        Q_STORE(right_box[i].v, acc);
+        acc = I16X8_MIN(acc, I16X8_LOAD(prims[i].v));
+        I16X8_STORE(right_box[i].v, acc);
         right_cost[i] = qarea(unit, acc) * (float)(count - i);
     }
-    acc = Q_EMPTY();
+    acc = qbox_empty();
     float best = FLT_MAX;
     uint32_t split = 1;
     qprim left_box;
     for (uint32_t i = 1; i < count; i++) {
-        acc = Q_MIN(acc, Q_LOAD(prims[i - 1].v));
+        acc = I16X8_MIN(acc, I16X8_LOAD(prims[i - 1].v));
         float cost = qarea(unit, acc) * (float)i + right_cost[i];
         if (cost < best) {
             best = cost;
             split = i;
-            Q_STORE(left_box.v, acc);
+            I16X8_STORE(left_box.v, acc);
         }
     }
     uint32_t child = q->node_count;
@@ -435,7 +362,7 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
     qprim** buf = q->buf;
     const qgrid* g = q->g;
     qbins* dummy = &bins[def->max_depth + 3]; /* a leaf child's records are binned into one bin nobody reads */
-    bool binned = count > unbinned && (int)depth < def->max_depth;
+    bool binned = count > unbinned && depth < def->max_depth;
     if (binned) {
         qprim rbox = qbox_of(buf[0] + begin, count);
         qbins_init(&bins[0], g, nb, count, &rbox);
@@ -447,7 +374,7 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
         int at = top - 1;
         qtask t = stack[at];
         qprim* prims = buf[t.in_b] + t.begin;
-        if (t.count <= unbinned || (int)t.depth >= def->max_depth) {
+        if (t.count <= unbinned || t.depth >= def->max_depth) {
             qprim box = qbox_of(prims, t.count);
             sweep_build(q, t.node, t.begin, prims, t.count, t.depth, &box, -1);
             top--;
@@ -460,7 +387,7 @@ static void build_range(qbuild* q, uint32_t node, uint32_t begin, uint32_t count
         qprim box[2];
         uint32_t counts[2], left;
         int split = t.binned ? qbins_choose(g, &bins[at], box, counts) : 0;
-        bool last = (int)t.depth + 1 >= def->max_depth;
+        bool last = t.depth + 1 >= def->max_depth;
         if (split && t.count < SAMPLE_MIN) {
             /* exact bins: the sides' counts and boxes are known, so the children's grids too */
             for (int k = 0; k < 2; k++) {
@@ -547,16 +474,16 @@ typedef struct qtop {
 
 /* Binary SAH over clusters[0..count): stable partition into tmp and back; returns the left count (0: none). */
 static uint32_t top_split(const qgrid* g, qcluster* cl, uint32_t count, qcluster* tmp) {
-    i16x8 acc = Q_EMPTY();
-    for (uint32_t k = 0; k < count; k++) acc = Q_MIN(acc, Q_LOAD(cl[k].box.v));
+    i16x8 acc = qbox_empty();
+    for (uint32_t k = 0; k < count; k++) acc = I16X8_MIN(acc, I16X8_LOAD(cl[k].box.v));
     qprim box;
-    Q_STORE(box.v, acc);
+    I16X8_STORE(box.v, acc);
     qbins bins;
     qbins_init(&bins, g, TOP_BINS, count, &box);
     for (uint32_t k = 0; k < count; k++) {
         int bin = qbin_of(bins.base, bins.range, bins.mul, q_key(cl[k].box.v, bins.axis));
         bins.count[bin] += cl[k].count;
-        Q_STORE(bins.box[bin].v, Q_MIN(Q_LOAD(bins.box[bin].v), Q_LOAD(cl[k].box.v)));
+        I16X8_STORE(bins.box[bin].v, I16X8_MIN(I16X8_LOAD(bins.box[bin].v), I16X8_LOAD(cl[k].box.v)));
     }
     qprim sides[2];
     uint32_t tris[2];
@@ -593,14 +520,13 @@ static inline uint32_t q_code(const qcode_pass* p, const int32_t key[3]) {
 
 /* Records (and codes) of triangles [begin, end) from their float boxes in b->prims (input order) on the grid of
  * the root box. Truncation after clamping to [0, 65535]; the max rounds up by one quantum instead of ceil (a
- * call without SSE4.1), which only widens the box a little. The lanes do the scalar form's operations in its
- * order (the clamp's test is on the unclamped value, as there), so the records are the same bits. */
+ * call without SSE4.1), which only widens the box a little. Per lane: l = (min - origin) * inv, h = (max - origin)
+ * * inv + 1, each clamped as x > 0 ? (x < 65535 ? x : 65535) : 0 (the test on the unclamped value). */
 static void qcode_task(uint32_t begin, uint32_t end, uint32_t worker, void* context) {
     const qcode_pass* p = context;
     const qgrid* g = p->g;
     qprim* out = p->records;
     (void)worker;
-#if defined(__wasm_simd128__) || defined(__SSE2__)
     const f4 origin = F4_LOAD(((const float[4]){g->origin[0], g->origin[1], g->origin[2], 0.0f}));
     const f4 inv = F4_LOAD(((const float[4]){g->inv[0], g->inv[1], g->inv[2], 0.0f}));
     const f4 one = F4_SET1(1.0f), top = F4_SET1(65535.0f), zero = F4_SET1(0.0f);
@@ -612,27 +538,9 @@ static void qcode_task(uint32_t begin, uint32_t end, uint32_t worker, void* cont
         l = F4_AND(F4_MIN(l, top), F4_LT(zero, l));
         h = F4_AND(F4_MIN(h, top), F4_LT(zero, h));
         int32_t key[4];
-        Q_STORE(out[t].v, q_pack(l, h, t, key));
+        I16X8_STORE(out[t].v, q_pack(l, h, t, key));
         if (p->code) p->code[t] = q_code(p, key);
     }
-#else
-    for (uint32_t t = begin; t < end; t++) {
-        const snug_prim* f = &p->b->prims[t];
-        int16_t* q = out[t].v;
-        int32_t key[3];
-        for (int a = 0; a < 3; a++) {
-            float l = (f->min[a] - g->origin[a]) * g->inv[a], h = (f->max[a] - g->origin[a]) * g->inv[a] + 1.0f;
-            l = l > 0.0f ? (l < 65535.0f ? l : 65535.0f) : 0.0f;
-            h = h > 0.0f ? (h < 65535.0f ? h : 65535.0f) : 0.0f;
-            q[a] = (int16_t)((int32_t)l - 32768);
-            q[4 + a] = (int16_t)(32767 - (int32_t)h);
-            key[a] = (int32_t)l + (int32_t)h;
-        }
-        q[3] = (int16_t)(uint16_t)(t & 0xffffu);
-        q[7] = (int16_t)(uint16_t)(t >> 16);
-        if (p->code) p->code[t] = q_code(p, key);
-    }
-#endif
 }
 
 /* Every triangle's record on grid g in `records` and, if code is not NULL, its cluster cell code. */
@@ -684,7 +592,7 @@ static void qsort_scatter(uint32_t begin, uint32_t end, uint32_t worker, void* c
         uint32_t* at = p->at + (size_t)part * CLUSTER_CELLS;
         uint32_t lo, hi;
         qsort_part(p, part, &lo, &hi);
-        for (uint32_t t = lo; t < hi; t++) Q_STORE(p->dst[at[p->code[t]]++].v, Q_LOAD(p->src[t].v));
+        for (uint32_t t = lo; t < hi; t++) I16X8_STORE(p->dst[at[p->code[t]]++].v, I16X8_LOAD(p->src[t].v));
     }
 }
 
@@ -750,7 +658,7 @@ typedef struct qtop_pass {
     qcluster* cl;     /* clusters, then as many of partition scratch */
     uint32_t m;
     qtop* tops;
-    int max_depth;
+    uint32_t max_depth;
     top_task* stacks; /* max_depth + 2 per worker */
     qdeferred* deferred;
     uint32_t deferred_count;
@@ -766,7 +674,7 @@ static uint32_t split_tops(qtop_pass* p, top_task root, uint32_t next, top_task*
     while (sp > 0) {
         top_task t = stack[--sp];
         qtop* nd = &p->tops[t.top];
-        if (nd->count == 1 || nd->tris <= GROUP_MAX || (int)t.depth >= p->max_depth) continue;
+        if (nd->count == 1 || nd->tris <= GROUP_MAX || t.depth >= p->max_depth) continue;
         if (nd->tris <= defer) {
             p->deferred[p->deferred_count++].task = t;
             continue;
@@ -960,7 +868,7 @@ snug_status snug_bvh_build_sah_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
         snug_free(ctx, code);
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "builder stack");
     }
-    const uint32_t leaf_size = (uint32_t)def->leaf_size;
+    const uint32_t leaf_size = def->leaf_size;
     qgrid g;
     /* the float scratch records (32 bytes per triangle) hold both 16-byte record buffers */
     qprim* buf0 = (qprim*)b->in.tmp;

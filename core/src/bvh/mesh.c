@@ -12,6 +12,7 @@ snug_mesh_def snug_default_mesh_def(void) {
     memset(&def, 0, sizeof def);
     def.weld_tolerance = 1e-6f;
     def.bvh = snug_default_bvh_def();
+    def.internal_value = SNUG_DEF_MARK;
     return def;
 }
 
@@ -350,6 +351,7 @@ static void gather_tris_task(uint32_t begin, uint32_t end, uint32_t worker, void
 snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!def || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mesh_create needs a def and an output handle");
+    if (snug_def_check_mark(ctx, def->internal_value, "mesh_def")) return SNUG_ERR_INVALID_ARGUMENT;
     if (!def->positions || def->vertex_count == 0 || def->triangle_count == 0)
         return snug_fail(ctx, SNUG_ERR_EMPTY, "a mesh needs vertices and triangles (%u vertices, %u triangles)",
                          def->vertex_count, def->triangle_count);
@@ -434,6 +436,8 @@ fail:
     snug_mesh_data_free(ctx, m);
     return st;
 }
+
+bool snug_mesh_is_valid(const snug_ctx* ctx, snug_mesh mesh) { return ctx && snug_pool_get(&ctx->meshes, mesh); }
 
 snug_status snug_mesh_destroy(snug_ctx* ctx, snug_mesh mesh) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;

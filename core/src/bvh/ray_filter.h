@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "bvh/ray_tree.h"
-#include "base/simd4.h"
+#include "base/simd.h"
 
 typedef struct snug_ray_filter {
     f4 ox, oy, oz, dx, dy, dz; /* origin, scaled direction */

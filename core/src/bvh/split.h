@@ -5,8 +5,8 @@
  * contiguous parts, writes their sizes and AABBs, and returns the number of parts (< 2: cannot split).
  * One splitter per file: split_median.c, split_sah.c, split_gottschalk.c, split_zachmann.c, split_kcenter.c,
  * split_kmeans.c, split_greedy.c, split_bb.c; shared helpers live in split_parts.c. */
-#ifndef SNUG_SPLIT_H
-#define SNUG_SPLIT_H
+#ifndef SNUG_SPLITTER_H
+#define SNUG_SPLITTER_H
 
 #include "bvh/bvh.h"
 

@@ -39,44 +39,15 @@ static uint32_t record_id(const snug_split_in* in, const snug_prim* prims, uint3
     return id;
 }
 
-/* lanes (a, b) as [a0 b0 a1 b1] (hi: [a2 b2 a3 b3]) and halves (a, b) as [a0 a1 b0 b1] (hi: [a2 a3 b2 b3]) */
-#if defined(__wasm_simd128__)
-#define UNPACK_LO(a, b) wasm_i32x4_shuffle(a, b, 0, 4, 1, 5)
-#define UNPACK_HI(a, b) wasm_i32x4_shuffle(a, b, 2, 6, 3, 7)
-#define HALVES_LO(a, b) wasm_i32x4_shuffle(a, b, 0, 1, 4, 5)
-#define HALVES_HI(a, b) wasm_i32x4_shuffle(a, b, 2, 3, 6, 7)
-#define SPLAT_W(a) wasm_i32x4_shuffle(a, a, 3, 3, 3, 3)
-#define ROT_YZX(a) wasm_i32x4_shuffle(a, a, 1, 2, 0, 3)
-#elif defined(__SSE2__) || defined(_M_X64)
-#define UNPACK_LO(a, b) _mm_unpacklo_ps(a, b)
-#define UNPACK_HI(a, b) _mm_unpackhi_ps(a, b)
-#define HALVES_LO(a, b) _mm_movelh_ps(a, b)
-#define HALVES_HI(a, b) _mm_movehl_ps(b, a)
-#define SPLAT_W(a) _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3))
-#define ROT_YZX(a) _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 0, 2, 1))
-#else
-static inline f4 f4_pick(f4 a, f4 b, int i0, int i1, int i2, int i3) {
-    const float ab[8] = {a.v[0], a.v[1], a.v[2], a.v[3], b.v[0], b.v[1], b.v[2], b.v[3]};
-    f4 r = {{ab[i0], ab[i1], ab[i2], ab[i3]}};
-    return r;
-}
-#define UNPACK_LO(a, b) f4_pick(a, b, 0, 4, 1, 5)
-#define UNPACK_HI(a, b) f4_pick(a, b, 2, 6, 3, 7)
-#define HALVES_LO(a, b) f4_pick(a, b, 0, 1, 4, 5)
-#define HALVES_HI(a, b) f4_pick(a, b, 2, 3, 6, 7)
-#define SPLAT_W(a) f4_pick(a, a, 3, 3, 3, 3)
-#define ROT_YZX(a) f4_pick(a, a, 1, 2, 0, 3)
-#endif
-
 /* the nine lane vectors v[c][i] (corner c, coordinate i of the four records) of the corner records q0 .. q3: three
  * 4x4 transposes instead of 36 scalar gathers */
 static inline void corners_rows(const float* q0, const float* q1, const float* q2, const float* q3, f4 v[3][3]) {
     for (int c = 0; c < 3; c++) {
         f4 r0 = F4_LOAD(q0 + 4 * c), r1 = F4_LOAD(q1 + 4 * c), r2 = F4_LOAD(q2 + 4 * c), r3 = F4_LOAD(q3 + 4 * c);
-        f4 t0 = UNPACK_LO(r0, r1), t1 = UNPACK_LO(r2, r3), t2 = UNPACK_HI(r0, r1), t3 = UNPACK_HI(r2, r3);
-        v[c][0] = HALVES_LO(t0, t1);
-        v[c][1] = HALVES_HI(t0, t1);
-        v[c][2] = HALVES_LO(t2, t3);
+        f4 t0 = F4_UNPACK_LO(r0, r1), t1 = F4_UNPACK_LO(r2, r3), t2 = F4_UNPACK_HI(r0, r1), t3 = F4_UNPACK_HI(r2, r3);
+        v[c][0] = F4_HALVES_LO(t0, t1);
+        v[c][1] = F4_HALVES_HI(t0, t1);
+        v[c][2] = F4_HALVES_LO(t2, t3);
     }
 }
 
@@ -99,11 +70,11 @@ static inline void corners_gather(const snug_split_in* in, const snug_prim* prim
 
 /* rows x, y, z, w to four lane vectors (lane l of each row in out + 4 * (stride l)) */
 static inline void rows_store(f4 x, f4 y, f4 z, f4 w, float* out, size_t stride) {
-    f4 t0 = UNPACK_LO(x, y), t1 = UNPACK_LO(z, w), t2 = UNPACK_HI(x, y), t3 = UNPACK_HI(z, w);
-    F4_STORE(out, HALVES_LO(t0, t1));
-    F4_STORE(out + stride, HALVES_HI(t0, t1));
-    F4_STORE(out + 2 * stride, HALVES_LO(t2, t3));
-    F4_STORE(out + 3 * stride, HALVES_HI(t2, t3));
+    f4 t0 = F4_UNPACK_LO(x, y), t1 = F4_UNPACK_LO(z, w), t2 = F4_UNPACK_HI(x, y), t3 = F4_UNPACK_HI(z, w);
+    F4_STORE(out, F4_HALVES_LO(t0, t1));
+    F4_STORE(out + stride, F4_HALVES_HI(t0, t1));
+    F4_STORE(out + 2 * stride, F4_HALVES_LO(t2, t3));
+    F4_STORE(out + 3 * stride, F4_HALVES_HI(t2, t3));
 }
 
 /* The own moments of four faces (the record lanes 12..23 of obb_fit.h) from their corners v[c][i], one face per
@@ -246,10 +217,10 @@ static uint32_t partition2(snug_split_in* in, snug_prim* prims, uint32_t count, 
  * about r (lane 3 zero): d = v0 - r + offset = [d | 1], w = area d, then am += w (area in lane 3), ad += w d +
  * diagonal, ao += w (dy, dz, dx) + off-diagonal (xy, yz, zx). */
 static inline void face_add(f4 v0, const float* f, f4 r, f4* am, f4* ad, f4* ao) {
-    f4 f1 = F4_LOAD(f + 4), d = F4_ADD(F4_SUB(v0, r), F4_LOAD(f)), w = F4_MUL(SPLAT_W(f1), d);
+    f4 f1 = F4_LOAD(f + 4), d = F4_ADD(F4_SUB(v0, r), F4_LOAD(f)), w = F4_MUL(F4_SPLAT_W(f1), d);
     *am = F4_ADD(*am, w);
     *ad = F4_ADD(*ad, F4_ADD(F4_MUL(w, d), f1));
-    *ao = F4_ADD(*ao, F4_ADD(F4_MUL(w, ROT_YZX(d)), F4_LOAD(f + 8)));
+    *ao = F4_ADD(*ao, F4_ADD(F4_MUL(w, F4_YZXW(d)), F4_LOAD(f + 8)));
 }
 
 /* The node's moments (obb_fit.h) relative to ref: its faces' own moments shifted there (a float difference v0 -
@@ -328,13 +299,13 @@ static void node_axes(snug_split_in* in, const snug_prim* prims, uint32_t count,
 
 /* the lane-wise minimum / maximum of x, y, z into lanes 0, 1, 2 (lane 3: z's again) */
 static inline f4 lanes_min3(f4 x, f4 y, f4 z) {
-    f4 t0 = UNPACK_LO(x, y), t1 = UNPACK_LO(z, z), t2 = UNPACK_HI(x, y), t3 = UNPACK_HI(z, z);
-    return F4_MIN(F4_MIN(HALVES_LO(t0, t1), HALVES_HI(t0, t1)), F4_MIN(HALVES_LO(t2, t3), HALVES_HI(t2, t3)));
+    f4 t0 = F4_UNPACK_LO(x, y), t1 = F4_UNPACK_LO(z, z), t2 = F4_UNPACK_HI(x, y), t3 = F4_UNPACK_HI(z, z);
+    return F4_MIN(F4_MIN(F4_HALVES_LO(t0, t1), F4_HALVES_HI(t0, t1)), F4_MIN(F4_HALVES_LO(t2, t3), F4_HALVES_HI(t2, t3)));
 }
 
 static inline f4 lanes_max3(f4 x, f4 y, f4 z) {
-    f4 t0 = UNPACK_LO(x, y), t1 = UNPACK_LO(z, z), t2 = UNPACK_HI(x, y), t3 = UNPACK_HI(z, z);
-    return F4_MAX(F4_MAX(HALVES_LO(t0, t1), HALVES_HI(t0, t1)), F4_MAX(HALVES_LO(t2, t3), HALVES_HI(t2, t3)));
+    f4 t0 = F4_UNPACK_LO(x, y), t1 = F4_UNPACK_LO(z, z), t2 = F4_UNPACK_HI(x, y), t3 = F4_UNPACK_HI(z, z);
+    return F4_MAX(F4_MAX(F4_HALVES_LO(t0, t1), F4_HALVES_HI(t0, t1)), F4_MAX(F4_HALVES_LO(t2, t3), F4_HALVES_HI(t2, t3)));
 }
 
 /* one group of the projection pass: the corners v (relative to the origin) on the axes ax relative to r3, into the

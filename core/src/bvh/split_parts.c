@@ -7,13 +7,13 @@
 
 snug_split_fn snug_splitter_fn(snug_splitter splitter) {
     switch (splitter) {
-    case SNUG_SPLIT_MEDIAN: return snug_split_median;
-    case SNUG_SPLIT_SAH: return snug_split_sah;
-    case SNUG_SPLIT_GOTTSCHALK: return snug_split_gottschalk;
-    case SNUG_SPLIT_ZACHMANN: return snug_split_zachmann;
-    case SNUG_SPLIT_KCENTER: return snug_split_kcenter;
-    case SNUG_SPLIT_KMEANS: return snug_split_kmeans;
-    case SNUG_SPLIT_GREEDY: return snug_split_greedy;
+    case SNUG_SPLITTER_MEDIAN: return snug_split_median;
+    case SNUG_SPLITTER_SAH: return snug_split_sah;
+    case SNUG_SPLITTER_GOTTSCHALK: return snug_split_gottschalk;
+    case SNUG_SPLITTER_ZACHMANN: return snug_split_zachmann;
+    case SNUG_SPLITTER_KCENTER: return snug_split_kcenter;
+    case SNUG_SPLITTER_KMEANS: return snug_split_kmeans;
+    case SNUG_SPLITTER_GREEDY: return snug_split_greedy;
     default: return snug_split_bb;
     }
 }

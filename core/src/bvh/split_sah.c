@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-/* Four-lane min/max for the binning loops (simd4.h): a record's min (max) and the word after it load as one
+/* Four-lane min/max for the binning loops (simd.h): a record's min (max) and the word after it load as one
  * vector; the fourth lane is ignored. */
-#include "base/simd4.h"
+#include "base/simd.h"
 
 /* A bin set covers a range of centroid sums (box min + max) along its longest axis. (The default binary AABB
  * build has its own quantized kernel in bvh_build_sah.c.) */

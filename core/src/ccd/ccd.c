@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/vec_d.h"
+
 void snug_ccd_frames_init(snug_ccd_frames* fr, const snug_lerp_slerp* a, const snug_lerp_slerp* b) {
     fr->m[0] = a;
     fr->m[1] = b;
@@ -30,96 +32,72 @@ void snug_ccd_frames_at(snug_ccd_frames* fr, double u, const snug_dxform** d, co
     if (f) f[0] = &fr->f[slot][0], f[1] = &fr->f[slot][1];
 }
 
-/* ---------------------------------------------------------------------------------------- small double math */
-
-static inline void dsub(const double a[3], const double b[3], double o[3]) {
-    o[0] = a[0] - b[0], o[1] = a[1] - b[1], o[2] = a[2] - b[2];
-}
-static inline double ddot(const double a[3], const double b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static inline void dcross(const double a[3], const double b[3], double o[3]) {
-    double x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-    o[0] = x, o[1] = y, o[2] = z;
-}
-
 /* World positions of the feature's four points at u. */
-static void feature_points(snug_ccd_frames* fr, const snug_ccd_feature* f, double u, double w[4][3]) {
+static void feature_points(snug_ccd_frames* fr, const snug_ccd_feature* f, double u, dvec w[4]) {
     const snug_dxform* x[2];
     snug_ccd_frames_at(fr, u, x, NULL);
     /* which mesh each point belongs to */
     static const int owner[3][4] = {{0, 1, 1, 1}, {1, 0, 0, 0}, {0, 0, 1, 1}};
-    for (int i = 0; i < 4; i++) snug_dxform_point(x[owner[f->kind][i]], f->p[i], w[i]);
+    for (int i = 0; i < 4; i++) {
+        double p[3];
+        snug_dxform_point(x[owner[f->kind][i]], f->p[i], p);
+        w[i] = dload(p);
+    }
 }
 
-static bool distance_from_points(const snug_ccd_feature* f, double w[4][3], const double* ref, double* d, double n[3]) {
-    double e0[3], e1[3], r[3];
+static bool distance_from_points(const snug_ccd_feature* f, const dvec w[4], const double* ref, double* d,
+                                 double n[3]) {
     if (f->kind == SNUG_CCD_EE) {
-        dsub(w[1], w[0], e0);
-        dsub(w[3], w[2], e1);
-        dcross(e0, e1, n);
-        double nn = ddot(n, n), scale = ddot(e0, e0) * ddot(e1, e1);
+        dvec e0 = dsub(w[1], w[0]), e1 = dsub(w[3], w[2]), m = dcross(e0, e1);
+        double nn = ddot(m, m), scale = ddot(e0, e0) * ddot(e1, e1);
         if (!(nn > 1e-14 * scale) || scale <= 0.0) return false; /* parallel edges: the vertex tests cover them */
-        double inv = 1.0 / sqrt(nn);
-        for (int i = 0; i < 3; i++) n[i] *= inv;
-        if (ref && ddot(n, ref) < 0.0) n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
-        dsub(w[0], w[2], r); /* from B's edge to A's edge: positive means A lies along +n */
-        *d = ddot(n, r);
+        m = dscale(m, 1.0 / sqrt(nn));
+        if (ref && ddot(m, dload(ref)) < 0.0) m = dneg(m);
+        *d = ddot(m, dsub(w[0], w[2])); /* from B's edge to A's edge: positive means A lies along +n */
+        dstore(m, n);
         return true;
     }
-    dsub(w[2], w[1], e0);
-    dsub(w[3], w[1], e1);
-    dcross(e0, e1, n);
-    double nn = ddot(n, n);
+    dvec e0 = dsub(w[2], w[1]), e1 = dsub(w[3], w[1]), m = dcross(e0, e1);
+    double nn = ddot(m, m);
     if (!(nn > 1e-14 * ddot(e0, e0) * ddot(e1, e1)) || nn <= 0.0) return false; /* degenerate face */
-    double inv = 1.0 / sqrt(nn);
-    for (int i = 0; i < 3; i++) n[i] *= inv;
-    dsub(w[0], w[1], r);
-    *d = ddot(n, r);
+    m = dscale(m, 1.0 / sqrt(nn));
+    *d = ddot(m, dsub(w[0], w[1]));
+    dstore(m, n);
     return true;
 }
 
 bool snug_ccd_distance(snug_ccd_frames* fr, const snug_ccd_feature* f, double u, const double* ref, double* d,
                        double n[3]) {
-    double w[4][3];
+    dvec w[4];
     feature_points(fr, f, u, w);
     return distance_from_points(f, w, ref, d, n);
 }
 
-static bool inside_from_points(const snug_ccd_feature* f, double w[4][3], double eps) {
+static bool inside_from_points(const snug_ccd_feature* f, const dvec w[4], double eps) {
     if (f->kind == SNUG_CCD_EE) {
-        double a[3], b[3], n[3], r[3], rb[3], ra[3];
-        dsub(w[1], w[0], a);
-        dsub(w[3], w[2], b);
-        dcross(a, b, n);
+        dvec a = dsub(w[1], w[0]), b = dsub(w[3], w[2]), n = dcross(a, b);
         double nn = ddot(n, n), la = sqrt(ddot(a, a)), lb = sqrt(ddot(b, b));
         if (!(nn > 1e-14 * la * la * lb * lb)) return false;
-        dsub(w[2], w[0], r);
-        dcross(r, b, rb);
-        dcross(r, a, ra);
-        double l1 = ddot(rb, n) / nn, l2 = ddot(ra, n) / nn; /* feet of the common perpendicular (Fig. 5.8) */
+        /* feet of the common perpendicular (Fig. 5.8) */
+        dvec r = dsub(w[2], w[0]);
+        double l1 = ddot(dcross(r, b), n) / nn, l2 = ddot(dcross(r, a), n) / nn;
         double s1 = eps / la, s2 = eps / lb;
         return l1 >= -s1 && l1 <= 1.0 + s1 && l2 >= -s2 && l2 <= 1.0 + s2;
     }
-    double e0[3], e1[3], N[3];
-    dsub(w[2], w[1], e0);
-    dsub(w[3], w[1], e1);
-    dcross(e0, e1, N);
+    dvec N = dcross(dsub(w[2], w[1]), dsub(w[3], w[1]));
     double nn = sqrt(ddot(N, N));
     if (!(nn > 0.0)) return false;
     for (int i = 0; i < 3; i++) {
-        const double* a = w[1 + i];
-        const double* b = w[1 + (i + 1) % 3];
-        double e[3], m[3], rel[3];
-        dsub(b, a, e);
-        dcross(e, N, m); /* outward side normal of the prism, |m| = |e| |N| */
-        dsub(w[0], a, rel);
+        dvec a = w[1 + i], b = w[1 + (i + 1) % 3];
+        dvec m = dcross(dsub(b, a), N); /* outward side normal of the prism, |m| = |e| |N| */
         double lm = sqrt(ddot(m, m));
-        if (lm > 0.0 && ddot(m, rel) > eps * lm) return false;
+        if (lm > 0.0 && ddot(m, dsub(w[0], a)) > eps * lm) return false;
     }
     return true;
 }
 
 bool snug_ccd_inside(snug_ccd_frames* fr, const snug_ccd_feature* f, double u, double eps) {
-    double w[4][3];
+    dvec w[4];
     feature_points(fr, f, u, w);
     return inside_from_points(f, w, eps);
 }
@@ -342,30 +320,24 @@ bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const 
     }
     if (found < 0.0) return false;
     /* result: contact point, normal (from B to A) and closing rate */
-    double w[4][3], d, n[3];
+    dvec w[4];
+    double d, n[3];
     feature_points(fr, f, found, w);
     if (!distance_from_points(f, w, s.has_ref ? s.ref : NULL, &d, n)) memcpy(n, n0, sizeof n);
     double sign = s.side;
     if (f->kind == SNUG_CCD_FV) sign = -sign; /* the face belongs to A: A lies on the face's -s side */
     for (int i = 0; i < 3; i++) hit->normal[i] = sign * n[i];
     if (f->kind == SNUG_CCD_EE) {
-        double a[3], b[3], nn[3], r[3], rb[3], ra[3];
-        dsub(w[1], w[0], a);
-        dsub(w[3], w[2], b);
-        dcross(a, b, nn);
+        dvec a = dsub(w[1], w[0]), b = dsub(w[3], w[2]), nn = dcross(a, b);
         double q = ddot(nn, nn);
         double l1 = 0.5, l2 = 0.5;
         if (q > 0.0) {
-            dsub(w[2], w[0], r);
-            dcross(r, b, rb);
-            dcross(r, a, ra);
-            l1 = ddot(rb, nn) / q, l2 = ddot(ra, nn) / q;
-            l1 = l1 < 0 ? 0 : (l1 > 1 ? 1 : l1);
-            l2 = l2 < 0 ? 0 : (l2 > 1 ? 1 : l2);
+            dvec r = dsub(w[2], w[0]);
+            l1 = dclamp01(ddot(dcross(r, b), nn) / q), l2 = dclamp01(ddot(dcross(r, a), nn) / q);
         }
-        for (int i = 0; i < 3; i++) hit->point[i] = 0.5 * (w[0][i] + l1 * a[i] + w[2][i] + l2 * b[i]);
+        dstore(dscale(dadd(dadd(dadd(w[0], dscale(a, l1)), w[2]), dscale(b, l2)), 0.5), hit->point);
     } else {
-        memcpy(hit->point, w[0], sizeof hit->point);
+        dstore(w[0], hit->point);
     }
     double h = (u1 - u0) * (1.0 / 64.0) + 1e-9, d2, n2[3];
     double uh = found + h <= u1 ? found + h : found - h;

@@ -85,8 +85,6 @@ bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const 
 /* Real roots of a t^2 + b t + c in [0, 1], ascending; returns their count (0..2). a ~ 0 falls back to linear. */
 int snug_ccd_quadratic_roots01(double a, double b, double c, double roots[2]);
 
-#endif
-
 /* ------------------------------------------------------------------------------------------- mesh level */
 
 /* Shared by snug_mesh_toi, the sweeps and DAASD: validated meshes, the contact tolerance in world units. */
@@ -116,3 +114,5 @@ static inline void snug_toi_result_clear(snug_toi_result* r) {
     r->tri_a = r->tri_b = SNUG_NO_HIT;
     r->feature_a = r->feature_b = -1;
 }
+
+#endif

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ccd/ccd.h"
+#include "base/vec_d.h"
 
 typedef struct daasd_path {
     float q1[3], q2[3];
@@ -65,17 +66,13 @@ static uint32_t gather_tris(const snug_mesh_data* s, const float lo[3], const fl
 /* The corrected DAASD primitive: does path q1 -> q2 cross triangle abc (within eps)? */
 static bool path_hits_tri(const float q1[3], const float q2[3], const float* a, const float* b, const float* c,
                           double eps, double* t, double x[3], double n[3]) {
-    double v1[3], v2[3];
-    for (int i = 0; i < 3; i++) v1[i] = (double)b[i] - a[i], v2[i] = (double)c[i] - a[i];
-    n[0] = v1[1] * v2[2] - v1[2] * v2[1];
-    n[1] = v1[2] * v2[0] - v1[0] * v2[2];
-    n[2] = v1[0] * v2[1] - v1[1] * v2[0];
-    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    dvec A = dv(a), N = dcross(dsub(dv(b), A), dsub(dv(c), A));
+    double len = sqrt(ddot(N, N));
     if (!(len > 0.0)) return false;
-    for (int i = 0; i < 3; i++) n[i] /= len;
-    double D = n[0] * a[0] + n[1] * a[1] + n[2] * a[2];                   /* (12) */
-    double D1 = n[0] * q1[0] + n[1] * q1[1] + n[2] * q1[2] - D;           /* (13), (15) */
-    double D2 = n[0] * q2[0] + n[1] * q2[1] + n[2] * q2[2] - D;           /* (14), (16) */
+    N = ddiv(N, len);
+    double D = ddot(N, A);                 /* (12) */
+    double D1 = ddot(N, dv(q1)) - D;       /* (13), (15) */
+    double D2 = ddot(N, dv(q2)) - D;       /* (14), (16) */
     if ((D1 > eps && D2 > eps) || (D1 < -eps && D2 < -eps)) return false; /* same side */
     double tt;
     if (fabs(D1) <= eps) tt = 0.0;                 /* already touching at the start */
@@ -83,19 +80,16 @@ static bool path_hits_tri(const float q1[3], const float q2[3], const float* a, 
     else tt = (D1 - (D1 > 0.0 ? eps : -eps)) / (D1 - D2); /* (19'), reaching the eps band */
     if (tt < 0.0) tt = 0.0;
     if (tt > 1.0) tt = 1.0;
-    for (int i = 0; i < 3; i++) x[i] = q1[i] + tt * ((double)q2[i] - q1[i]); /* (17') */
+    dvec X = dadd(dv(q1), dscale(dsub(dv(q2), dv(q1)), tt)); /* (17') */
     const float* v[3] = {a, b, c};
     for (int k = 0; k < 3; k++) {
-        const float* p = v[k];
-        const float* q = v[(k + 1) % 3];
-        double e[3] = {(double)q[0] - p[0], (double)q[1] - p[1], (double)q[2] - p[2]}, m[3];
-        m[0] = e[1] * n[2] - e[2] * n[1];
-        m[1] = e[2] * n[0] - e[0] * n[2];
-        m[2] = e[0] * n[1] - e[1] * n[0];
-        double ml = sqrt(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]);
-        if (ml > 0.0 && (m[0] * (x[0] - p[0]) + m[1] * (x[1] - p[1]) + m[2] * (x[2] - p[2])) > eps * ml) return false;
+        dvec p = dv(v[k]), m = dcross(dsub(dv(v[(k + 1) % 3]), p), N);
+        double ml = sqrt(ddot(m, m));
+        if (ml > 0.0 && ddot(m, dsub(X, p)) > eps * ml) return false;
     }
-    if (D1 < 0.0) n[0] = -n[0], n[1] = -n[1], n[2] = -n[2];
+    if (D1 < 0.0) N = dneg(N);
+    dstore(X, x);
+    dstore(N, n);
     *t = tt;
     return true;
 }
@@ -262,7 +256,7 @@ snug_status snug_toi_daasd(snug_ctx* ctx, const snug_toi_input* in, snug_toi_res
         r.t = (float)best.t;
         /* frame of the fixed mesh at t (its chord pose) back to world */
         const snug_motion* fm = best.role == 0 ? in->motion_b : in->motion_a;
-        snug_pose fp = snug_motion_pose_at(fm, best.t);
+        snug_pose fp = snug_motion_pose_at_d(fm, best.t);
         snug_xform fw;
         snug_xform_from_pose(&fp, &fw);
         vec3 xl = {(float)best.x[0], (float)best.x[1], (float)best.x[2]}, nl = {(float)best.n[0], (float)best.n[1], (float)best.n[2]}, xw, nw;

@@ -172,7 +172,9 @@ void snug_motion_segment_at(const snug_motion* m, double t, snug_lerp_slerp* seg
     snug_lerp_slerp_init(seg, snug_motion_key_pose(m, i), snug_motion_key_pose(m, i + 1));
 }
 
-snug_pose snug_motion_pose_at(const snug_motion* m, double t) {
+snug_pose snug_motion_pose_at(const snug_motion* m, float t) { return snug_motion_pose_at_d(m, t); }
+
+snug_pose snug_motion_pose_at_d(const snug_motion* m, double t) {
     if (!m) return snug_pose_identity();
     if (!(t >= 0.0)) t = 0.0; /* also NaN */
     if (t > 1.0) t = 1.0;

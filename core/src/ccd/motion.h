@@ -52,7 +52,8 @@ const snug_pose* snug_motion_key_pose(const snug_motion* m, uint32_t i);
 /* The segment of the motion that covers global time t (ties go to the later segment) as a lerp_slerp, with its
  * time range. */
 void snug_motion_segment_at(const snug_motion* m, double t, snug_lerp_slerp* seg, double* t0, double* t1);
-/* snug_motion_pose_at (public, snug.h) gives the pose at a global time. */
+/* snug_motion_pose_at (public, snug.h) at a global time in double: the searches' times are doubles. */
+snug_pose snug_motion_pose_at_d(const snug_motion* m, double t);
 /* Does the motion translate only (every segment)? */
 bool snug_motion_is_translation(const snug_motion* m);
 

@@ -706,8 +706,8 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
                      ? snug_motion_key_time(in->motion_a, na - 1) : snug_motion_key_time(in->motion_b, nb - 1);
             t1 = 1.0;
         }
-        snug_pose pa0 = snug_motion_pose_at(in->motion_a, t0), pa1 = snug_motion_pose_at(in->motion_a, t1);
-        snug_pose pb0 = snug_motion_pose_at(in->motion_b, t0), pb1 = snug_motion_pose_at(in->motion_b, t1);
+        snug_pose pa0 = snug_motion_pose_at_d(in->motion_a, t0), pa1 = snug_motion_pose_at_d(in->motion_a, t1);
+        snug_pose pb0 = snug_motion_pose_at_d(in->motion_b, t0), pb1 = snug_motion_pose_at_d(in->motion_b, t1);
         if (t0 == 0.0) pa0 = in->motion_a->start, pb0 = in->motion_b->start;
         if (t1 == 1.0) pa1 = in->motion_a->end, pb1 = in->motion_b->end;
         snug_lerp_slerp la, lb;
@@ -768,12 +768,14 @@ snug_toi_def snug_default_toi_def(void) {
     d.max_iterations = 32;
     d.tolerance = 0.0f;
     d.daasd_slabs = 0;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
 snug_status snug_toi_prepare(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
                              const snug_motion* motion_b, const snug_toi_def* def, snug_toi_input* in) {
     memset(in, 0, sizeof *in);
+    if (def && snug_def_check_mark(ctx, def->internal_value, "toi_def")) return SNUG_ERR_INVALID_ARGUMENT;
     in->def = def ? *def : snug_default_toi_def();
     const snug_toi_def* d = &in->def;
     if ((unsigned)d->mode >= SNUG_TOI_MODE_COUNT)
@@ -784,7 +786,7 @@ snug_status snug_toi_prepare(snug_ctx* ctx, snug_mesh a, const snug_motion* moti
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "sampling_step %g must lie in [%g, 1]", d->sampling_step,
                          (double)SNUG_MIN_SAMPLING_STEP);
     if (d->max_iterations < 1 || d->max_iterations > 100)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "max_iterations %d must lie in 1..100", d->max_iterations);
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "max_iterations %u must lie in 1..100", d->max_iterations);
     if (!(d->tolerance >= 0.0f && d->tolerance <= 0.1f))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "tolerance %g must lie in [0, 0.1] (relative to scale)",
                          d->tolerance);

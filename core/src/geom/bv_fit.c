@@ -11,6 +11,7 @@
 
 #include "geom/bv.h"
 #include "geom/obb_fit.h"
+#include "base/vec_d.h"
 
 /* ------------------------------------------------------------------------------------------------ helpers */
 
@@ -40,9 +41,6 @@ static float round_down(double v, double pad) {
     if ((double)f > x) f = nextafterf(f, -INFINITY);
     return f;
 }
-/* min/max without libm calls in the vertex loops (fmin/fmax are not inlined without fast-math) */
-static inline double dmin(double a, double b) { return b < a ? b : a; }
-static inline double dmax(double a, double b) { return b > a ? b : a; }
 
 /* a few ulps of a BV whose coordinates reach `magnitude` */
 static double ulp_pad(double magnitude) { return 4.0 * FLT_EPSILON * magnitude + 1e-30; }
@@ -72,12 +70,6 @@ typedef struct ball {
     double s[4][3];
     int ns;
 } ball;
-
-static double dist2(const double* a, const double* b) {
-    double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
-    return dx * dx + dy * dy + dz * dz;
-}
-static double dot3(const double* a, const double* b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 /* smallest ball with all of R (0..4 points) on its boundary; degenerate configurations fall back to the ball
  * over the farthest pair, which the caller's final containment pass corrects if needed */
@@ -234,9 +226,7 @@ void snug_obb_moments_add_tri(snug_obb_moments* mo, const float* a, const float*
         e1[i] = v[1][i] - v[0][i];
         e2[i] = v[2][i] - v[0][i];
     }
-    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    cross3(e1, e2, n);
     double area = 0.5 * sqrt(dot3(n, n)), w = area / 12.0;
     static const int I[6] = {0, 1, 2, 0, 0, 1}, J[6] = {0, 1, 2, 1, 2, 2};
     mo->area += area;
@@ -363,7 +353,8 @@ static void rotate_axes(const double base[3][3], const double w[3], double out[3
     double c = cos(th), s = sin(th);
     for (int a = 0; a < 3; a++) {
         const double* v = base[a];
-        double kxv[3] = {k[1] * v[2] - k[2] * v[1], k[2] * v[0] - k[0] * v[2], k[0] * v[1] - k[1] * v[0]};
+        double kxv[3];
+        cross3(k, v, kxv);
         double kv = dot3(k, v);
         for (int i = 0; i < 3; i++) out[a][i] = v[i] * c + kxv[i] * s + k[i] * kv * (1.0 - c);
     }
@@ -634,8 +625,8 @@ static void poly_clip(poly* P, const double n[3], double h) {
     double u[3], w[3];
     double ax = fabs(n[0]) < 0.9 ? 1.0 : 0.0, ay = 1.0 - ax;
     double tmp[3] = {ax, ay, 0.0};
-    u[0] = n[1] * tmp[2] - n[2] * tmp[1], u[1] = n[2] * tmp[0] - n[0] * tmp[2], u[2] = n[0] * tmp[1] - n[1] * tmp[0];
-    w[0] = n[1] * u[2] - n[2] * u[1], w[1] = n[2] * u[0] - n[0] * u[2], w[2] = n[0] * u[1] - n[1] * u[0];
+    cross3(n, tmp, u);
+    cross3(n, u, w);
     double ang[POLY_VERTS * 2];
     for (int i = 0; i < nc; i++) {
         double r[3] = {cut[i][0] - cen[0], cut[i][1] - cen[1], cut[i][2] - cen[2]};
@@ -695,7 +686,7 @@ static float kdop_measure(const snug_kdop* b, snug_bv_type type, snug_measure me
             const double *a = P.v[f][0], *bb = P.v[f][i], *c = P.v[f][i + 1];
             double e1[3], e2[3], r[3], x[3];
             for (int k = 0; k < 3; k++) e1[k] = bb[k] - a[k], e2[k] = c[k] - a[k], r[k] = a[k] - ref[k];
-            x[0] = e1[1] * e2[2] - e1[2] * e2[1], x[1] = e1[2] * e2[0] - e1[0] * e2[2], x[2] = e1[0] * e2[1] - e1[1] * e2[0];
+            cross3(e1, e2, x);
             area += 0.5 * sqrt(dot3(x, x));
             vol += fabs(dot3(r, x)) / 6.0;
         }

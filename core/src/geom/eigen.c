@@ -13,35 +13,20 @@
 
 #include "geom/bv.h"
 #include "geom/obb_fit.h"
+#include "base/simd.h"
 
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
-/* Two matrices at once, one per lane of a two-double vector (GCC/Clang vector extensions: f64x2 in wasm, SSE2
- * natively, plain doubles otherwise). The solve is one long dependency chain of divisions and square roots,
- * latency bound, so a second independent solve in the other lane comes almost free; the OBB tree build solves a
- * node's two children together. Branches are lane selects of both sides, so each lane computes exactly what a
- * solve of its matrix alone computes: a single solve is lane 0 of a pair. Everything is in scalar-like locals,
- * without arrays indexed at run time: wasm keeps those on its memory stack. */
-typedef double dv __attribute__((vector_size(16)));
-typedef int64_t mv __attribute__((vector_size(16))); /* lane masks: all ones or zero */
-
-#define DV(x) ((dv){(x), (x)})
-
-static inline dv sel(mv m, dv a, dv b) { return (dv)(((mv)a & m) | ((mv)b & ~m)); }
-static inline dv vabs(dv a) { return (dv)((mv)a & (mv){INT64_MAX, INT64_MAX}); }
-static inline dv vsqrt(dv a) {
-#if defined(__wasm_simd128__)
-    return (dv)wasm_f64x2_sqrt((v128_t)a);
-#elif defined(__SSE2__)
-    return _mm_sqrt_pd(a);
-#else
-    return (dv){sqrt(a[0]), sqrt(a[1])};
-#endif
-}
+/* Two matrices at once, one per lane of a two-double vector (base/simd.h). The solve is one long dependency chain of
+ * divisions and square roots, latency bound, so a second independent solve in the other lane comes almost free; the
+ * OBB tree build solves a node's two children together. Branches are lane selects of both sides, so each lane
+ * computes exactly what a solve of its matrix alone computes: a single solve is lane 0 of a pair. Everything is in
+ * scalar-like locals, without arrays indexed at run time: wasm keeps those on its memory stack. Short names for the
+ * lane layer's, as the formulas below are long: */
+typedef f64x2 dv;
+typedef f64x2_mask mv; /* lane masks: all ones or zero */
+#define DV(x) f64x2_set1(x)
+#define sel(m, a, b) f64x2_select(m, a, b)
+#define vabs(a) f64x2_abs(a)
+#define vsqrt(a) f64x2_sqrt(a)
 
 typedef struct v3 {
     dv x, y, z;

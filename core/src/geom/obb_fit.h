@@ -7,7 +7,7 @@
 #include <math.h>
 
 #include "geom/bv.h"
-#include "base/simd4.h"
+#include "base/simd.h"
 
 /* Area-weighted triangle moments relative to a reference point: area, area x centroid, and
  * (area / 12)(9 m m^T + sum_i v_i v_i^T) as xx yy zz xy xz yz. Additive over triangles, so a node's moments are
@@ -57,7 +57,7 @@ void snug_obb_moments_basis_pair(const snug_obb_moments* a, const snug_obb_momen
 void snug_eigen_sym3d_pair(const double ma[3][3], const double mb[3][3], double wa[3], double va[3][3], double wb[3],
                            double vb[3][3]);
 
-/* Projection ranges of points on three axes: one lane per axis (simd4.h: SSE natively, simd128 in wasm). */
+/* Projection ranges of points on three axes: one lane per axis (simd.h: SSE natively, simd128 in wasm). */
 typedef struct snug_obb_ranges {
     f4 col[3], lo, hi;
 } snug_obb_ranges;

@@ -10,24 +10,7 @@
 #include <math.h>
 #include <stddef.h>
 
-typedef struct dvec {
-    double x, y, z;
-} dvec;
-
-static inline dvec dv(const float p[3]) { return (dvec){p[0], p[1], p[2]}; }
-static inline dvec dsub(dvec a, dvec b) { return (dvec){a.x - b.x, a.y - b.y, a.z - b.z}; }
-static inline dvec dadd(dvec a, dvec b) { return (dvec){a.x + b.x, a.y + b.y, a.z + b.z}; }
-static inline dvec dscale(dvec a, double s) { return (dvec){a.x * s, a.y * s, a.z * s}; }
-static inline double ddot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-static inline dvec dcross(dvec a, dvec b) {
-    return (dvec){a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
-}
-static inline void dstore(dvec a, float out[3]) {
-    out[0] = (float)a.x;
-    out[1] = (float)a.y;
-    out[2] = (float)a.z;
-}
-static inline double dclamp01(double x) { return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x); }
+#include "base/vec_d.h"
 
 /* Sign of the volume of (a, b, c, d): positive when d is on the side of abc's normal. */
 static inline double orient3d(dvec a, dvec b, dvec c, dvec d) {
@@ -215,13 +198,13 @@ float snug_tri_tri_distance(const float a0[3], const float a1[3], const float a2
     plane_values(A, B, sb, &na2);
     plane_values(B, A, sa, &nb2);
     if (tris_pierce(A, B, sa, sb, &p)) {
-        dstore(p, pa);
-        dstore(p, pb);
+        dstore_f(p, pa);
+        dstore_f(p, pb);
         return 0.0f;
     }
     double d2 = feature_distance(A, B, 0.0, &p, &q);
-    dstore(p, pa);
-    dstore(q, pb);
+    dstore_f(p, pa);
+    dstore_f(q, pb);
     return (float)sqrt(d2);
 }
 
@@ -257,14 +240,14 @@ bool snug_tri_unit_normal(const float o[3], const float a[3], const float b[3], 
     /* corners on the float grid: a nonzero component is at least 2^-298, its square far above double's underflow */
     double len = sqrt(ddot(n, n));
     if (len == 0.0) return false;
-    dstore((dvec){n.x / len, n.y / len, n.z / len}, out);
+    dstore_f((dvec){n.x / len, n.y / len, n.z / len}, out);
     return true;
 }
 
 float snug_point_tri_closest(const float p[3], const float a[3], const float b[3], const float c[3], float out[3]) {
     dvec q;
     double d2 = point_tri(dv(p), dv(a), dv(b), dv(c), &q);
-    dstore(q, out);
+    dstore_f(q, out);
     return (float)d2;
 }
 
@@ -275,7 +258,7 @@ float snug_segment_segment_closest(const float p0[3], const float p1[3], const f
     double d2 = seg_seg(dv(p0), dv(p1), dv(q0), dv(q1), &ds, &dt, &a, &b);
     *s = (float)ds;
     *t = (float)dt;
-    dstore(a, cp);
-    dstore(b, cq);
+    dstore_f(a, cp);
+    dstore_f(b, cq);
     return (float)d2;
 }

@@ -35,11 +35,11 @@ bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
         return false;
     }
     dpose pb = dpose_f(&b->world), pa = dpose_f(&sup->world);
-    dvec3 nb = dv_norm(dpose_dir(pb, dv_f(B->s.normal))), na = dv_norm(dpose_dir(pa, dv_f(A->s.normal)));
-    double angle = atan2(dv_len(dv_cross(nb, na)), dv_dot(nb, na));
-    dvec3 cb = dpose_point(pb, B->centroid), ca = dpose_point(pa, A->centroid);
-    double dist = fabs(dv_dot(dv_sub(cb, ca), na));
-    double tol = 1e-5 * (A->radius + B->radius + dv_len(ca));
+    dvec nb = dnorm(dpose_dir(pb, dv(B->s.normal))), na = dnorm(dpose_dir(pa, dv(A->s.normal)));
+    double angle = atan2(dlen(dcross(nb, na)), ddot(nb, na));
+    dvec cb = dpose_point(pb, B->centroid), ca = dpose_point(pa, A->centroid);
+    double dist = fabs(ddot(dsub(cb, ca), na));
+    double tol = 1e-5 * (A->radius + B->radius + dlen(ca));
     if (angle > 1e-4 || dist > tol) {
         *kind = SNUG_VIOLATION_PLANE;
         *amount = angle > 1e-4 ? angle : dist;
@@ -131,8 +131,8 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         }
         if (r && r->binding_count && on_cycle(s, ps, slot)) report(&v, SNUG_VIOLATION_CYCLE, b->handle, 0, SNUG_NO_HIT, 0);
         if (r && r->oriented) {
-            dvec3 w = dv_norm(dpose_dir(dpose_f(&b->world), dv_f(r->orient_local)));
-            double angle = atan2(dv_len(dv_cross(w, dv_f(r->orient_world))), dv_dot(w, dv_f(r->orient_world)));
+            dvec w = dnorm(dpose_dir(dpose_f(&b->world), dv(r->orient_local)));
+            double angle = atan2(dlen(dcross(w, dv(r->orient_world))), ddot(w, dv(r->orient_world)));
             if (angle > 1e-4) report(&v, SNUG_VIOLATION_ORIENTATION, b->handle, 0, SNUG_NO_HIT, angle);
         }
     }
@@ -148,8 +148,8 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         snug_mesh_data* mb = snug_mesh_lookup(ctx, b->mesh);
         if (!ma || !mb) return SNUG_ERR_STALE_HANDLE;
         dpose pa = dpose_f(&a->world);
-        dvec3 lift = snug_rest_lift(ctx, ps, s, a, ma, pa, b, snug_contact_lift(ps, a, ma, b, mb));
-        pa.p = dv_add(pa.p, lift);
+        dvec lift = snug_rest_lift(ctx, ps, ma, pa, b, snug_contact_lift(ps, a, ma, b, mb));
+        pa.p = dadd(pa.p, lift);
         snug_pose pose_a = dpose_store(pa);
         bool hit = false;
         snug_tri_pair pair;

@@ -17,11 +17,11 @@ static snug_status landings(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
     *count = 0;
     const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
     if (!bs) return SNUG_OK;
-    dvec3 up = dv_f(ps->def.up);
+    dvec up = dv(ps->def.up);
     /* a column under the group, down to everything below it */
-    dvec3 lo = g->lo, hi = g->hi;
+    dvec lo = g->lo, hi = g->hi;
     double depth = 1e6;
-    lo = dv_madd(lo, dv(fabs(up.x), fabs(up.y), fabs(up.z)), -depth);
+    lo = dmadd(lo, dxyz(fabs(up.x), fabs(up.y), fabs(up.z)), -depth);
     snug_body_data** near;
     uint32_t n;
     snug_status st = snug_group_neighbours(ctx, s, ps, g, lo, hi, &near, &n);
@@ -36,7 +36,7 @@ static snug_status landings(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
                 if (os->items[a].s.kind != SNUG_SURFACE_OFFER) continue;
                 snug_seat seat;
                 if (!snug_seat_find(ctx, s, ps, g, b, near[k], a, &prism, false, &seat)) continue;
-                double down = -dv_dot(seat.shift, up), across = dv_len(dv_reject(seat.shift, up));
+                double down = -ddot(seat.shift, up), across = dlen(dreject(seat.shift, up));
                 if (down < -1e-6 * g->radius || across > 1e-6 * (1.0 + g->radius)) continue;
                 snug_seats_keep(out, count, MAX_LANDINGS, &seat);
             }
@@ -72,11 +72,11 @@ snug_status snug_body_drop(snug_ctx* ctx, snug_scene scene, snug_body body, snug
     /* the fall to the nearest landing, carried by the mover: whatever it meets first is where it ends */
     const snug_seat* seat = &seats[0];
     double skin = ps->def.skin * g.radius;
-    snug_dof fall = {.kind = SNUG_DOF_LINE, .line = dv_f(ps->def.up)};
+    snug_dof fall = {.kind = SNUG_DOF_LINE, .line = dv(ps->def.up)};
     snug_mover_out mo = {0};
-    dvec3 moved;
+    dvec moved;
     if ((st = snug_mover_translate(ctx, s, ps, &g, &fall, NULL, 0, seat->shift, skin, &moved, &mo))) return st;
-    if (dv_len(dv_sub(moved, seat->shift)) > 2.0 * skin) {
+    if (dlen(dsub(moved, seat->shift)) > 2.0 * skin) {
         *outcome = SNUG_DROP_BLOCKED;
         if (blocker && mo.blocker_count) *blocker = mo.blockers[0].body;
         return snug_succeed(ctx);

@@ -24,18 +24,18 @@ static snug_status next_stamp(snug_ctx* ctx, snug_scene_data* s, snug_place_scen
 }
 
 void snug_group_refresh(snug_group* g) {
-    g->lo = dv(DBL_MAX, DBL_MAX, DBL_MAX);
-    g->hi = dv(-DBL_MAX, -DBL_MAX, -DBL_MAX);
+    g->lo = dxyz(DBL_MAX, DBL_MAX, DBL_MAX);
+    g->hi = dxyz(-DBL_MAX, -DBL_MAX, -DBL_MAX);
     for (uint32_t i = 0; i < g->count; i++) {
         snug_member* m = &g->members[i];
         m->pose = dpose_f(&m->body->world);
         float lo[3], hi[3];
         snug_body_world_box(m->body, &m->body->world, lo, hi);
-        g->lo = dv(fmin(g->lo.x, lo[0]), fmin(g->lo.y, lo[1]), fmin(g->lo.z, lo[2]));
-        g->hi = dv(fmax(g->hi.x, hi[0]), fmax(g->hi.y, hi[1]), fmax(g->hi.z, hi[2]));
+        g->lo = dxyz(fmin(g->lo.x, lo[0]), fmin(g->lo.y, lo[1]), fmin(g->lo.z, lo[2]));
+        g->hi = dxyz(fmax(g->hi.x, hi[0]), fmax(g->hi.y, hi[1]), fmax(g->hi.z, hi[2]));
     }
-    g->centre = dv_scale(dv_add(g->lo, g->hi), 0.5);
-    g->radius = 0.5 * dv_len(dv_sub(g->hi, g->lo));
+    g->centre = dscale(dadd(g->lo, g->hi), 0.5);
+    g->radius = 0.5 * dlen(dsub(g->hi, g->lo));
 }
 
 snug_status snug_group_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b,
@@ -71,7 +71,7 @@ snug_status snug_group_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scen
 }
 
 snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                  dvec3 lo, dvec3 hi, snug_body_data*** out, uint32_t* count) {
+                                  dvec lo, dvec hi, snug_body_data*** out, uint32_t* count) {
     snug_status st = snug_scene_sync(ctx, s);
     if (st) return st;
     if ((st = snug_buffer_reserve(ctx, &ps->near, (size_t)s->bp.proxy_count * sizeof(snug_body_data*) + 1, 0)))
@@ -91,36 +91,36 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
     return SNUG_OK;
 }
 
-/* Does binding surface B (at pose pa) lie in the plane of one of the other mesh's offers (at pose pb), facing it? */
-static bool rests_on(const snug_place_surface* B, dpose pa, const snug_place_surfaces* others, dpose pb, dvec3* n) {
-    *n = dv_norm(dpose_dir(pa, dv_f(B->s.normal)));
-    dvec3 c = dpose_point(pa, B->centroid);
+/* Does binding surface B (at pose pa) lie in the plane of one of the other mesh's offers (at pose pb), facing it,
+ * with a label B may rest on? */
+static bool rests_on(const snug_place_scene* ps, const snug_place_surface* B, dpose pa, const snug_place_surfaces* others,
+                     dpose pb, dvec* n) {
+    *n = dnorm(dpose_dir(pa, dv(B->s.normal)));
+    dvec c = dpose_point(pa, B->centroid);
     for (uint32_t o = 0; others && o < others->count; o++) {
         const snug_place_surface* O = &others->items[o];
-        if (O->s.kind != SNUG_SURFACE_OFFER) continue;
-        dvec3 no = dv_norm(dpose_dir(pb, dv_f(O->s.normal)));
-        dvec3 oc = dpose_point(pb, O->centroid);
-        double tol = 1e-5 * (B->radius + O->radius + dv_len(oc));
-        if (dv_dot(*n, no) > 1.0 - 1e-6 && fabs(dv_dot(dv_sub(oc, c), no)) <= tol) return true;
+        if (O->s.kind != SNUG_SURFACE_OFFER || !snug_label_fits(ps, B->s.label, O->s.label)) continue;
+        dvec no = dnorm(dpose_dir(pb, dv(O->s.normal)));
+        dvec oc = dpose_point(pb, O->centroid);
+        double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
+        if (ddot(*n, no) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), no)) <= tol) return true;
     }
     return false;
 }
 
-dvec3 snug_rest_lift(snug_ctx* ctx, snug_place_scene* ps, const snug_scene_data* s, const snug_body_data* a,
-                     const snug_mesh_data* ma, dpose pa, const snug_body_data* b, double gap) {
-    dvec3 lift = {0, 0, 0}, n;
+dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                     const snug_body_data* b, double gap) {
+    dvec lift = {0, 0, 0}, n;
     snug_mesh_data* mb = snug_pool_get(&ctx->meshes, b->mesh);
     if (!mb) return lift;
     const snug_place_surfaces* sa = snug_mesh_surfaces(ma);
     const snug_place_surfaces* sb = snug_mesh_surfaces(mb);
     dpose pb = dpose_f(&b->world);
-    snug_place_body* ra = snug_place_body_at(ps, s, a->slot);
-    for (uint32_t j = 0; ra && sa && j < ra->binding_count; j++)
-        if (ra->bindings[j].binding < sa->count && rests_on(&sa->items[ra->bindings[j].binding], pa, sb, pb, &n))
-            lift = dv_madd(lift, n, gap);
-    snug_place_body* rb = snug_place_body_at(ps, s, b->slot);
-    for (uint32_t j = 0; rb && sb && j < rb->binding_count; j++)
-        if (rb->bindings[j].binding < sb->count && rests_on(&sb->items[rb->bindings[j].binding], pb, sa, pa, &n))
-            lift = dv_madd(lift, n, -gap);
+    for (uint32_t j = 0; sa && j < sa->count; j++)
+        if (sa->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sa->items[j], pa, sb, pb, &n))
+            lift = dmadd(lift, n, gap);
+    for (uint32_t j = 0; sb && j < sb->count; j++)
+        if (sb->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sb->items[j], pb, sa, pa, &n))
+            lift = dmadd(lift, n, -gap);
     return lift;
 }

@@ -14,7 +14,7 @@ snug_insert_def snug_default_insert_def(void) {
     memset(&d, 0, sizeof d);
     d.body = snug_default_body_def();
     d.ray.tmax = INFINITY;
-    d.cookie = SNUG_PLACE_COOKIE;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -22,10 +22,10 @@ snug_insert_def snug_default_insert_def(void) {
  * farther than `reach` along the ray: the offer under the pointer, also where a book lying on it is what the pointer
  * touches. */
 static snug_status offer_under(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_place_surfaces* bs,
-                               dvec3 o, dvec3 dir, double reach, snug_body_data** body, uint32_t* offer, dvec3* at) {
+                               dvec o, dvec dir, double reach, snug_body_data** body, uint32_t* offer, dvec* at) {
     *body = NULL;
-    dvec3 end = dv_madd(o, dir, reach);
-    dvec3 lo = dv(fmin(o.x, end.x), fmin(o.y, end.y), fmin(o.z, end.z)), hi = dv(fmax(o.x, end.x), fmax(o.y, end.y), fmax(o.z, end.z));
+    dvec end = dmadd(o, dir, reach);
+    dvec lo = dxyz(fmin(o.x, end.x), fmin(o.y, end.y), fmin(o.z, end.z)), hi = dxyz(fmax(o.x, end.x), fmax(o.y, end.y), fmax(o.z, end.z));
     snug_body_data** near;
     uint32_t n;
     snug_status st = snug_group_neighbours(ctx, s, ps, NULL, lo, hi, &near, &n);
@@ -42,15 +42,15 @@ static snug_status offer_under(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
             if (A->s.kind != SNUG_SURFACE_OFFER || !fits) continue;
             snug_world_surface w;
             snug_world_surface_at(A, dpose_f(&near[k]->world), &w);
-            double facing = dv_dot(w.n, dir);
+            double facing = ddot(w.n, dir);
             if (facing >= 0.0) continue;
-            double t = dv_dot(dv_sub(w.origin, o), w.n) / facing;
+            double t = ddot(dsub(w.origin, o), w.n) / facing;
             if (!(t >= 0.0 && t < best)) continue;
-            dvec3 x = dv_madd(o, dir, t), d = dv_sub(x, w.origin);
+            dvec x = dmadd(o, dir, t), d = dsub(x, w.origin);
             snug_poly2 poly = {.n = w.count};
             memcpy(poly.x, w.x, w.count * sizeof(double));
             memcpy(poly.y, w.y, w.count * sizeof(double));
-            if (!snug_poly2_contains(&poly, dv_dot(d, w.u), dv_dot(d, w.v), 1e-6 * w.radius)) continue;
+            if (!snug_poly2_contains(&poly, ddot(d, w.u), ddot(d, w.v), 1e-6 * w.radius)) continue;
             best = t;
             *body = near[k];
             *offer = a;
@@ -64,11 +64,10 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
                               snug_binding* bound) {
     SNUG_SCENE_ENTRY(ctx, scene, s);
     if (!def || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "scene_insert needs a def and an output");
-    if (def->cookie != SNUG_PLACE_COOKIE)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "insert def not made by snug_default_insert_def");
-    dvec3 o = dv_f(def->ray.origin), dir = dv_f(def->ray.dir);
-    if (!dv_finite(o) || !dv_finite(dir)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "insert: the ray is not finite");
-    if (!(dv_len(dir) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "insert: the ray direction is zero");
+    if (snug_def_check_mark(ctx, def->internal_value, "insert_def")) return SNUG_ERR_INVALID_ARGUMENT;
+    dvec o = dv(def->ray.origin), dir = dv(def->ray.dir);
+    if (!dfinite(o) || !dfinite(dir)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "insert: the ray is not finite");
+    if (!(dlen(dir) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "insert: the ray direction is zero");
     snug_mesh_data* m = snug_mesh_lookup(ctx, def->body.mesh);
     if (!m) return SNUG_ERR_STALE_HANDLE;
     const snug_place_surfaces* bs = snug_mesh_surfaces(m);
@@ -81,13 +80,13 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
     if (hit.body == 0) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "insert: the pointer hits nothing");
     snug_body_data* first = snug_pool_get(&s->bodies, hit.body);
     /* past the first body hit by its size: the offer it stands on, when the pointer is on the object */
-    double reach = dv_len(dv_sub(dv_f(hit.point), o)) / dv_len(dir) +
-                   dv_len(dv_sub(dv_f(first->local_max), dv_f(first->local_min))) + 1e-6;
+    double reach = dlen(dsub(dv(hit.point), o)) / dlen(dir) +
+                   dlen(dsub(dv(first->local_max), dv(first->local_min))) + 1e-6;
     snug_body_data* h;
     uint32_t offer = 0;
-    dvec3 x = o;
-    dvec3 unit = dv_norm(dir);
-    if ((st = offer_under(ctx, s, ps, bs, o, unit, reach * dv_len(dir), &h, &offer, &x))) return st;
+    dvec x = o;
+    dvec unit = dnorm(dir);
+    if ((st = offer_under(ctx, s, ps, bs, o, unit, reach * dlen(dir), &h, &offer, &x))) return st;
     if (!h)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
                          "insert: no offer under the pointer (near body 0x%08x) that the body may rest on", hit.body);
@@ -115,10 +114,10 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
         int steps = ring == 0 ? 1 : RING_STEPS;
         for (int k = 0; k < steps; k++) {
             double a = 2.0 * SNUG_PI * k / steps;
-            dvec3 at = dv_add(x, dv_add(dv_scale(w.u, ring * step * cos(a)), dv_scale(w.v, ring * step * sin(a))));
+            dvec at = dadd(x, dadd(dscale(w.u, ring * step * cos(a)), dscale(w.v, ring * step * sin(a))));
             /* put the binding polygon's centre there, keeping the def's turn */
             dpose p = dpose_f(&bd.pose);
-            p.p = dv_add(p.p, dv_sub(at, dpose_point(p, B->centroid)));
+            p.p = dadd(p.p, dsub(at, dpose_point(p, B->centroid)));
             snug_pose pf = dpose_store(p);
             snug_group g;
             if ((st = snug_body_set_pose(ctx, scene, nb, &pf)) || (st = snug_group_gather(ctx, s, ps, b, &g))) goto fail;

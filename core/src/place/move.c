@@ -21,7 +21,7 @@ snug_move_def snug_default_move_def(void) {
     memset(&d, 0, sizeof d);
     d.target = snug_pose_identity();
     d.ray.tmax = INFINITY;
-    d.cookie = SNUG_PLACE_COOKIE;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -32,8 +32,7 @@ static bool finite_pose(const snug_pose* p) {
 }
 
 static snug_status check_def(snug_ctx* ctx, const snug_move_def* d) {
-    if (d->cookie != SNUG_PLACE_COOKIE)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def not made by snug_default_move_def");
+    if (snug_def_check_mark(ctx, d->internal_value, "move_def")) return SNUG_ERR_INVALID_ARGUMENT;
     if ((unsigned)d->mode >= SNUG_PLACE_MODE_COUNT || (unsigned)d->input >= SNUG_MOVE_INPUT_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: mode %d or input %d out of range", (int)d->mode,
                          (int)d->input);
@@ -48,7 +47,7 @@ static snug_status check_def(snug_ctx* ctx, const snug_move_def* d) {
             (st = snug_point_check(ctx, d->ray.dir, "move def ray direction")) != SNUG_OK ||
             (st = snug_point_check(ctx, d->grab, "move def grab point")) != SNUG_OK)
             return st;
-        if (!(dv_len(dv_f(d->ray.dir)) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: ray direction is zero");
+        if (!(dlen(dv(d->ray.dir)) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: ray direction is zero");
     }
     return SNUG_OK;
 }
@@ -63,7 +62,7 @@ static void store_binding_list(snug_place_scene* ps, const snug_scene_data* s, c
 /* The world pose of the group's body after a seat's motion. */
 static snug_pose seat_pose(const snug_group* g, const snug_seat* seat) {
     dpose p = dpose_turn(g->members[0].pose, seat->turn, seat->pivot);
-    p.p = dv_add(p.p, seat->shift);
+    p.p = dadd(p.p, seat->shift);
     return dpose_store(p);
 }
 
@@ -91,12 +90,12 @@ static snug_status on_current_support(snug_ctx* ctx, snug_scene_data* s, snug_pl
         snug_status st = snug_support_gather(ctx, s, ps, 0, g->members[0].mesh, &x->b, &sp);
         if (st) return st;
         /* reachable: supported all along the straight way there (in steps of a quarter of the polygon) */
-        double len = dv_len(seat->shift);
+        double len = dlen(seat->shift);
         uint32_t steps = (uint32_t)fmin(256.0, ceil(4.0 * len / sp.binding->radius)) + 1;
         bool along = true;
         for (uint32_t k = 1; k <= steps && along; k++) {
             dpose at = g->members[0].pose;
-            at.p = dv_madd(at.p, seat->shift, (double)k / steps);
+            at.p = dmadd(at.p, seat->shift, (double)k / steps);
             along = snug_support_holds(&sp, at, true);
         }
         if (along) {
@@ -122,21 +121,21 @@ static snug_status pointer_seat(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     const snug_place_surfaces* hs = hm ? snug_mesh_surfaces(hm) : NULL;
     const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
     if (!hs || !bs) return SNUG_OK;
-    dvec3 x = dv_f(hit.point), dir = dv_norm(dv_f(def->ray.dir));
-    const snug_seat_anchor anchor = {.rule = SNUG_SEAT_POINTER, .ray = def->ray, .grab = dv_f(def->grab)};
+    dvec x = dv(hit.point), dir = dnorm(dv(def->ray.dir));
+    const snug_seat_anchor anchor = {.rule = SNUG_SEAT_POINTER, .ray = def->ray, .grab = dv(def->grab)};
     double best = INFINITY;
     for (uint32_t a = 0; a < hs->count; a++) {
         const snug_place_surface* A = &hs->items[a];
         if (A->s.kind != SNUG_SURFACE_OFFER) continue;
         snug_world_surface Aw;
         snug_world_surface_at(A, dpose_f(&h->world), &Aw);
-        if (dv_dot(Aw.n, dir) >= 0.0) continue; /* seen from behind */
-        dvec3 d = dv_sub(x, Aw.origin);
-        if (fabs(dv_dot(d, Aw.n)) > 1e-3 * (Aw.radius + g->radius)) continue;
+        if (ddot(Aw.n, dir) >= 0.0) continue; /* seen from behind */
+        dvec d = dsub(x, Aw.origin);
+        if (fabs(ddot(d, Aw.n)) > 1e-3 * (Aw.radius + g->radius)) continue;
         snug_poly2 poly = {.n = Aw.count};
         memcpy(poly.x, Aw.x, Aw.count * sizeof(double));
         memcpy(poly.y, Aw.y, Aw.count * sizeof(double));
-        if (!snug_poly2_contains(&poly, dv_dot(d, Aw.u), dv_dot(d, Aw.v), 1e-6 * Aw.radius)) continue;
+        if (!snug_poly2_contains(&poly, ddot(d, Aw.u), ddot(d, Aw.v), 1e-6 * Aw.radius)) continue;
         for (uint32_t b = 0; b < bs->count; b++) {
             if (bs->items[b].s.kind != SNUG_SURFACE_BINDING) continue;
             snug_seat seat;
@@ -160,10 +159,10 @@ static snug_status prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
     if (!bs) return SNUG_OK;
     snug_place_body* rec = snug_place_body_at(ps, s, g->members[0].body->slot);
     double range = ps->def.snap_range * g->radius;
-    dvec3 grow = dv(range, range, range);
+    dvec grow = dxyz(range, range, range);
     snug_body_data** near;
     uint32_t n;
-    snug_status st = snug_group_neighbours(ctx, s, ps, g, dv_sub(g->lo, grow), dv_add(g->hi, grow), &near, &n);
+    snug_status st = snug_group_neighbours(ctx, s, ps, g, dsub(g->lo, grow), dadd(g->hi, grow), &near, &n);
     if (st) return st;
     const snug_seat_anchor prism = {.rule = SNUG_SEAT_PRISM};
     for (uint32_t b = 0; b < bs->count; b++) {
@@ -217,10 +216,10 @@ static snug_status take_first_free(snug_ctx* ctx, snug_scene_data* s, snug_place
 }
 
 /* Do all supports hold after turning by q about pivot and moving by t (strictly: see snug_support_holds)? */
-static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* g, dquat q, dvec3 pivot, dvec3 t) {
+static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* g, dquat q, dvec pivot, dvec t) {
     for (uint32_t i = 0; i < n; i++) {
         dpose p = dpose_turn(g->members[sp[i].member].pose, q, pivot);
-        p.p = dv_add(p.p, t);
+        p.p = dadd(p.p, t);
         if (!snug_support_holds(&sp[i], p, false)) return false;
     }
     return true;
@@ -230,27 +229,27 @@ static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* 
  * hold all along [0, s]: sampled in steps that move no polygon vertex more than a quarter of the smallest binding
  * polygon (holding is not monotonic: a square turned by 90 degrees fits again), then bisected in the first step
  * that fails. */
-static double supported_fraction(const snug_support* sp, uint32_t n, const snug_group* g, dvec3 axis, double angle,
-                                 dvec3 pivot, dvec3 from, dvec3 t) {
+static double supported_fraction(const snug_support* sp, uint32_t n, const snug_group* g, dvec axis, double angle,
+                                 dvec pivot, dvec from, dvec t) {
     if (n == 0) return 1.0;
-    double reach = dv_len(t), smallest = INFINITY;
+    double reach = dlen(t), smallest = INFINITY;
     for (uint32_t i = 0; i < n; i++) {
-        double arm = dv_len(dv_sub(dpose_point(g->members[sp[i].member].pose, sp[i].binding->centroid), pivot));
-        reach = fmax(reach, dv_len(t) + fabs(angle) * (arm + sp[i].binding->radius));
+        double arm = dlen(dsub(dpose_point(g->members[sp[i].member].pose, sp[i].binding->centroid), pivot));
+        reach = fmax(reach, dlen(t) + fabs(angle) * (arm + sp[i].binding->radius));
         smallest = fmin(smallest, sp[i].binding->radius);
     }
     uint32_t steps = (uint32_t)fmin(64.0, ceil(4.0 * reach / smallest)) + 1;
     double good = 0.0;
     for (uint32_t k = 1; k <= steps; k++) {
         double s = (double)k / steps;
-        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * s), pivot, dv_madd(from, t, s))) {
+        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * s), pivot, dmadd(from, t, s))) {
             good = s;
             continue;
         }
         double lo = good, hi = s;
         for (int i = 0; i < 30; i++) {
             double mid = 0.5 * (lo + hi);
-            if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * mid), pivot, dv_madd(from, t, mid))) lo = mid;
+            if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * mid), pivot, dmadd(from, t, mid))) lo = mid;
             else hi = mid;
         }
         return lo;
@@ -260,15 +259,15 @@ static double supported_fraction(const snug_support* sp, uint32_t n, const snug_
 
 /* The translation nearest to t that keeps every support (the group starts supported): t itself, a clamp into one
  * offer of one support, or the farthest point along t. */
-static dvec3 clamp_to_supports(const snug_support* sp, uint32_t n, const snug_group* g, const snug_dof* dof, dvec3 t) {
-    dvec3 o = dv(0, 0, 0), up = dv(0, 1, 0);
+static dvec clamp_to_supports(const snug_support* sp, uint32_t n, const snug_group* g, const snug_dof* dof, dvec t) {
+    dvec o = dxyz(0, 0, 0), up = dxyz(0, 1, 0);
     double s = supported_fraction(sp, n, g, up, 0.0, o, o, t);
     if (s >= 1.0) return t;
-    dvec3 best = dv_scale(t, s);
-    double best_d = dv_len(dv_sub(best, t));
+    dvec best = dscale(t, s);
+    double best_d = dlen(dsub(best, t));
     for (uint32_t i = 0; i < n; i++) {
-        dvec3 c = snug_dof_project(dof, snug_support_clamp(&sp[i], g->members[sp[i].member].pose, t));
-        double d = dv_len(dv_sub(c, t));
+        dvec c = snug_dof_project(dof, snug_support_clamp(&sp[i], g->members[sp[i].member].pose, t));
+        double d = dlen(dsub(c, t));
         if (d < best_d && supported_fraction(sp, n, g, up, 0.0, o, o, c) >= 1.0) best = c, best_d = d;
     }
     return best;
@@ -302,7 +301,7 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
     if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
     if (!constrained && (st = free_mode(ctx, s, ps, b, &g))) return st;
     double skin = ps->def.skin * g.radius;
-    dvec3 up = dv_f(ps->def.up);
+    dvec up = dv(ps->def.up);
 
     /* 1. re-seat under the pointer */
     bool pointer = def->input == SNUG_MOVE_POINTER;
@@ -326,40 +325,40 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
 
     {
         /* degrees of freedom from the bindings outside the group and the orientation constraints */
-        dvec3 normals[64], axes[128];
+        dvec normals[64], axes[128];
         uint32_t nn = 0, na = 0;
         for (uint32_t e = 0; e < g.ext_count && nn < 64; e++) {
             const snug_member* m = &g.members[g.ext[e].member];
             const snug_place_surfaces* bs = snug_mesh_surfaces(m->mesh);
-            normals[nn++] = dv_norm(dpose_dir(m->pose, dv_f(bs->items[g.ext[e].b.binding].s.normal)));
+            normals[nn++] = dnorm(dpose_dir(m->pose, dv(bs->items[g.ext[e].b.binding].s.normal)));
         }
         for (uint32_t i = 0; i < nn; i++) axes[na++] = normals[i];
         for (uint32_t i = 0; i < g.count && na < 128; i++) {
             snug_place_body* rec = snug_place_body_at(ps, s, g.members[i].body->slot);
-            if (rec && rec->oriented) axes[na++] = dv_norm(dv_f(rec->orient_world));
+            if (rec && rec->oriented) axes[na++] = dnorm(dv(rec->orient_world));
         }
         snug_dof dof = snug_dof_of(normals, nn);
         snug_turn turn = snug_turn_of(axes, na);
         result->allowed_axes = snug_dof_axes(&dof);
-        if (turn.kind == SNUG_TURN_AXIS) dv_store(turn.axis, result->turn_axis);
-        if (turn.kind == SNUG_TURN_FREE) dv_store(up, result->turn_axis);
+        if (turn.kind == SNUG_TURN_AXIS) dstore_f(turn.axis, result->turn_axis);
+        if (turn.kind == SNUG_TURN_FREE) dstore_f(up, result->turn_axis);
 
         /* supports of the bindings outside the group, with the offers the motion may reach */
-        dvec3 want_t;
+        dvec want_t;
         if (pointer) {
-            dvec3 n = nn ? normals[0] : constrained ? up : dv_norm(dv_scale(dv_f(def->ray.dir), -1.0));
+            dvec n = nn ? normals[0] : constrained ? up : dnorm(dscale(dv(def->ray.dir), -1.0));
             for (uint32_t e = 0; e < g.ext_count; e++)
                 if (g.ext[e].member == 0) {
                     n = normals[e];
                     break;
                 }
-            dvec3 grab = dpose_point(g.members[0].pose, dv_f(def->grab));
-            dvec3 o = dv_f(def->ray.origin), d = dv_f(def->ray.dir);
-            double denom = dv_dot(d, n);
-            double t = fabs(denom) > 1e-9 * dv_len(d) ? dv_dot(dv_sub(grab, o), n) / denom : -1.0;
-            want_t = t > 0.0 ? dv_sub(dv_madd(o, d, t), grab) : dv(0, 0, 0);
+            dvec grab = dpose_point(g.members[0].pose, dv(def->grab));
+            dvec o = dv(def->ray.origin), d = dv(def->ray.dir);
+            double denom = ddot(d, n);
+            double t = fabs(denom) > 1e-9 * dlen(d) ? ddot(dsub(grab, o), n) / denom : -1.0;
+            want_t = t > 0.0 ? dsub(dmadd(o, d, t), grab) : dxyz(0, 0, 0);
         } else {
-            want_t = dv_sub(dv_f(def->target.p), g.members[0].pose.p);
+            want_t = dsub(dv(def->target.p), g.members[0].pose.p);
         }
         snug_support sp[MAX_SUPPORTS];
         uint32_t ns = 0;
@@ -372,7 +371,7 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
 
         /* 2. turn */
         double angle = 0.0;
-        dvec3 axis = turn.kind == SNUG_TURN_AXIS ? turn.axis : up;
+        dvec axis = turn.kind == SNUG_TURN_AXIS ? turn.axis : up;
         dquat target_rel = dq_identity();
         if (!pointer) target_rel = dq_mul(dq_f(def->target.q), dq_conj(g.members[0].pose.q));
         if (turn.kind == SNUG_TURN_AXIS) {
@@ -382,7 +381,7 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
             if (q.w < 0) q = (dquat){-q.x, -q.y, -q.z, -q.w};
             double sn = sqrt(q.x * q.x + q.y * q.y + q.z * q.z);
             angle = 2.0 * atan2(sn, q.w);
-            axis = sn > 1e-12 ? dv(q.x / sn, q.y / sn, q.z / sn) : up;
+            axis = sn > 1e-12 ? dxyz(q.x / sn, q.y / sn, q.z / sn) : up;
         } else {
             double asked = fabs(def->turn) + fabs(2.0 * acos(fmin(1.0, fabs(target_rel.w))));
             if (asked > 1e-9) result->reasons |= SNUG_MOVE_TURN_LOCKED;
@@ -394,13 +393,13 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
         if (fabs(angle) > 1e-12 && def->angle_step > 0.0f)
             angle = snug_turn_to_step(g.members[0].pose.q, axis, angle, def->angle_step);
         if (fabs(angle) > 1e-12) {
-            dvec3 pivot = g.centre;
+            dvec pivot = g.centre;
             for (uint32_t i = 0; i < ns; i++)
                 if (sp[i].member == 0) {
                     pivot = dpose_point(g.members[0].pose, sp[i].binding->centroid);
                     break;
                 }
-            double part = supported ? supported_fraction(sp, ns, &g, axis, angle, pivot, dv(0, 0, 0), dv(0, 0, 0)) : 1.0;
+            double part = supported ? supported_fraction(sp, ns, &g, axis, angle, pivot, dxyz(0, 0, 0), dxyz(0, 0, 0)) : 1.0;
             if (part < 1.0) {
                 angle *= part;
                 result->reasons |= SNUG_MOVE_CONTAINED;
@@ -416,14 +415,14 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
                 if ((st = snug_body_set_pose(ctx, scene, body, &p))) return st;
                 snug_group_refresh(&g);
             }
-            if (!pointer) want_t = dv_sub(dv_f(def->target.p), g.members[0].pose.p);
+            if (!pointer) want_t = dsub(dv(def->target.p), g.members[0].pose.p);
         }
 
         /* 3. translate: a support on one convex offer becomes the edges of its feasible region, limits the mover
          * slides along as it slides along bodies; a support over several offers is clamped before and checked along
          * the way after */
-        dvec3 t = snug_dof_project(&dof, want_t);
-        if (dv_len(dv_sub(t, want_t)) > 1e-9 * (1.0 + dv_len(want_t))) result->reasons |= SNUG_MOVE_CONSTRAINED;
+        dvec t = snug_dof_project(&dof, want_t);
+        if (dlen(dsub(t, want_t)) > 1e-9 * (1.0 + dlen(want_t))) result->reasons |= SNUG_MOVE_CONSTRAINED;
         snug_limit limits[MAX_SUPPORTS * (SNUG_SURFACE_MAX_VERTICES + 4)];
         uint32_t nl = 0;
         bool pieced = false;
@@ -435,13 +434,13 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
             nl += snug_support_limits(&sp[i], g.members[sp[i].member].pose, limits + nl);
         }
         if (pieced) {
-            dvec3 c = clamp_to_supports(sp, ns, &g, &dof, t);
-            if (dv_len(dv_sub(c, t)) > 1e-9 * (1.0 + dv_len(t))) result->reasons |= SNUG_MOVE_CONTAINED;
+            dvec c = clamp_to_supports(sp, ns, &g, &dof, t);
+            if (dlen(dsub(c, t)) > 1e-9 * (1.0 + dlen(t))) result->reasons |= SNUG_MOVE_CONTAINED;
             t = c;
         }
-        if (dv_len(t) > 0.0) {
+        if (dlen(t) > 0.0) {
             snug_mover_out mo = {0};
-            dvec3 moved;
+            dvec moved;
             if ((st = snug_mover_translate(ctx, s, ps, &g, &dof, limits, nl, t, skin, &moved, &mo))) return st;
             if (mo.blocked) result->reasons |= SNUG_MOVE_BLOCKED;
             if (mo.limited) result->reasons |= SNUG_MOVE_CONTAINED;
@@ -450,17 +449,17 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
                 result->blockers[result->blocker_count++] = mo.blockers[i];
             /* a slide may leave the straight way the clamp checked: follow the way taken, leg by leg */
             for (uint32_t k = 1; pieced && k < mo.path_count; k++) {
-                dvec3 from = mo.path[k - 1], leg = dv_sub(mo.path[k], from);
-                double part = supported_fraction(sp, ns, &g, up, 0.0, dv(0, 0, 0), from, leg);
+                dvec from = mo.path[k - 1], leg = dsub(mo.path[k], from);
+                double part = supported_fraction(sp, ns, &g, up, 0.0, dxyz(0, 0, 0), from, leg);
                 if (part < 1.0) {
-                    moved = dv_madd(from, leg, part);
+                    moved = dmadd(from, leg, part);
                     result->reasons |= SNUG_MOVE_CONTAINED;
                     break;
                 }
             }
-            if (dv_len(moved) > 0.0) {
+            if (dlen(moved) > 0.0) {
                 dpose p = g.members[0].pose;
-                p.p = dv_add(p.p, moved);
+                p.p = dadd(p.p, moved);
                 snug_pose pf = dpose_store(p);
                 if ((st = snug_body_set_pose(ctx, scene, body, &pf))) return st;
                 snug_group_refresh(&g);

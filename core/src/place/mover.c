@@ -15,7 +15,7 @@
 
 /* n . o >= c for the group's offset o from where the call started. */
 typedef struct plane {
-    dvec3 n;                           /* unit, from the other body towards the group */
+    dvec n;                           /* unit, from the other body towards the group */
     double c;
     const snug_body_data *body, *by;   /* the other body, and the member it faces */
     float point[3];                    /* on the other body */
@@ -25,22 +25,22 @@ typedef struct pair_state {
     bool excluded;                     /* overlapping before the call */
 } pair_state;
 
-static snug_pose pose_at(const snug_member* m, dvec3 offset) {
+static snug_pose pose_at(const snug_member* m, dvec offset) {
     dpose p = m->pose;
-    p.p = dv_add(p.p, offset);
+    p.p = dadd(p.p, offset);
     return dpose_store(p);
 }
 
 /* A member turned by q about pivot, then moved by offset. */
-static snug_member moved_member(const snug_member* m, dquat q, dvec3 pivot, dvec3 offset) {
+static snug_member moved_member(const snug_member* m, dquat q, dvec pivot, dvec offset) {
     snug_member r = *m;
     r.pose = dpose_turn(m->pose, q, pivot);
-    r.pose.p = dv_add(r.pose.p, offset);
+    r.pose.p = dadd(r.pose.p, offset);
     return r;
 }
 
 static void add_blocker(snug_mover_out* out, const snug_body_data* body, const snug_body_data* by, const float point[3],
-                        dvec3 n) {
+                        dvec n) {
     for (uint32_t i = 0; i < out->blocker_count; i++)
         if (out->blockers[i].body == body->handle) return;
     if (out->blocker_count == SNUG_MOVE_BLOCKERS_MAX) return;
@@ -48,7 +48,7 @@ static void add_blocker(snug_mover_out* out, const snug_body_data* body, const s
     b->body = body->handle;
     b->by = by->handle;
     memcpy(b->point, point, sizeof b->point);
-    dv_store(n, b->normal);
+    dstore_f(n, b->normal);
 }
 
 /* Is the pair of member m and body c tested at all? */
@@ -56,28 +56,28 @@ static bool pair_tested(const snug_scene_data* s, const snug_member* m, const sn
     return snug_scene_pair_passes(s, m->body, c);
 }
 
-static double box_gap(dvec3 alo, dvec3 ahi, const float blo[3], const float bhi[3]) {
+static double box_gap(dvec alo, dvec ahi, const float blo[3], const float bhi[3]) {
     double gx = fmax(0.0, fmax(blo[0] - ahi.x, alo.x - bhi[0]));
     double gy = fmax(0.0, fmax(blo[1] - ahi.y, alo.y - bhi[1]));
     double gz = fmax(0.0, fmax(blo[2] - ahi.z, alo.z - bhi[2]));
     return sqrt(gx * gx + gy * gy + gz * gz);
 }
 
-static void member_box(const snug_member* m, dvec3 offset, dvec3* lo, dvec3* hi) {
+static void member_box(const snug_member* m, dvec offset, dvec* lo, dvec* hi) {
     float l[3], h[3];
     snug_pose p = pose_at(m, offset);
     snug_body_world_box(m->body, &p, l, h);
-    *lo = dv(l[0], l[1], l[2]);
-    *hi = dv(h[0], h[1], h[2]);
+    *lo = dxyz(l[0], l[1], l[2]);
+    *hi = dxyz(h[0], h[1], h[2]);
 }
 
 /* Adds the planes of the bodies within two skins of the group at offset; marks pairs overlapping now as excluded. */
 static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                           snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec3 offset, double skin,
+                           snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec offset, double skin,
                            plane* planes, uint32_t* plane_count, snug_mover_out* out) {
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
-        dvec3 lo, hi;
+        dvec lo, hi;
         member_box(m, offset, &lo, &hi);
         for (uint32_t k = 0; k < near_count; k++) {
             pair_state* st = &pairs[(size_t)i * near_count + k];
@@ -86,16 +86,16 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 2.0 * skin) continue;
-            dvec3 lift = snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
-            snug_pose pm = pose_at(m, dv_add(offset, lift));
+            dvec lift = snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
+            snug_pose pm = pose_at(m, dadd(offset, lift));
             bool within = false;
             snug_status r = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(2.0 * skin), &within);
             if (r) return r;
             if (!within) continue;
             snug_distance_result d;
             if ((r = snug_mesh_distance(ctx, m->body->mesh, &pm, c->mesh, &c->world, &d))) return r;
-            dvec3 pa = dv_f(d.point_a), pb = dv_f(d.point_b);
-            double dist = dv_len(dv_sub(pa, pb));
+            dvec pa = dv(d.point_a), pb = dv(d.point_b);
+            double dist = dlen(dsub(pa, pb));
             if (dist <= 1e-3 * skin) {
                 bool hit = false;
                 snug_tri_pair pair;
@@ -106,9 +106,9 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
                     continue;
                 }
             }
-            dvec3 n = dv_scale(dv_sub(pa, pb), 1.0 / dist);
+            dvec n = dscale(dsub(pa, pb), 1.0 / dist);
             if (*plane_count < MAX_PLANES)
-                planes[(*plane_count)++] = (plane){n, dv_dot(n, offset) - fmax(dist - skin, 0.0), c, m->body,
+                planes[(*plane_count)++] = (plane){n, ddot(n, offset) - fmax(dist - skin, 0.0), c, m->body,
                                                    {d.point_b[0], d.point_b[1], d.point_b[2]}};
         }
     }
@@ -121,21 +121,21 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
  * NULL (none excluded). */
 static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                   snug_body_data** near, uint32_t near_count, const pair_state* pairs, dquat q,
-                                  dvec3 pivot, dvec3 offset, double skin, bool* overlap, const snug_body_data** who,
+                                  dvec pivot, dvec offset, double skin, bool* overlap, const snug_body_data** who,
                                   const snug_body_data** by) {
     *overlap = false;
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member mm = moved_member(&g->members[i], q, pivot, offset);
         const snug_member* m = &mm;
-        dvec3 lo, hi;
-        member_box(m, dv(0, 0, 0), &lo, &hi);
+        dvec lo, hi;
+        member_box(m, dxyz(0, 0, 0), &lo, &hi);
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
             if ((pairs && pairs[(size_t)i * near_count + k].excluded) || !pair_tested(s, m, c)) continue;
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 0.0) continue;
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool hit = false;
             snug_tri_pair pair;
             snug_status st = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
@@ -153,40 +153,40 @@ static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_
 
 /* The offset nearest to want that keeps every plane and the degrees of freedom (Gauss-Seidel projections, as
  * Box2D's plane solver), or the current offset when none does or the way there turns against the wanted motion. */
-static dvec3 solve(const snug_dof* dof, dvec3 offset, dvec3 want, const plane* planes, uint32_t count) {
-    dvec3 o = dv_add(offset, snug_dof_project(dof, dv_sub(want, offset)));
+static dvec solve(const snug_dof* dof, dvec offset, dvec want, const plane* planes, uint32_t count) {
+    dvec o = dadd(offset, snug_dof_project(dof, dsub(want, offset)));
     for (int iter = 0; iter < 20; iter++) {
         double worst = 0.0;
         for (uint32_t i = 0; i < count; i++) {
-            double v = dv_dot(planes[i].n, o) - planes[i].c;
+            double v = ddot(planes[i].n, o) - planes[i].c;
             if (v < 0.0) {
-                o = dv_madd(o, planes[i].n, -v);
+                o = dmadd(o, planes[i].n, -v);
                 if (-v > worst) worst = -v;
             }
         }
-        o = dv_add(offset, snug_dof_project(dof, dv_sub(o, offset)));
+        o = dadd(offset, snug_dof_project(dof, dsub(o, offset)));
         if (worst < 1e-12) break;
     }
     for (uint32_t i = 0; i < count; i++)
-        if (dv_dot(planes[i].n, o) < planes[i].c - 1e-9) return offset;
-    return dv_dot(dv_sub(o, offset), dv_sub(want, offset)) > 0.0 ? o : offset;
+        if (ddot(planes[i].n, o) < planes[i].c - 1e-9) return offset;
+    return ddot(dsub(o, offset), dsub(want, offset)) > 0.0 ? o : offset;
 }
 
 snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                 const snug_dof* dof, const snug_limit* limits, uint32_t limit_count, dvec3 want,
-                                 double skin, dvec3* moved, snug_mover_out* out) {
-    *moved = dv(0, 0, 0);
-    double reach = dv_len(want) + 2.0 * skin;
-    dvec3 grow = dv(reach, reach, reach);
+                                 const snug_dof* dof, const snug_limit* limits, uint32_t limit_count, dvec want,
+                                 double skin, dvec* moved, snug_mover_out* out) {
+    *moved = dxyz(0, 0, 0);
+    double reach = dlen(want) + 2.0 * skin;
+    dvec grow = dxyz(reach, reach, reach);
     snug_body_data** near;
     uint32_t near_count;
-    snug_status st = snug_group_neighbours(ctx, s, ps, g, dv_sub(g->lo, grow), dv_add(g->hi, grow), &near, &near_count);
+    snug_status st = snug_group_neighbours(ctx, s, ps, g, dsub(g->lo, grow), dadd(g->hi, grow), &near, &near_count);
     if (st) return st;
     if ((st = snug_buffer_reserve(ctx, &ps->pairs, (size_t)g->count * near_count * sizeof(pair_state) + 1, 0)))
         return st;
     pair_state* pairs = (pair_state*)ps->pairs.data;
     memset(pairs, 0, (size_t)g->count * near_count * sizeof *pairs);
-    dvec3 offset = {0, 0, 0};
+    dvec offset = {0, 0, 0};
     plane planes[MAX_PLANES];
     uint32_t plane_count = 0; /* kept through the rounds: a plane met by a cast still holds while sliding on */
     for (uint32_t i = 0; i < limit_count && plane_count < MAX_PLANES; i++)
@@ -195,11 +195,11 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
     out->path[0] = offset;
     for (uint32_t round = 0; round < ps->def.max_slides; round++) {
         if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, skin, planes, &plane_count, out))) break;
-        dvec3 x = dv_sub(solve(dof, offset, want, planes, plane_count), offset);
+        dvec x = dsub(solve(dof, offset, want, planes, plane_count), offset);
         /* planes the wanted motion would cross stop it: a body's blocks it (reported as a cast's hit would be), a
          * limit's contains it */
         for (uint32_t p = 0; p < plane_count; p++)
-            if (dv_dot(planes[p].n, dv_add(offset, snug_dof_project(dof, dv_sub(want, offset)))) < planes[p].c - 1e-9 * skin) {
+            if (ddot(planes[p].n, dadd(offset, snug_dof_project(dof, dsub(want, offset)))) < planes[p].c - 1e-9 * skin) {
                 if (!planes[p].body) {
                     out->limited = true;
                     continue;
@@ -207,27 +207,27 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                 out->blocked = true;
                 add_blocker(out, planes[p].body, planes[p].by, planes[p].point, planes[p].n);
             }
-        double len = dv_len(x);
+        double len = dlen(x);
         if (len < 1e-12) break;
         double best_t = 1.0;
         snug_toi_result hit;
         const snug_body_data *hit_body = NULL, *hit_by = NULL;
         float xf[3];
-        dv_store(x, xf);
+        dstore_f(x, xf);
         for (uint32_t i = 0; i < g->count && !st; i++) {
             const snug_member* m = &g->members[i];
-            dvec3 lo, hi, lo2, hi2;
+            dvec lo, hi, lo2, hi2;
             member_box(m, offset, &lo, &hi);
-            member_box(m, dv_add(offset, x), &lo2, &hi2);
-            lo = dv(fmin(lo.x, lo2.x), fmin(lo.y, lo2.y), fmin(lo.z, lo2.z));
-            hi = dv(fmax(hi.x, hi2.x), fmax(hi.y, hi2.y), fmax(hi.z, hi2.z));
+            member_box(m, dadd(offset, x), &lo2, &hi2);
+            lo = dxyz(fmin(lo.x, lo2.x), fmin(lo.y, lo2.y), fmin(lo.z, lo2.z));
+            hi = dxyz(fmax(hi.x, hi2.x), fmax(hi.y, hi2.y), fmax(hi.z, hi2.z));
             for (uint32_t k = 0; k < near_count; k++) {
                 snug_body_data* c = near[k];
                 if (pairs[(size_t)i * near_count + k].excluded || !pair_tested(s, m, c)) continue;
                 float clo[3], chi[3];
                 snug_body_world_box(c, &c->world, clo, chi);
                 if (box_gap(lo, hi, clo, chi) > skin) continue;
-                snug_pose pm = pose_at(m, dv_add(offset, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
+                snug_pose pm = pose_at(m, dadd(offset, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
                 snug_toi_result r;
                 if ((st = snug_mesh_sweep(ctx, m->body->mesh, &pm, xf, c->mesh, &c->world, &r))) break;
                 if (r.hit && r.t < best_t) best_t = r.t, hit = r, hit_body = c, hit_by = m->body;
@@ -237,7 +237,7 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
         double u = hit_body ? fmax(0.0, best_t - skin / len) : 1.0;
         bool overlap = false;
         const snug_body_data *o_body = NULL, *o_by = NULL;
-        if ((st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre, dv_madd(offset, x, u),
+        if ((st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre, dmadd(offset, x, u),
                                  skin, &overlap, &o_body, &o_by)))
             break;
         if (overlap) { /* a missed contact: the last free point of this cast, a skin short of it */
@@ -247,7 +247,7 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                 bool o = false;
                 const snug_body_data *w1, *w2;
                 st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre,
-                                    dv_madd(offset, x, mid), skin, &o, &w1, &w2);
+                                    dmadd(offset, x, mid), skin, &o, &w1, &w2);
                 if (o) hi = mid;
                 else lo = mid;
             }
@@ -258,26 +258,26 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
             memset(&hit, 0, sizeof hit);
             for (uint32_t i = 0; i < g->count; i++)
                 if (g->members[i].body == o_by) {
-                    snug_pose at = pose_at(&g->members[i], dv_madd(offset, x, lo));
+                    snug_pose at = pose_at(&g->members[i], dmadd(offset, x, lo));
                     if ((st = snug_mesh_distance(ctx, o_by->mesh, &at, o_body->mesh, &o_body->world, &d))) break;
-                    dvec3 nn = dv_sub(dv_f(d.point_a), dv_f(d.point_b));
-                    dv_store(dv_len(nn) > 0.0 ? dv_norm(nn) : dv_scale(dv_norm(x), -1.0), hit.normal);
+                    dvec nn = dsub(dv(d.point_a), dv(d.point_b));
+                    dstore_f(dlen(nn) > 0.0 ? dnorm(nn) : dscale(dnorm(x), -1.0), hit.normal);
                     memcpy(hit.point, d.point_b, sizeof hit.point);
                 }
             if (st) break;
         }
         if (!hit_body) {
-            offset = dv_add(offset, x);
+            offset = dadd(offset, x);
             out->path[out->path_count++] = offset;
             break;
         }
-        offset = dv_madd(offset, x, u);
+        offset = dmadd(offset, x, u);
         out->path[out->path_count++] = offset;
         out->blocked = true;
-        dvec3 n = dv_norm(dv_f(hit.normal));
+        dvec n = dnorm(dv(hit.normal));
         add_blocker(out, hit_body, hit_by, hit.point, n);
         if (plane_count < MAX_PLANES)
-            planes[plane_count++] = (plane){n, dv_dot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]}};
+            planes[plane_count++] = (plane){n, ddot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]}};
     }
     if (st) return st;
     *moved = offset;
@@ -285,32 +285,32 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
 }
 
 snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                            dvec3 pivot, dvec3 axis, double angle, double skin, double* turned, snug_mover_out* out) {
+                            dvec pivot, dvec axis, double angle, double skin, double* turned, snug_mover_out* out) {
     *turned = 0.0;
     if (fabs(angle) < 1e-12) return SNUG_OK;
     /* every point of the group stays within its distance from the pivot */
     double r = 0.0;
     for (int i = 0; i < 8; i++) {
-        dvec3 corner = dv(i & 1 ? g->hi.x : g->lo.x, i & 2 ? g->hi.y : g->lo.y, i & 4 ? g->hi.z : g->lo.z);
-        double d = dv_len(dv_sub(corner, pivot));
+        dvec corner = dxyz(i & 1 ? g->hi.x : g->lo.x, i & 2 ? g->hi.y : g->lo.y, i & 4 ? g->hi.z : g->lo.z);
+        double d = dlen(dsub(corner, pivot));
         if (d > r) r = d;
     }
     double reach = fmin(fabs(angle), 2.0) * r + 2.0 * skin;
-    dvec3 grow = dv(reach, reach, reach);
+    dvec grow = dxyz(reach, reach, reach);
     snug_body_data** near;
     uint32_t near_count;
-    snug_status st = snug_group_neighbours(ctx, s, ps, g, dv_sub(g->lo, grow), dv_add(g->hi, grow), &near, &near_count);
+    snug_status st = snug_group_neighbours(ctx, s, ps, g, dsub(g->lo, grow), dadd(g->hi, grow), &near, &near_count);
     if (st) return st;
     float pivotf[3], axisf[3];
-    dv_store(pivot, pivotf);
-    dv_store(axis, axisf);
+    dstore_f(pivot, pivotf);
+    dstore_f(axis, axisf);
     double best_t = 1.0;
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
             if (!pair_tested(s, m, c)) continue;
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool touching = false;
             if ((st = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, 0.0f, &touching))) return st;
             if (touching) {
@@ -332,7 +332,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
                     if (t < best_t) {
                         best_t = t;
                         out->turn_blocked = true;
-                        add_blocker(out, c, m->body, res.point, dv_f(res.normal));
+                        add_blocker(out, c, m->body, res.point, dv(res.normal));
                     }
                     break;
                 }
@@ -347,7 +347,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
     bool overlap = false;
     const snug_body_data *o_body, *o_by;
     if ((st = overlapping_at(ctx, s, ps, g, near, near_count, NULL, dq_axis_angle(axis, angle * t), pivot,
-                             dv(0, 0, 0), skin, &overlap, &o_body, &o_by)))
+                             dxyz(0, 0, 0), skin, &overlap, &o_body, &o_by)))
         return st;
     if (overlap) {
         double lo = 0.0, hi = t;
@@ -356,7 +356,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
             bool o = false;
             const snug_body_data *w1, *w2;
             if ((st = overlapping_at(ctx, s, ps, g, near, near_count, NULL, dq_axis_angle(axis, angle * mid), pivot,
-                                     dv(0, 0, 0), skin, &o, &w1, &w2)))
+                                     dxyz(0, 0, 0), skin, &o, &w1, &w2)))
                 return st;
             if (o) hi = mid;
             else lo = mid;
@@ -364,8 +364,8 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
         t = fmax(0.0, lo - skin / (fabs(angle) * fmax(r, skin)));
         out->turn_blocked = true;
         float at[3];
-        dv_store(pivot, at);
-        add_blocker(out, o_body, o_by, at, dv(0, 0, 0));
+        dstore_f(pivot, at);
+        add_blocker(out, o_body, o_by, at, dxyz(0, 0, 0));
     }
     *turned = angle * t;
     return SNUG_OK;

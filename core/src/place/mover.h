@@ -13,7 +13,7 @@
 
 /* A limit on the group's translation o that is not a body: n . o >= c (an offer's edge, move.c). */
 typedef struct snug_limit {
-    dvec3 n;
+    dvec n;
     double c;
 } snug_limit;
 
@@ -22,16 +22,16 @@ typedef struct snug_mover_out {
     uint32_t blocker_count;
     snug_blocker blockers[SNUG_MOVE_BLOCKERS_MAX];
     uint32_t path_count;               /* the corners of the way taken, from (0, 0, 0) to *moved */
-    dvec3 path[SNUG_MOVER_PATH_MAX];
+    dvec path[SNUG_MOVER_PATH_MAX];
 } snug_mover_out;
 
 /* How far the group gets towards translation `want` (in the degrees of freedom dof, within the limits), sliding
  * along up to max_slides planes; *moved is the translation made. Nothing is moved here. */
 snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                 const snug_dof* dof, const snug_limit* limits, uint32_t limit_count, dvec3 want,
-                                 double skin, dvec3* moved, snug_mover_out* out);
+                                 const snug_dof* dof, const snug_limit* limits, uint32_t limit_count, dvec want,
+                                 double skin, dvec* moved, snug_mover_out* out);
 /* How far the group may turn by `angle` about the unit axis through pivot; *turned is the angle. */
 snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                            dvec3 pivot, dvec3 axis, double angle, double skin, double* turned, snug_mover_out* out);
+                            dvec pivot, dvec axis, double angle, double skin, double* turned, snug_mover_out* out);
 
 #endif

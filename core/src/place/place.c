@@ -13,7 +13,7 @@ snug_place_def snug_default_place_def(void) {
     d.overhang = 0.05f;
     d.snap_range = 2.0f;
     d.max_slides = 4;
-    d.cookie = SNUG_PLACE_COOKIE;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -98,12 +98,11 @@ void snug_place_prune(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps) {
 snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug_place_def* def) {
     SNUG_SCENE_ENTRY(ctx, scene, s);
     if (!def) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_place_def: def is NULL");
-    if (def->cookie != SNUG_PLACE_COOKIE)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "place def not made by snug_default_place_def");
-    dvec3 up = dv_f(def->up);
-    if (!dv_finite(up) || !isfinite(def->skin) || !isfinite(def->overhang) || !isfinite(def->snap_range))
+    if (snug_def_check_mark(ctx, def->internal_value, "place_def")) return SNUG_ERR_INVALID_ARGUMENT;
+    dvec up = dv(def->up);
+    if (!dfinite(up) || !isfinite(def->skin) || !isfinite(def->overhang) || !isfinite(def->snap_range))
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "place def has NaN or Inf");
-    if (fabs(dv_len(up) - 1.0) > 1e-3)
+    if (fabs(dlen(up) - 1.0) > 1e-3)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "place def: up is not a unit vector");
     if (!(def->skin > 0.0f && def->skin <= 0.1f) || !(def->overhang >= 0.0f && def->overhang <= 1.0f) ||
         !(def->snap_range >= 0.0f && def->snap_range <= 100.0f) || def->max_slides < 1 || def->max_slides > 8)
@@ -112,7 +111,7 @@ snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug
     snug_place_scene* ps = snug_place_state(ctx, s);
     if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
     ps->def = *def;
-    dv_store(dv_norm(up), ps->def.up);
+    dstore_f(dnorm(up), ps->def.up);
     return snug_succeed(ctx);
 }
 
@@ -129,18 +128,33 @@ snug_status snug_body_set_orientation(snug_ctx* ctx, snug_scene scene, snug_body
                                       const float world[3]) {
     SNUG_BODY_ENTRY(ctx, scene, body, s, b);
     if (!local || !world) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_orientation needs two vectors");
-    dvec3 l = dv_f(local), w = dv_f(world);
-    if (!dv_finite(l) || !dv_finite(w)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "orientation vector not finite");
-    bool clear = dv_len(l) == 0.0 && dv_len(w) == 0.0;
-    if (!clear && (fabs(dv_len(l) - 1.0) > 1e-3 || fabs(dv_len(w) - 1.0) > 1e-3))
+    dvec l = dv(local), w = dv(world);
+    if (!dfinite(l) || !dfinite(w)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "orientation vector not finite");
+    bool clear = dlen(l) == 0.0 && dlen(w) == 0.0;
+    if (!clear && (fabs(dlen(l) - 1.0) > 1e-3 || fabs(dlen(w) - 1.0) > 1e-3))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "orientation vectors must both be unit (or both zero)");
     snug_place_scene* ps = snug_place_state(ctx, s);
     if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
     snug_place_body* r = snug_place_body_of(ctx, ps, b);
     if (!r) return SNUG_ERR_OUT_OF_MEMORY;
     r->oriented = !clear;
-    dv_store(dv_norm(l), r->orient_local);
-    dv_store(dv_norm(w), r->orient_world);
+    dstore_f(dnorm(l), r->orient_local);
+    dstore_f(dnorm(w), r->orient_world);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_body_get_orientation(snug_ctx* ctx, snug_scene scene, snug_body body, float local[3],
+                                      float world[3]) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    if (!local || !world) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "get_orientation needs two outputs");
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    const snug_place_body* r = snug_place_body_at(ps, s, b->slot);
+    bool oriented = r && r->oriented;
+    for (int i = 0; i < 3; i++) {
+        local[i] = oriented ? r->orient_local[i] : 0.0f;
+        world[i] = oriented ? r->orient_world[i] : 0.0f;
+    }
     return snug_succeed(ctx);
 }
 

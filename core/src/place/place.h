@@ -11,12 +11,10 @@
 #include "place/pmath.h"
 #include "scene/scene.h"
 
-#define SNUG_PLACE_COOKIE 0x736e7567u /* "snug": what the default def functions put in a def's cookie */
-
 /* A mesh's surfaces with what every placement call would otherwise recompute. */
 typedef struct snug_place_surface {
     snug_surface s;
-    dvec3 centroid;                    /* of the polygon's vertices, mesh frame */
+    dvec centroid;                    /* of the polygon's vertices, mesh frame */
     double radius;                     /* farthest vertex from the centroid */
 } snug_place_surface;
 
@@ -76,8 +74,8 @@ typedef struct snug_group {
     snug_member* members;
     uint32_t ext_count;
     snug_ext_binding* ext;
-    dvec3 lo, hi;                      /* world box of the members */
-    dvec3 centre;
+    dvec lo, hi;                      /* world box of the members */
+    dvec centre;
     double radius;                     /* of the box, about centre */
     uint32_t stamp;                    /* members carry this stamp in ps->stamps */
 } snug_group;
@@ -93,13 +91,14 @@ void snug_group_refresh(snug_group* g);
 /* Enabled bodies outside the group (g NULL: any) whose world boxes meet [lo, hi]; written into ps->near (valid
  * until its next use). */
 snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                  dvec3 lo, dvec3 hi, snug_body_data*** out, uint32_t* count);
+                                  dvec lo, dvec hi, snug_body_data*** out, uint32_t* count);
 /* The offset that parts body a (mesh ma, at pose pa) from body b where one rests on the other: `gap` along the
- * normal of each binding of a that lies in the plane of an offer of b (the offer it is bound to, or a coplanar one
- * beside it that its polygon may also rest on, support.c), and against the normal of each binding of b on an
- * offer of a. Zero when neither rests on the other: then touching is a collision. */
-dvec3 snug_rest_lift(snug_ctx* ctx, snug_place_scene* ps, const snug_scene_data* s, const snug_body_data* a,
-                     const snug_mesh_data* ma, dpose pa, const snug_body_data* b, double gap);
+ * normal of each binding surface of a that lies in the plane of an offer of b it may rest on (label), facing it, and
+ * against the normal of each binding surface of b lying so on an offer of a. Bound or not: a back flat against a
+ * wall it may lean on is resting there, which is what lets a bookcase standing against a wall be bound to the floor
+ * and then to the wall. Zero when neither rests on the other: then touching is a collision. */
+dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                     const snug_body_data* b, double gap);
 
 /* Bodies outside the group that rest on a member lose that binding once it no longer holds (its plane or its
  * polygon left the offer): a body is carried only by the supporter of its main binding, its parent, and a second
@@ -115,8 +114,8 @@ bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
  * rounding, near enough (a hundredth of a skin of the smaller body) that nothing else is excused. */
 static inline double snug_contact_lift(const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
                                        const snug_body_data* b, const snug_mesh_data* mb) {
-    double ra = 0.5 * dv_len(dv_sub(dv_f(a->local_max), dv_f(a->local_min)));
-    double rb = 0.5 * dv_len(dv_sub(dv_f(b->local_max), dv_f(b->local_min)));
+    double ra = 0.5 * dlen(dsub(dv(a->local_max), dv(a->local_min)));
+    double rb = 0.5 * dlen(dsub(dv(b->local_max), dv(b->local_min)));
     double lift = 0.01 * ps->def.skin * (ra < rb ? ra : rb);
     double tol = 8.0 * (ma->tolerance > mb->tolerance ? ma->tolerance : mb->tolerance);
     return lift > tol ? lift : tol;
@@ -133,9 +132,9 @@ const snug_place_surfaces* snug_mesh_surfaces(const snug_mesh_data* m);
 
 /* A surface in world space at a pose: plane, in-plane basis and the polygon in that basis. */
 typedef struct snug_world_surface {
-    dvec3 n;                           /* unit normal */
-    dvec3 origin;                      /* a point of the plane: the polygon's centroid */
-    dvec3 u, v;                        /* in-plane basis with u x v = n */
+    dvec n;                           /* unit normal */
+    dvec origin;                      /* a point of the plane: the polygon's centroid */
+    dvec u, v;                        /* in-plane basis with u x v = n */
     uint32_t count;
     double x[SNUG_SURFACE_MAX_VERTICES], y[SNUG_SURFACE_MAX_VERTICES]; /* counter-clockwise */
     double radius;
@@ -143,7 +142,7 @@ typedef struct snug_world_surface {
 
 void snug_world_surface_at(const snug_place_surface* ps, dpose pose, snug_world_surface* out);
 /* The polygon's vertices (world) of a surface at a pose. */
-dvec3 snug_surface_vertex(const snug_place_surface* ps, dpose pose, uint32_t i);
+dvec snug_surface_vertex(const snug_place_surface* ps, dpose pose, uint32_t i);
 
 /* Convex polygons in a plane's (u, v) coordinates. */
 typedef struct snug_poly2 {

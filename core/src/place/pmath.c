@@ -2,15 +2,10 @@
  * cost the module its size budget. */
 #include "place/pmath.h"
 
-dvec3 dv_norm(dvec3 a) {
-    double l = dv_len(a);
-    return l > 0.0 ? dv_scale(a, 1.0 / l) : (dvec3){0, 0, 0};
-}
-
-dvec3 dv_perp(dvec3 n) {
-    dvec3 a = fabs(n.x) < fabs(n.y) ? (fabs(n.x) < fabs(n.z) ? dv(1, 0, 0) : dv(0, 0, 1))
-                                     : (fabs(n.y) < fabs(n.z) ? dv(0, 1, 0) : dv(0, 0, 1));
-    return dv_norm(dv_reject(a, n));
+dvec dperp(dvec n) {
+    dvec a = fabs(n.x) < fabs(n.y) ? (fabs(n.x) < fabs(n.z) ? dxyz(1, 0, 0) : dxyz(0, 0, 1))
+                                    : (fabs(n.y) < fabs(n.z) ? dxyz(0, 1, 0) : dxyz(0, 0, 1));
+    return dnorm(dreject(a, n));
 }
 
 dquat dq_f(const float q[4]) {
@@ -24,18 +19,18 @@ dquat dq_mul(dquat a, dquat b) {
                    a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
 }
 
-dquat dq_axis_angle(dvec3 unit_axis, double angle) {
+dquat dq_axis_angle(dvec unit_axis, double angle) {
     double s = sin(0.5 * angle);
     return (dquat){unit_axis.x * s, unit_axis.y * s, unit_axis.z * s, cos(0.5 * angle)};
 }
 
-dvec3 dq_rotate(dquat q, dvec3 v) {
-    dvec3 u = {q.x, q.y, q.z};
-    dvec3 t = dv_scale(dv_cross(u, v), 2.0);
-    return dv_add(dv_add(v, dv_scale(t, q.w)), dv_cross(u, t));
+dvec dq_rotate(dquat q, dvec v) {
+    dvec u = {q.x, q.y, q.z};
+    dvec t = dscale(dcross(u, v), 2.0);
+    return dadd(dadd(v, dscale(t, q.w)), dcross(u, t));
 }
 
-double dq_twist_angle(dquat q, dvec3 unit_axis) {
+double dq_twist_angle(dquat q, dvec unit_axis) {
     double p = q.x * unit_axis.x + q.y * unit_axis.y + q.z * unit_axis.z;
     double a = 2.0 * atan2(p, q.w);
     if (a > SNUG_PI) a -= 2.0 * SNUG_PI;
@@ -46,12 +41,12 @@ double dq_twist_angle(dquat q, dvec3 unit_axis) {
 snug_pose dpose_store(dpose a) {
     snug_pose r;
     dq_store(a.q, r.q);
-    dv_store(a.p, r.p);
+    dstore_f(a.p, r.p);
     return r;
 }
 
-dpose dpose_turn(dpose a, dquat q, dvec3 pivot) {
-    return (dpose){dq_mul(q, a.q), dv_add(pivot, dq_rotate(q, dv_sub(a.p, pivot)))};
+dpose dpose_turn(dpose a, dquat q, dvec pivot) {
+    return (dpose){dq_mul(q, a.q), dadd(pivot, dq_rotate(q, dsub(a.p, pivot)))};
 }
 
-dpose dpose_f(const snug_pose* pose) { return (dpose){dq_f(pose->q), dv_f(pose->p)}; }
+dpose dpose_f(const snug_pose* pose) { return (dpose){dq_f(pose->q), dv(pose->p)}; }

@@ -21,7 +21,7 @@ snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, 
     memset(translation, 0, 3 * sizeof(float));
     *moved = false;
     bool free = false;
-    if ((st = snug_group_free_at(ctx, s, ps, &g, dq_identity(), g.centre, dv(0, 0, 0), NULL, &free, NULL))) return st;
+    if ((st = snug_group_free_at(ctx, s, ps, &g, dq_identity(), g.centre, dxyz(0, 0, 0), NULL, &free, NULL))) return st;
     if (free) return snug_succeed(ctx);
     /* the bodies the group overlaps now, by the same test */
     snug_body_data** near;
@@ -38,15 +38,15 @@ snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, 
             const snug_member* m = &g.members[i];
             if (!snug_scene_pair_passes(s, m->body, c)) continue;
             dpose p = m->pose;
-            p.p = dv_add(p.p, snug_rest_lift(ctx, ps, s, m->body, m->mesh, m->pose, c, snug_contact_lift(ps, m->body, m->mesh, c, cm)));
+            p.p = dadd(p.p, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, snug_contact_lift(ps, m->body, m->mesh, c, cm)));
             snug_pose pm = dpose_store(p);
             bool hit = false;
             snug_tri_pair pair;
             if ((st = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair))) return st;
             if (hit) {
                 hits[nh++] = c;
-                double rc = 0.5 * dv_len(dv_sub(dv_f(c->local_max), dv_f(c->local_min))) +
-                            dv_len(dv_sub(dv_f(c->world.p), g.centre));
+                double rc = 0.5 * dlen(dsub(dv(c->local_max), dv(c->local_min))) +
+                            dlen(dsub(dv(c->world.p), g.centre));
                 if (rc > reach) reach = rc;
                 break;
             }
@@ -55,19 +55,19 @@ snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, 
     double skin = ps->def.skin * g.radius;
     double L = 2.0 * (reach + g.radius) + skin;
     double best = INFINITY;
-    dvec3 best_t = dv(0, 0, 0);
+    dvec best_t = dxyz(0, 0, 0);
     for (int dz = -1; dz <= 1; dz++)
         for (int dy = -1; dy <= 1; dy++)
             for (int dx = -1; dx <= 1; dx++) {
                 if (!dx && !dy && !dz) continue;
-                dvec3 d = dv_norm(dv(dx, dy, dz));
+                dvec d = dnorm(dxyz(dx, dy, dz));
                 double need = 0.0;
                 float back[3];
-                dv_store(dv_scale(d, -L), back);
+                dstore_f(dscale(d, -L), back);
                 for (uint32_t i = 0; i < g.count; i++) {
                     const snug_member* m = &g.members[i];
                     dpose p = m->pose;
-                    p.p = dv_madd(p.p, d, L);
+                    p.p = dmadd(p.p, d, L);
                     snug_pose far = dpose_store(p);
                     for (uint32_t k = 0; k < nh; k++) {
                         snug_toi_result r;
@@ -78,7 +78,7 @@ snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, 
                 }
                 double push = need + skin;
                 if (push >= best) continue;
-                dvec3 t = dv_scale(d, push);
+                dvec t = dscale(d, push);
                 if ((st = snug_group_free_at(ctx, s, ps, &g, dq_identity(), g.centre, t, NULL, &free, NULL))) return st;
                 if (free) best = push, best_t = t;
             }
@@ -86,10 +86,10 @@ snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, 
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
                          "push_out: no push along the 26 directions frees body 0x%08x (it is boxed in)", body);
     dpose p = g.members[0].pose;
-    p.p = dv_add(p.p, best_t);
+    p.p = dadd(p.p, best_t);
     snug_pose pose = dpose_store(p);
     if ((st = snug_body_set_pose(ctx, scene, body, &pose))) return st;
-    dv_store(best_t, translation);
+    dstore_f(best_t, translation);
     *moved = true;
     return snug_succeed(ctx);
 }

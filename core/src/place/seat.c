@@ -14,17 +14,17 @@ static const snug_place_surface* surface_of(snug_mesh_data* m, uint32_t index, s
 /* The directions the group must keep while seating: orientation constraints, the other bindings of the body (when
  * kept) and every binding of the other members on bodies outside the group. */
 static uint32_t kept_axes(snug_place_scene* ps, const snug_scene_data* s, const snug_group* g, bool keep_others,
-                          dvec3* axes) {
+                          dvec* axes) {
     uint32_t n = 0;
     for (uint32_t i = 0; i < g->count; i++) {
         snug_place_body* r = snug_place_body_at(ps, s, g->members[i].body->slot);
-        if (r && r->oriented && n < 64) axes[n++] = dv_norm(dv_f(r->orient_world));
+        if (r && r->oriented && n < 64) axes[n++] = dnorm(dv(r->orient_world));
     }
     for (uint32_t e = 0; e < g->ext_count; e++) {
         if (g->ext[e].member == 0 && !keep_others) continue;
         const snug_member* m = &g->members[g->ext[e].member];
         const snug_place_surface* b = surface_of(m->mesh, g->ext[e].b.binding, SNUG_SURFACE_BINDING);
-        if (b && n < 64) axes[n++] = dv_norm(dpose_dir(m->pose, dv_f(b->s.normal)));
+        if (b && n < 64) axes[n++] = dnorm(dpose_dir(m->pose, dv(b->s.normal)));
     }
     return n;
 }
@@ -40,27 +40,27 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
     if (snug_group_has(ps, g, supporter->slot)) return false; /* the supporter moves with the body: a cycle */
     snug_world_surface Aw;
     snug_world_surface_at(A, dpose_f(&supporter->world), &Aw);
-    dvec3 x = dv_norm(dpose_dir(m0->pose, dv_f(B->s.normal))), y = Aw.n;
-    dvec3 pivot = dpose_point(m0->pose, B->centroid);
-    dvec3 axes[64];
+    dvec x = dnorm(dpose_dir(m0->pose, dv(B->s.normal))), y = Aw.n;
+    dvec pivot = dpose_point(m0->pose, B->centroid);
+    dvec axes[64];
     snug_turn turn = snug_turn_of(axes, kept_axes(ps, s, g, keep_others, axes));
     dquat q;
     if (turn.kind == SNUG_TURN_NONE) {
-        if (dv_dot(x, y) < 1.0 - 1e-9) return false;
+        if (ddot(x, y) < 1.0 - 1e-9) return false;
         q = dq_identity();
-    } else if (!snug_align_rotation(x, y, turn.kind == SNUG_TURN_AXIS ? &turn.axis : NULL, dv_f(ps->def.up), &q)) {
+    } else if (!snug_align_rotation(x, y, turn.kind == SNUG_TURN_AXIS ? &turn.axis : NULL, dv(ps->def.up), &q)) {
         return false;
     }
     dpose p1 = dpose_turn(m0->pose, q, pivot);
-    dvec3 onto = dv_scale(y, dv_dot(dv_sub(Aw.origin, dpose_point(p1, B->centroid)), y));
+    dvec onto = dscale(y, ddot(dsub(Aw.origin, dpose_point(p1, B->centroid)), y));
     dpose p2 = p1;
-    p2.p = dv_add(p1.p, onto);
+    p2.p = dadd(p1.p, onto);
     /* the binding polygon in the offer's plane coordinates */
     double bx[SNUG_SURFACE_MAX_VERTICES], by[SNUG_SURFACE_MAX_VERTICES];
     for (uint32_t i = 0; i < B->s.vertex_count; i++) {
-        dvec3 d = dv_sub(snug_surface_vertex(B, p2, i), Aw.origin);
-        bx[i] = dv_dot(d, Aw.u);
-        by[i] = dv_dot(d, Aw.v);
+        dvec d = dsub(snug_surface_vertex(B, p2, i), Aw.origin);
+        bx[i] = ddot(d, Aw.u);
+        by[i] = ddot(d, Aw.v);
     }
     snug_poly2 offer_poly = {.n = Aw.count};
     memcpy(offer_poly.x, Aw.x, Aw.count * sizeof(double));
@@ -71,14 +71,14 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
     if (f.n == 0) return false; /* the polygon is larger than the offer */
     double wx = 0.0, wy = 0.0;
     if (anchor->rule == SNUG_SEAT_POINTER) {
-        dvec3 grab = dpose_point(p2, anchor->grab), o = dv_f(anchor->ray.origin), d = dv_f(anchor->ray.dir);
-        double denom = dv_dot(d, y);
-        if (fabs(denom) < 1e-9 * dv_len(d)) return false;
-        double t = dv_dot(dv_sub(grab, o), y) / denom;
+        dvec grab = dpose_point(p2, anchor->grab), o = dv(anchor->ray.origin), d = dv(anchor->ray.dir);
+        double denom = ddot(d, y);
+        if (fabs(denom) < 1e-9 * dlen(d)) return false;
+        double t = ddot(dsub(grab, o), y) / denom;
         if (!(t >= 0.0)) return false;
-        dvec3 want = dv_sub(dv_madd(o, d, t), grab);
-        wx = dv_dot(want, Aw.u);
-        wy = dv_dot(want, Aw.v);
+        dvec want = dsub(dmadd(o, d, t), grab);
+        wx = ddot(want, Aw.u);
+        wy = ddot(want, Aw.v);
     }
     double cx = 0.0, cy = 0.0;
     if (anchor->rule == SNUG_SEAT_PRISM) {
@@ -86,12 +86,12 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
     } else {
         snug_poly2_closest(&f, wx, wy, &cx, &cy);
     }
-    dvec3 slide = dv_add(dv_scale(Aw.u, cx), dv_scale(Aw.v, cy));
+    dvec slide = dadd(dscale(Aw.u, cx), dscale(Aw.v, cy));
     out->b = (snug_binding){m0->body->handle, binding, supporter->handle, offer};
     out->turn = q;
     out->pivot = pivot;
-    out->shift = dv_add(onto, slide);
-    out->distance = dv_len(out->shift);
+    out->shift = dadd(onto, slide);
+    out->distance = dlen(out->shift);
     return true;
 }
 
@@ -103,18 +103,18 @@ void snug_seats_keep(snug_seat* seats, uint32_t* count, uint32_t cap, const snug
 }
 
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                               dquat turn, dvec3 pivot, dvec3 shift, const snug_binding* seat, bool* free,
+                               dquat turn, dvec pivot, dvec shift, const snug_binding* seat, bool* free,
                                snug_blocker* blocker) {
     *free = true;
-    dvec3 lo = dv(INFINITY, INFINITY, INFINITY), hi = dv(-INFINITY, -INFINITY, -INFINITY);
+    dvec lo = dxyz(INFINITY, INFINITY, INFINITY), hi = dxyz(-INFINITY, -INFINITY, -INFINITY);
     for (uint32_t i = 0; i < g->count; i++) {
         dpose p = dpose_turn(g->members[i].pose, turn, pivot);
-        p.p = dv_add(p.p, shift);
+        p.p = dadd(p.p, shift);
         snug_pose pf = dpose_store(p);
         float l[3], h[3];
         snug_body_world_box(g->members[i].body, &pf, l, h);
-        lo = dv(fmin(lo.x, l[0]), fmin(lo.y, l[1]), fmin(lo.z, l[2]));
-        hi = dv(fmax(hi.x, h[0]), fmax(hi.y, h[1]), fmax(hi.z, h[2]));
+        lo = dxyz(fmin(lo.x, l[0]), fmin(lo.y, l[1]), fmin(lo.z, l[2]));
+        hi = dxyz(fmax(hi.x, h[0]), fmax(hi.y, h[1]), fmax(hi.z, h[2]));
     }
     snug_body_data** near;
     uint32_t count;
@@ -123,20 +123,20 @@ snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
     for (uint32_t i = 0; i < g->count; i++) {
         snug_member m = g->members[i];
         m.pose = dpose_turn(m.pose, turn, pivot);
-        m.pose.p = dv_add(m.pose.p, shift);
+        m.pose.p = dadd(m.pose.p, shift);
         for (uint32_t k = 0; k < count; k++) {
             snug_body_data* c = near[k];
             if (!snug_scene_pair_passes(s, m.body, c)) continue;
             snug_mesh_data* cm = snug_pool_get(&ctx->meshes, c->mesh);
             if (!cm) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "body 0x%08x has no mesh", c->handle);
             double gap = snug_contact_lift(ps, m.body, m.mesh, c, cm);
-            dvec3 lift = snug_rest_lift(ctx, ps, s, m.body, m.mesh, m.pose, c, gap);
+            dvec lift = snug_rest_lift(ctx, ps, m.mesh, m.pose, c, gap);
             if (seat && i == 0 && c->handle == seat->supporter) {
                 const snug_place_surface* A = surface_of(cm, seat->offer, SNUG_SURFACE_OFFER);
-                if (A) lift = dv_madd(lift, dv_norm(dpose_dir(dpose_f(&c->world), dv_f(A->s.normal))), gap);
+                if (A) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&c->world), dv(A->s.normal))), gap);
             }
             dpose lifted = m.pose;
-            lifted.p = dv_add(lifted.p, lift);
+            lifted.p = dadd(lifted.p, lift);
             snug_pose pm = dpose_store(lifted);
             bool hit = false;
             snug_tri_pair pair;
@@ -147,7 +147,7 @@ snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
                     memset(blocker, 0, sizeof *blocker);
                     blocker->body = c->handle;
                     blocker->by = m.body->handle;
-                    dv_store(m.pose.p, blocker->point);
+                    dstore_f(m.pose.p, blocker->point);
                 }
                 return SNUG_OK;
             }
@@ -161,13 +161,13 @@ static int main_binding(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
                         uint32_t count) {
     int best = -1;
     double best_up = -INFINITY;
-    dvec3 up = dv_f(ps->def.up);
+    dvec up = dv(ps->def.up);
     for (uint32_t i = 0; i < count; i++) {
         snug_body_data* sup = snug_pool_get(&s->bodies, list[i].supporter);
         const snug_place_surface* A =
             sup ? surface_of(snug_pool_get(&ctx->meshes, sup->mesh), list[i].offer, SNUG_SURFACE_OFFER) : NULL;
         if (!A) continue;
-        double d = dv_dot(dpose_dir(dpose_f(&sup->world), dv_f(A->s.normal)), up);
+        double d = ddot(dpose_dir(dpose_f(&sup->world), dv(A->s.normal)), up);
         if (d > best_up + 1e-9) best_up = d, best = (int)i;
     }
     return best;
@@ -198,7 +198,7 @@ snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
                            const snug_seat* seat, bool keep_others) {
     const snug_member* m0 = &g->members[0];
     dpose p = dpose_turn(m0->pose, seat->turn, seat->pivot);
-    p.p = dv_add(p.p, seat->shift);
+    p.p = dadd(p.p, seat->shift);
     snug_pose pose = dpose_store(p);
     snug_status st = snug_body_set_pose(ctx, s->handle, m0->body->handle, &pose);
     if (st) return st;
@@ -256,19 +256,69 @@ snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint
     return snug_succeed(ctx);
 }
 
+snug_status snug_body_set_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_binding* list,
+                                   uint32_t count) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    if (count && !list) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_bindings: list is NULL");
+    if (count > SNUG_BINDINGS_MAX)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "set_bindings: %u bindings (a body rests with at most %u)",
+                         count, SNUG_BINDINGS_MAX);
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    snug_place_prune(ctx, s, ps);
+    snug_group g;
+    snug_status st = snug_group_gather(ctx, s, ps, b, &g);
+    if (st) return st;
+    snug_binding own[SNUG_BINDINGS_MAX];
+    for (uint32_t i = 0; i < count; i++) {
+        own[i] = list[i];
+        own[i].body = body;
+        snug_body_data* sup = snug_body_lookup(ctx, s, own[i].supporter);
+        if (!sup) return SNUG_ERR_STALE_HANDLE;
+        if (snug_group_has(ps, &g, sup->slot))
+            return snug_fail(ctx, SNUG_ERR_CYCLE, "set_bindings: binding %u: body 0x%08x carries its supporter 0x%08x",
+                             i, body, own[i].supporter);
+        for (uint32_t j = 0; j < i; j++)
+            if (own[j].binding == own[i].binding)
+                return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                                 "set_bindings: bindings %u and %u both use binding surface %u", j, i, own[i].binding);
+        double amount;
+        snug_violation_kind kind;
+        if (snug_binding_holds(ctx, s, ps, &own[i], &amount, &kind)) continue;
+        switch (kind) {
+        case SNUG_VIOLATION_STALE:
+            return snug_fail(ctx, SNUG_ERR_INDEX_RANGE,
+                             "set_bindings: binding %u: surface %u is not a binding of the body or %u not an offer of "
+                             "the supporter", i, own[i].binding, own[i].offer);
+        case SNUG_VIOLATION_LABEL:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding's label does not fit the offer's", i);
+        case SNUG_VIOLATION_CONTAINMENT:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding polygon reaches past the offer", i);
+        default:
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "set_bindings: binding %u: the binding does not lie on the offer's plane (off by %g)", i,
+                             amount);
+        }
+    }
+    if ((st = snug_bindings_set(ctx, s, ps, b, own, count))) return st;
+    return snug_succeed(ctx);
+}
+
 snug_status snug_lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
     snug_place_body* rec = snug_place_body_at(ps, s, b->slot);
     if (!rec || !rec->binding_count) return SNUG_OK;
     const snug_place_surfaces* bs = snug_mesh_surfaces(g->members[0].mesh);
-    dvec3 lift = dv(0, 0, 0);
+    dvec lift = dxyz(0, 0, 0);
     for (uint32_t i = 0; i < rec->binding_count; i++)
-        lift = dv_add(lift, dpose_dir(g->members[0].pose, dv_f(bs->items[rec->bindings[i].binding].s.normal)));
-    lift = dv_scale(dv_norm(lift), ps->def.skin * g->radius);
+        lift = dadd(lift, dpose_dir(g->members[0].pose, dv(bs->items[rec->bindings[i].binding].s.normal)));
+    lift = dscale(dnorm(lift), ps->def.skin * g->radius);
     bool free = false;
     snug_status st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, lift, NULL, &free, NULL);
-    if (st || !free || !(dv_len(lift) > 0.0)) return st;
+    if (st || !free || !(dlen(lift) > 0.0)) return st;
     dpose p = g->members[0].pose;
-    p.p = dv_add(p.p, lift);
+    p.p = dadd(p.p, lift);
     snug_pose pf = dpose_store(p);
     if ((st = snug_body_set_pose(ctx, s->handle, b->handle, &pf))) return st;
     if ((st = snug_bindings_set(ctx, s, ps, b, NULL, 0))) return st;

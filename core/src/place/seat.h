@@ -8,8 +8,8 @@
 typedef struct snug_seat {
     snug_binding b;
     dquat turn;                        /* the group's rotation about pivot ... */
-    dvec3 pivot;
-    dvec3 shift;                       /* ... then its translation */
+    dvec pivot;
+    dvec shift;                       /* ... then its translation */
     double distance;                   /* how far the binding polygon's centre moves (IConS's |t|) */
 } snug_seat;
 
@@ -24,7 +24,7 @@ typedef enum snug_seat_rule {
 typedef struct snug_seat_anchor {
     snug_seat_rule rule;
     snug_ray ray;                      /* SNUG_SEAT_POINTER */
-    dvec3 grab;                        /* SNUG_SEAT_POINTER: body frame */
+    dvec grab;                        /* SNUG_SEAT_POINTER: body frame */
 } snug_seat_anchor;
 
 /* The seat of the group's body (member 0) with binding surface `binding` on offer `offer` of `supporter`, keeping
@@ -40,7 +40,7 @@ void snug_seats_keep(snug_seat* seats, uint32_t* count, uint32_t cap, const snug
 /* Is the group free (touching nothing it is not bound to) after turning by turn about pivot and shifting by shift?
  * `seat` (or NULL) is a binding it would have there. On false, *blocker (optional) names a body it would touch. */
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                               dquat turn, dvec3 pivot, dvec3 shift, const snug_binding* seat, bool* free,
+                               dquat turn, dvec pivot, dvec shift, const snug_binding* seat, bool* free,
                                snug_blocker* blocker);
 
 /* Move the group's body by the seat's motion (its subtree follows) and record the binding (replacing the body's

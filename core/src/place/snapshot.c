@@ -108,7 +108,7 @@ snug_status snug_scene_restore(snug_ctx* ctx, snug_scene scene, const void* snap
     memcpy(&ph, p, sizeof ph);
     p += sizeof ph;
     left -= sizeof ph;
-    if (ph.def.cookie != SNUG_PLACE_COOKIE || ph.label_count == 0 || ph.label_count > SNUG_LABEL_MAX ||
+    if (ph.def.internal_value != SNUG_DEF_MARK || ph.label_count == 0 || ph.label_count > SNUG_LABEL_MAX ||
         ph.record_count > staged.bodies.live)
         goto corrupt;
     for (uint32_t i = 0; i < ph.label_count; i++)

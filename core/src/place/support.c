@@ -13,18 +13,18 @@
 static void binding_in_plane(const snug_support* sp, dpose pose, snug_poly2* out) {
     out->n = sp->binding->s.vertex_count;
     for (uint32_t i = 0; i < out->n; i++) {
-        dvec3 d = dv_sub(snug_surface_vertex(sp->binding, pose, i), sp->plane.origin);
-        out->x[i] = dv_dot(d, sp->plane.u);
-        out->y[i] = dv_dot(d, sp->plane.v);
+        dvec d = dsub(snug_surface_vertex(sp->binding, pose, i), sp->plane.origin);
+        out->x[i] = ddot(d, sp->plane.u);
+        out->y[i] = ddot(d, sp->plane.v);
     }
 }
 
 static void piece_in_plane(const snug_support* sp, const snug_place_surface* offer, dpose pose, snug_poly2* out) {
     out->n = offer->s.vertex_count;
     for (uint32_t i = 0; i < out->n; i++) {
-        dvec3 d = dv_sub(snug_surface_vertex(offer, pose, i), sp->plane.origin);
-        out->x[i] = dv_dot(d, sp->plane.u);
-        out->y[i] = dv_dot(d, sp->plane.v);
+        dvec d = dsub(snug_surface_vertex(offer, pose, i), sp->plane.origin);
+        out->x[i] = ddot(d, sp->plane.u);
+        out->y[i] = ddot(d, sp->plane.v);
     }
 }
 
@@ -43,7 +43,7 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     sp->margin = ps->def.overhang * sp->binding->radius;
     snug_world_surface_at(&ss->items[bd->offer], dpose_f(&sup->world), &sp->plane);
     double tol = 1e-5 * (sp->plane.radius + sp->binding->radius);
-    sp->eps = 1e-6 * (sp->plane.radius + sp->binding->radius + dv_len(sp->plane.origin));
+    sp->eps = 1e-6 * (sp->plane.radius + sp->binding->radius + dlen(sp->plane.origin));
     (void)ctx;
     /* the recorded offer first, so that ties keep the binding where it is */
     sp->pieces[0] = (snug_support_piece){sup->handle, bd->offer, {0}};
@@ -53,9 +53,9 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     for (uint32_t j = 0; j < ss->count && sp->count < SNUG_SUPPORT_PIECES; j++) {
         const snug_place_surface* o = &ss->items[j];
         if (j == bd->offer || o->s.kind != SNUG_SURFACE_OFFER || !snug_label_fits(ps, sp->label, o->s.label)) continue;
-        dvec3 n = dv_norm(dpose_dir(sup_pose, dv_f(o->s.normal)));
-        if (dv_dot(n, sp->plane.n) < 1.0 - 1e-9) continue;
-        if (fabs(dv_dot(dv_sub(dpose_point(sup_pose, o->centroid), sp->plane.origin), sp->plane.n)) > tol) continue;
+        dvec n = dnorm(dpose_dir(sup_pose, dv(o->s.normal)));
+        if (ddot(n, sp->plane.n) < 1.0 - 1e-9) continue;
+        if (fabs(ddot(dsub(dpose_point(sup_pose, o->centroid), sp->plane.origin), sp->plane.n)) > tol) continue;
         sp->pieces[sp->count] = (snug_support_piece){sup->handle, j, {0}};
         piece_in_plane(sp, o, sup_pose, &sp->pieces[sp->count].poly);
         sp->count++;
@@ -94,10 +94,10 @@ uint32_t snug_support_main_piece(const snug_support* sp, dpose member_pose) {
     return best;
 }
 
-dvec3 snug_support_clamp(const snug_support* sp, dpose member_pose, dvec3 t) {
+dvec snug_support_clamp(const snug_support* sp, dpose member_pose, dvec t) {
     snug_poly2 b;
     binding_in_plane(sp, member_pose, &b);
-    double tx = dv_dot(t, sp->plane.u), ty = dv_dot(t, sp->plane.v);
+    double tx = ddot(t, sp->plane.u), ty = ddot(t, sp->plane.v);
     double best = INFINITY, bx = 0.0, by = 0.0;
     for (uint32_t j = 0; j < sp->count; j++) {
         snug_poly2 f;
@@ -108,8 +108,8 @@ dvec3 snug_support_clamp(const snug_support* sp, dpose member_pose, dvec3 t) {
         double d = (cx - tx) * (cx - tx) + (cy - ty) * (cy - ty);
         if (d < best) best = d, bx = cx, by = cy;
     }
-    if (best == INFINITY) return dv(0, 0, 0);
-    return dv_add(dv_scale(sp->plane.u, bx), dv_scale(sp->plane.v, by));
+    if (best == INFINITY) return dxyz(0, 0, 0);
+    return dadd(dscale(sp->plane.u, bx), dscale(sp->plane.v, by));
 }
 
 uint32_t snug_support_limits(const snug_support* sp, dpose member_pose, snug_limit* out) {
@@ -124,7 +124,7 @@ uint32_t snug_support_limits(const snug_support* sp, dpose member_pose, snug_lim
         double ex = f.x[j] - f.x[i], ey = f.y[j] - f.y[i], len = hypot(ex, ey);
         if (!(len > 0.0)) continue;
         double a = -ey / len, c2 = ex / len; /* inward normal in (u, v) */
-        dvec3 w = dv_add(dv_scale(sp->plane.u, a), dv_scale(sp->plane.v, c2));
+        dvec w = dadd(dscale(sp->plane.u, a), dscale(sp->plane.v, c2));
         out[n++] = (snug_limit){w, a * f.x[i] + c2 * f.y[i]};
     }
     return n;

@@ -37,6 +37,6 @@ uint32_t snug_support_main_piece(const snug_support* sp, dpose member_pose);
  * translation t (mover.h); returns their count (at most SNUG_SURFACE_MAX_VERTICES + 4). */
 uint32_t snug_support_limits(const snug_support* sp, dpose member_pose, snug_limit* out);
 /* The in-plane translation nearest to t that keeps the polygon inside a single piece (zero when none can). */
-dvec3 snug_support_clamp(const snug_support* sp, dpose member_pose, dvec3 t);
+dvec snug_support_clamp(const snug_support* sp, dpose member_pose, dvec t);
 
 #endif

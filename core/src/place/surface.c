@@ -19,39 +19,39 @@ static snug_status check_surface(snug_ctx* ctx, const snug_mesh_data* m, uint32_
     if (n < 3 || n > SNUG_SURFACE_MAX_VERTICES)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "surface %u: %u vertices (3..%u)", index, n,
                          SNUG_SURFACE_MAX_VERTICES);
-    dvec3 normal = dv_f(in->normal);
-    if (!dv_finite(normal)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "surface %u: normal is not finite", index);
-    double len = dv_len(normal);
+    dvec normal = dv(in->normal);
+    if (!dfinite(normal)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "surface %u: normal is not finite", index);
+    double len = dlen(normal);
     if (fabs(len - 1.0) > 1e-3)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "surface %u: the normal is not unit (length %g)", index, len);
-    normal = dv_scale(normal, 1.0 / len);
-    dvec3 c = {0, 0, 0};
+    normal = dscale(normal, 1.0 / len);
+    dvec c = {0, 0, 0};
     for (uint32_t i = 0; i < n; i++) {
-        dvec3 p = dv_f(in->vertices[i]);
-        if (!dv_finite(p)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "surface %u: vertex %u is not finite", index, i);
-        c = dv_add(c, p);
+        dvec p = dv(in->vertices[i]);
+        if (!dfinite(p)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "surface %u: vertex %u is not finite", index, i);
+        c = dadd(c, p);
     }
-    c = dv_scale(c, 1.0 / n);
+    c = dscale(c, 1.0 / n);
     double radius = 0.0;
     for (uint32_t i = 0; i < n; i++) {
-        double d = dv_len(dv_sub(dv_f(in->vertices[i]), c));
+        double d = dlen(dsub(dv(in->vertices[i]), c));
         if (d > radius) radius = d;
     }
     /* Hand-typed and float-rounded polygons: flat to 1e-4 of the larger of the mesh and the polygon. */
     double scale = radius > m->scale ? radius : m->scale;
     double tol = 1e-4 * scale;
     if (!(radius > tol)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "surface %u: the polygon has no area", index);
-    dvec3 u = dv_perp(normal), v = dv_cross(normal, u);
+    dvec u = dperp(normal), v = dcross(normal, u);
     double area2 = 0.0;
     for (uint32_t i = 0; i < n; i++) {
-        dvec3 p = dv_sub(dv_f(in->vertices[i]), c);
-        dvec3 q = dv_sub(dv_f(in->vertices[(i + 1) % n]), c);
-        dvec3 r = dv_sub(dv_f(in->vertices[(i + 2) % n]), c);
-        if (fabs(dv_dot(p, normal)) > tol)
+        dvec p = dsub(dv(in->vertices[i]), c);
+        dvec q = dsub(dv(in->vertices[(i + 1) % n]), c);
+        dvec r = dsub(dv(in->vertices[(i + 2) % n]), c);
+        if (fabs(ddot(p, normal)) > tol)
             return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "surface %u: vertex %u is %g off the polygon's plane",
-                             index, i, fabs(dv_dot(p, normal)));
-        double px = dv_dot(p, u), py = dv_dot(p, v), qx = dv_dot(q, u), qy = dv_dot(q, v);
-        double rx = dv_dot(r, u), ry = dv_dot(r, v);
+                             index, i, fabs(ddot(p, normal)));
+        double px = ddot(p, u), py = ddot(p, v), qx = ddot(q, u), qy = ddot(q, v);
+        double rx = ddot(r, u), ry = ddot(r, v);
         if (hypot(qx - px, qy - py) <= tol)
             return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "surface %u: vertices %u and %u coincide", index, i,
                              (i + 1) % n);
@@ -69,14 +69,14 @@ static snug_status check_surface(snug_ctx* ctx, const snug_mesh_data* m, uint32_
     /* A convex polygon's edges turn once around: more means it crosses itself. */
     double winding = 0.0;
     for (uint32_t i = 0; i < n; i++) {
-        dvec3 p = dv_f(in->vertices[i]), q = dv_f(in->vertices[(i + 1) % n]), r = dv_f(in->vertices[(i + 2) % n]);
-        dvec3 e0 = dv_sub(q, p), e1 = dv_sub(r, q);
-        winding += atan2(dv_dot(dv_cross(e0, e1), normal), dv_dot(e0, e1));
+        dvec p = dv(in->vertices[i]), q = dv(in->vertices[(i + 1) % n]), r = dv(in->vertices[(i + 2) % n]);
+        dvec e0 = dsub(q, p), e1 = dsub(r, q);
+        winding += atan2(ddot(dcross(e0, e1), normal), ddot(e0, e1));
     }
     if (winding > 2.5 * SNUG_PI)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "surface %u: the polygon crosses itself", index);
     out->s = *in;
-    dv_store(normal, out->s.normal);
+    dstore_f(normal, out->s.normal);
     memset(out->s.vertices[n], 0, sizeof(out->s.vertices[0]) * (SNUG_SURFACE_MAX_VERTICES - n));
     out->centroid = c;
     out->radius = radius;
@@ -123,21 +123,21 @@ snug_status snug_mesh_get_surfaces(snug_ctx* ctx, snug_mesh mesh, snug_surface* 
     return snug_succeed(ctx);
 }
 
-dvec3 snug_surface_vertex(const snug_place_surface* ps, dpose pose, uint32_t i) {
-    return dpose_point(pose, dv_f(ps->s.vertices[i]));
+dvec snug_surface_vertex(const snug_place_surface* ps, dpose pose, uint32_t i) {
+    return dpose_point(pose, dv(ps->s.vertices[i]));
 }
 
 void snug_world_surface_at(const snug_place_surface* ps, dpose pose, snug_world_surface* out) {
-    out->n = dv_norm(dpose_dir(pose, dv_f(ps->s.normal)));
+    out->n = dnorm(dpose_dir(pose, dv(ps->s.normal)));
     out->origin = dpose_point(pose, ps->centroid);
-    out->u = dv_perp(out->n);
-    out->v = dv_cross(out->n, out->u);
+    out->u = dperp(out->n);
+    out->v = dcross(out->n, out->u);
     out->count = ps->s.vertex_count;
     out->radius = ps->radius;
     for (uint32_t i = 0; i < out->count; i++) {
-        dvec3 d = dv_sub(snug_surface_vertex(ps, pose, i), out->origin);
-        out->x[i] = dv_dot(d, out->u);
-        out->y[i] = dv_dot(d, out->v);
+        dvec d = dsub(snug_surface_vertex(ps, pose, i), out->origin);
+        out->x[i] = ddot(d, out->u);
+        out->y[i] = ddot(d, out->v);
     }
 }
 

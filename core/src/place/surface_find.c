@@ -52,7 +52,7 @@ snug_surface_find_def snug_default_surface_find_def(void) {
     d.clearance = 0.05f;
     d.contact = 0.005f;
     d.big_size = 0.6f;
-    d.cookie = SNUG_PLACE_COOKIE;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -62,7 +62,7 @@ enum { CELL_EMPTY = 0, CELL_BLOCKED, CELL_OPEN, CELL_COVERED };
 typedef struct find_tri {
     uint32_t slot, kind, patch;
     double area;
-    dvec3 n, c;                        /* unit normal, centroid */
+    dvec n, c;                        /* unit normal, centroid */
 } find_tri;
 
 typedef struct find_patch {
@@ -74,10 +74,10 @@ typedef struct find_patch {
 
 typedef struct find_group {
     uint32_t kind;
-    dvec3 n, origin, a, b;             /* plane and in-plane basis, a x b = n */
+    dvec n, origin, a, b;             /* plane and in-plane basis, a x b = n */
     double area;
     double h0, h1;                     /* member vertex heights along up */
-    dvec3 w;                           /* side groups: the level direction in the plane (up x n) */
+    dvec w;                           /* side groups: the level direction in the plane (up x n) */
     double w0, w1;                     /* and the members' extent along it */
     snug_pt2* hull;                    /* members' vertices in (a, b), convex, at most FIND_HULL_MAX */
     uint32_t hull_n;
@@ -89,7 +89,7 @@ typedef struct finder {
     snug_ctx* ctx;
     snug_mesh_data* m;
     snug_surface_find_def def;
-    dvec3 up, e1, e2, fwd;             /* e1 x e2 = up */
+    dvec up, e1, e2, fwd;             /* e1 x e2 = up */
     bool has_fwd, big;
     double lo, height, flat, cos_tilt, sin_tilt;
     snug_pt2* footprint;               /* hull of the mesh seen along up, in (e1, e2) */
@@ -114,7 +114,7 @@ typedef struct finder {
     uint32_t out_n, out_cap;
 } finder;
 
-static dvec3 vertex_of(const snug_mesh_data* m, uint32_t v) { return dv_f(m->positions + 3u * v); }
+static dvec vertex_of(const snug_mesh_data* m, uint32_t v) { return dv(m->positions + 3u * v); }
 
 static snug_status out_of_memory(finder* f, const char* what) {
     return snug_fail(f->ctx, SNUG_ERR_OUT_OF_MEMORY, "find_surfaces: %s", what);
@@ -136,8 +136,8 @@ static snug_surface* push_surface(finder* f) {
 }
 
 /* A convex counter-clockwise polygon in the plane (origin, a, b) as a surface, unless simplification leaves none. */
-static snug_status emit(finder* f, snug_surface_kind kind, snug_label label, dvec3 normal, dvec3 origin, dvec3 a,
-                        dvec3 b, snug_pt2* poly, uint32_t n) {
+static snug_status emit(finder* f, snug_surface_kind kind, snug_label label, dvec normal, dvec origin, dvec a,
+                        dvec b, snug_pt2* poly, uint32_t n) {
     double r = 0.0;
     for (uint32_t i = 0; i < n; i++) r = fmax(r, hypot(poly[i].x - poly[0].x, poly[i].y - poly[0].y));
     /* the check refuses vertices within 1e-4 of the larger of mesh and polygon: keep edges well above that */
@@ -147,11 +147,11 @@ static snug_status emit(finder* f, snug_surface_kind kind, snug_label label, dve
     if (!s) return out_of_memory(f, "the found surfaces");
     s->kind = kind;
     s->label = label;
-    const dvec3 zero = {0, 0, 0}; /* adding +0 turns -0 into 0: no negative zeros in the output */
-    dv_store(dv_add(normal, zero), s->normal);
+    const dvec zero = {0, 0, 0}; /* adding +0 turns -0 into 0: no negative zeros in the output */
+    dstore_f(dadd(normal, zero), s->normal);
     s->vertex_count = n;
     for (uint32_t i = 0; i < n; i++)
-        dv_store(dv_add(dv_add(origin, zero), dv_add(dv_scale(a, poly[i].x), dv_scale(b, poly[i].y))), s->vertices[i]);
+        dstore_f(dadd(dadd(origin, zero), dadd(dscale(a, poly[i].x), dscale(b, poly[i].y))), s->vertices[i]);
     return SNUG_OK;
 }
 
@@ -178,10 +178,10 @@ static snug_status measure_mesh(finder* f) {
     const snug_mesh_data* m = f->m;
     double lo = INFINITY, hi = -INFINITY;
     for (uint32_t v = 0; v < m->vertex_count; v++) {
-        dvec3 p = vertex_of(m, v);
-        double h = dv_dot(p, f->up);
+        dvec p = vertex_of(m, v);
+        double h = ddot(p, f->up);
         lo = fmin(lo, h), hi = fmax(hi, h);
-        f->pts[v] = (snug_pt2){dv_dot(p, f->e1), dv_dot(p, f->e2)};
+        f->pts[v] = (snug_pt2){ddot(p, f->e1), ddot(p, f->e2)};
     }
     f->lo = lo;
     f->height = hi - lo;
@@ -201,8 +201,8 @@ static snug_status measure_mesh(finder* f) {
 }
 
 /* The footprint's width across a horizontal direction: with the height, the silhouette seen along it. */
-static double footprint_width(const finder* f, dvec3 dir) {
-    snug_pt2 d = {dv_dot(dir, f->e1), dv_dot(dir, f->e2)};
+static double footprint_width(const finder* f, dvec dir) {
+    snug_pt2 d = {ddot(dir, f->e1), ddot(dir, f->e2)};
     double len = hypot(d.x, d.y);
     if (!(len > 0.0)) return 0.0;
     d.x /= len, d.y /= len;
@@ -215,29 +215,29 @@ static void collect_triangles(finder* f) {
     double tiny = 1e-10 * (double)m->scale * m->scale;
     uint32_t n = 0;
     for (uint32_t slot = 0; slot < m->tri_count; slot++) {
-        dvec3 v0 = dv_f(snug_mesh_vertex(m, slot, 0)), v1 = dv_f(snug_mesh_vertex(m, slot, 1));
-        dvec3 v2 = dv_f(snug_mesh_vertex(m, slot, 2));
-        dvec3 cr = dv_cross(dv_sub(v1, v0), dv_sub(v2, v0));
+        dvec v0 = dv(snug_mesh_vertex(m, slot, 0)), v1 = dv(snug_mesh_vertex(m, slot, 1));
+        dvec v2 = dv(snug_mesh_vertex(m, slot, 2));
+        dvec cr = dcross(dsub(v1, v0), dsub(v2, v0));
         /* the kind from squares first: most triangles of a curved mesh are neither, and need no root */
-        double len2 = dv_dot(cr, cr), d = dv_dot(cr, f->up), d2 = d * d;
+        double len2 = ddot(cr, cr), d = ddot(cr, f->up), d2 = d * d;
         uint32_t kind = d > 0.0 && d2 >= f->cos_tilt * f->cos_tilt * len2 ? KIND_UP
                         : d2 <= f->sin_tilt * f->sin_tilt * len2           ? KIND_SIDE
                                                                            : KIND_COUNT;
         double len = sqrt(len2);
         if (kind == KIND_COUNT || !(0.5 * len > tiny)) continue;
-        dvec3 nrm = dv_scale(cr, 1.0 / len);
+        dvec nrm = dscale(cr, 1.0 / len);
         f->tris[n++] = (find_tri){slot, kind, SNUG_NONE, 0.5 * len, nrm,
-                                  dv_scale(dv_add(dv_add(v0, v1), v2), 1.0 / 3.0)};
+                                  dscale(dadd(dadd(v0, v1), v2), 1.0 / 3.0)};
     }
     f->tri_n = n;
     qsort(f->tris, n, sizeof *f->tris, tri_compare);
 }
 
 /* Do triangle t's vertices lie within flatness of the plane (n, p), facing its way? */
-static bool tri_in_plane(const finder* f, const find_tri* t, dvec3 n, dvec3 p) {
-    if (dv_dot(t->n, n) < FIND_JOIN_COS) return false;
+static bool tri_in_plane(const finder* f, const find_tri* t, dvec n, dvec p) {
+    if (ddot(t->n, n) < FIND_JOIN_COS) return false;
     for (int k = 0; k < 3; k++)
-        if (fabs(dv_dot(dv_sub(dv_f(snug_mesh_vertex(f->m, t->slot, k)), p), n)) > f->flat) return false;
+        if (fabs(ddot(dsub(dv(snug_mesh_vertex(f->m, t->slot, k)), p), n)) > f->flat) return false;
     return true;
 }
 
@@ -265,7 +265,7 @@ static snug_status build_patches(finder* f) {
         if (f->tris[seed].patch != SNUG_NONE) continue;
         find_patch* p = &f->patches[f->patch_n];
         *p = (find_patch){f->tris[seed].kind, seed, used, 0, 0.0, false};
-        dvec3 pn = f->tris[seed].n, pp = f->tris[seed].c;
+        dvec pn = f->tris[seed].n, pp = f->tris[seed].c;
         uint32_t top = 0;
         f->tris[seed].patch = f->patch_n;
         stack[top++] = seed;
@@ -316,34 +316,34 @@ static int group_compare(const void* pa, const void* pb) {
 /* Fill a group's plane, extents and hull from its member triangles; false when its plane leaves its kind. */
 static snug_status finish_group(finder* f, find_group* g, bool* kept) {
     *kept = false;
-    dvec3 nsum = {0, 0, 0}, csum = {0, 0, 0};
+    dvec nsum = {0, 0, 0}, csum = {0, 0, 0};
     double area = 0.0;
     for (uint32_t i = 0; i < g->count; i++) {
         const find_tri* t = &f->tris[f->group_tris[g->first + i]];
-        nsum = dv_madd(nsum, t->n, t->area);
-        csum = dv_madd(csum, t->c, t->area);
+        nsum = dmadd(nsum, t->n, t->area);
+        csum = dmadd(csum, t->c, t->area);
         area += t->area;
     }
-    g->n = dv_norm(nsum);
-    double d = dv_dot(g->n, f->up);
+    g->n = dnorm(nsum);
+    double d = ddot(g->n, f->up);
     if (g->kind == KIND_UP ? d < f->cos_tilt : fabs(d) > f->sin_tilt) return SNUG_OK;
-    g->origin = dv_scale(csum, 1.0 / area);
+    g->origin = dscale(csum, 1.0 / area);
     g->area = area;
-    g->a = dv_perp(g->n);
-    g->b = dv_cross(g->n, g->a);
-    g->w = g->kind == KIND_SIDE ? dv_norm(dv_cross(f->up, g->n)) : dv(0, 0, 0);
+    g->a = dperp(g->n);
+    g->b = dcross(g->n, g->a);
+    g->w = g->kind == KIND_SIDE ? dnorm(dcross(f->up, g->n)) : dxyz(0, 0, 0);
     g->h0 = g->w0 = INFINITY;
     g->h1 = g->w1 = -INFINITY;
     uint32_t np = 0;
     for (uint32_t i = 0; i < g->count; i++) {
         const find_tri* t = &f->tris[f->group_tris[g->first + i]];
         for (int k = 0; k < 3; k++) {
-            dvec3 p = dv_f(snug_mesh_vertex(f->m, t->slot, k));
-            double h = dv_dot(p, f->up), w = dv_dot(p, g->w);
+            dvec p = dv(snug_mesh_vertex(f->m, t->slot, k));
+            double h = ddot(p, f->up), w = ddot(p, g->w);
             g->h0 = fmin(g->h0, h), g->h1 = fmax(g->h1, h);
             g->w0 = fmin(g->w0, w), g->w1 = fmax(g->w1, w);
-            dvec3 q = dv_sub(p, g->origin);
-            f->pts[np++] = (snug_pt2){dv_dot(q, g->a), dv_dot(q, g->b)};
+            dvec q = dsub(p, g->origin);
+            f->pts[np++] = (snug_pt2){ddot(q, g->a), ddot(q, g->b)};
         }
     }
     np = snug_hull2_prefilter(f->pts, np);
@@ -377,7 +377,7 @@ static snug_status build_groups(finder* f) {
         g->seed = p->seed;
         for (uint32_t qi = 0; qi < f->patch_n; qi++) {
             find_patch* q = &f->patches[qi];
-            if (q->taken || q->kind != p->kind || dv_dot(f->tris[q->seed].n, s->n) < FIND_JOIN_COS) continue;
+            if (q->taken || q->kind != p->kind || ddot(f->tris[q->seed].n, s->n) < FIND_JOIN_COS) continue;
             bool in = true;
             for (uint32_t i = 0; i < q->count && in; i++) in = tri_in_plane(f, &f->tris[f->members[q->first + i]], s->n, s->c);
             if (!in) continue;
@@ -461,11 +461,11 @@ static snug_pt2 grid_to_plane(const grid* gr, double x, double y) {
 static uint8_t probe_at(const finder* f, const grid* gr, double x, double y) {
     const find_group* g = gr->g;
     snug_pt2 q = grid_to_plane(gr, x, y);
-    dvec3 p = dv_add(g->origin, dv_add(dv_scale(g->a, q.x), dv_scale(g->b, q.y)));
-    p = dv_madd(p, g->n, -gr->offset);
+    dvec p = dadd(g->origin, dadd(dscale(g->a, q.x), dscale(g->b, q.y)));
+    p = dmadd(p, g->n, -gr->offset);
     float o[3], d[3];
-    dv_store(p, o);
-    dv_store(g->n, d);
+    dstore_f(p, o);
+    dstore_f(g->n, d);
     snug_ray_local r;
     snug_ray_local_init(&r, o, d, (float)(4.0 * f->m->scale + 4.0 * gr->offset));
     probe pr = {f->m->ray, f->group_of_id, f->m->tri_count, gr->group, {d[0], d[1], d[2]},
@@ -503,15 +503,15 @@ static double refine_side(const finder* f, const grid* gr, uint8_t klass, bool a
 /* Does a vertical region rise from the offer's edge like a seat's back? */
 static bool has_back(const finder* f, const find_group* offer, const snug_pt2* poly, uint32_t n, double rise) {
     double size = sqrt(fabs(snug_poly_area(poly, n)));
-    double h = dv_dot(offer->origin, f->up);
+    double h = ddot(offer->origin, f->up);
     for (uint32_t gi = 0; gi < f->group_n; gi++) {
         const find_group* s = &f->groups[gi];
         if (s->kind != KIND_SIDE || s->h0 > h + 0.1 * rise || s->h1 < h + 0.5 * rise) continue;
         double near = INFINITY, lo = INFINITY, hi = -INFINITY;
         for (uint32_t i = 0; i < n; i++) {
-            dvec3 p = dv_add(offer->origin, dv_add(dv_scale(offer->a, poly[i].x), dv_scale(offer->b, poly[i].y)));
-            near = fmin(near, dv_dot(dv_sub(p, s->origin), s->n));
-            double w = dv_dot(p, s->w);
+            dvec p = dadd(offer->origin, dadd(dscale(offer->a, poly[i].x), dscale(offer->b, poly[i].y)));
+            near = fmin(near, ddot(dsub(p, s->origin), s->n));
+            double w = ddot(p, s->w);
             lo = fmin(lo, w), hi = fmax(hi, w);
         }
         double overlap = fmin(hi, s->w1) - fmax(lo, s->w0);
@@ -523,7 +523,7 @@ static bool has_back(const finder* f, const find_group* offer, const snug_pt2* p
 /* The label of an offer region (its hull poly, in plane coordinates, and its area): the rules of snug.h. */
 static snug_label offer_label(const finder* f, const find_group* g, uint8_t klass, const snug_pt2* poly, uint32_t n,
                               double area) {
-    double rise = dv_dot(g->origin, f->up) - f->lo;
+    double rise = ddot(g->origin, f->up) - f->lo;
     if (klass == CELL_COVERED) return SNUG_LABEL_ON_STORE;
     if (f->big && rise <= 0.1 * f->footprint_diam) return SNUG_LABEL_ON_FLOOR;
     if (rise <= 0.6 * f->height && rise <= f->def.big_size && has_back(f, g, poly, n, rise)) return SNUG_LABEL_ON_SEAT;
@@ -537,8 +537,8 @@ static snug_label offer_label(const finder* f, const find_group* g, uint8_t klas
 static bool wall_sized(const finder* f, const find_group* g, const snug_pt2* poly, uint32_t n) {
     double h0 = INFINITY, h1 = -INFINITY, w0 = INFINITY, w1 = -INFINITY;
     for (uint32_t i = 0; i < n; i++) {
-        dvec3 p = dv_add(dv_scale(g->a, poly[i].x), dv_scale(g->b, poly[i].y));
-        double h = dv_dot(p, f->up), w = dv_dot(p, g->w);
+        dvec p = dadd(dscale(g->a, poly[i].x), dscale(g->b, poly[i].y));
+        double h = ddot(p, f->up), w = ddot(p, g->w);
         h0 = fmin(h0, h), h1 = fmax(h1, h), w0 = fmin(w0, w), w1 = fmax(w1, w);
     }
     return h1 - h0 >= f->def.big_size && w1 - w0 >= 0.5 * f->def.big_size;
@@ -677,8 +677,8 @@ static snug_status group_offers(finder* f, uint32_t gi, double region_min) {
     const find_group* g = &f->groups[gi];
     grid gr = {.g = g, .group = gi, .region_min = region_min};
     /* the grid's frame turns with the mesh: its x axis nearest forward (up on a wall) among equal rectangles */
-    dvec3 prefer = g->kind == KIND_SIDE ? f->up : f->has_fwd ? f->fwd : f->e1;
-    snug_pt2 pd = {dv_dot(prefer, g->a), dv_dot(prefer, g->b)};
+    dvec prefer = g->kind == KIND_SIDE ? f->up : f->has_fwd ? f->fwd : f->e1;
+    snug_pt2 pd = {ddot(prefer, g->a), ddot(prefer, g->b)};
     double pl = hypot(pd.x, pd.y);
     pd = pl > 1e-9 ? (snug_pt2){pd.x / pl, pd.y / pl} : (snug_pt2){1, 0};
     snug_poly_min_rect(g->hull, g->hull_n, pd, &gr.rect);
@@ -726,17 +726,17 @@ static snug_status group_offers(finder* f, uint32_t gi, double region_min) {
 
 /* Hull of the vertices within `band` of the extreme along dir (the contact), projected onto the extreme's plane,
  * in the basis (a, b) of that plane (a x b = -dir); the band doubles (five times at most) until the hull has area. */
-static uint32_t contact_hull(finder* f, dvec3 dir, dvec3 a, dvec3 b, double band, double min_area, double* extreme,
+static uint32_t contact_hull(finder* f, dvec dir, dvec a, dvec b, double band, double min_area, double* extreme,
                              snug_pt2* hull) {
     const snug_mesh_data* m = f->m;
     double e = -INFINITY;
-    for (uint32_t v = 0; v < m->vertex_count; v++) e = fmax(e, dv_dot(vertex_of(m, v), dir));
+    for (uint32_t v = 0; v < m->vertex_count; v++) e = fmax(e, ddot(vertex_of(m, v), dir));
     *extreme = e;
     for (int grow = 0; grow < 6; grow++, band *= 2.0) {
         uint32_t n = 0;
         for (uint32_t v = 0; v < m->vertex_count; v++) {
-            dvec3 p = vertex_of(m, v);
-            if (dv_dot(p, dir) >= e - band) f->pts[n++] = (snug_pt2){dv_dot(p, a), dv_dot(p, b)};
+            dvec p = vertex_of(m, v);
+            if (ddot(p, dir) >= e - band) f->pts[n++] = (snug_pt2){ddot(p, a), ddot(p, b)};
         }
         n = snug_hull2_prefilter(f->pts, n);
         uint32_t nh = snug_hull2(f->pts, n, hull);
@@ -747,13 +747,13 @@ static uint32_t contact_hull(finder* f, dvec3 dir, dvec3 a, dvec3 b, double band
 
 static snug_status resting_binding(finder* f) {
     double extreme;
-    dvec3 down = dv_scale(f->up, -1.0);
+    dvec down = dscale(f->up, -1.0);
     snug_pt2* hull = f->pts + f->m->vertex_count + 1;
     uint32_t n = contact_hull(f, down, f->e1, f->e2, f->def.contact * f->height, 1e-4 * f->footprint_area, &extreme,
                               hull);
     if (n < 3) return SNUG_OK;
     return emit(f, SNUG_SURFACE_BINDING, f->big ? SNUG_LABEL_ON_FLOOR : SNUG_LABEL_ON_STORE, f->up,
-                dv_scale(f->up, -extreme), f->e1, f->e2, hull, n);
+                dscale(f->up, -extreme), f->e1, f->e2, hull, n);
 }
 
 /* The side group that is the back: at the extreme towards -forward, covering wall_fill of the silhouette, and not
@@ -761,18 +761,18 @@ static snug_status resting_binding(finder* f) {
 static void find_back(finder* f) {
     f->back_group = SNUG_NONE;
     if (!f->has_fwd) return;
-    dvec3 back = dv_scale(f->fwd, -1.0);
+    dvec back = dscale(f->fwd, -1.0);
     double e = -INFINITY, e0 = INFINITY;
     for (uint32_t v = 0; v < f->m->vertex_count; v++) {
-        double d = dv_dot(vertex_of(f->m, v), back);
+        double d = ddot(vertex_of(f->m, v), back);
         e = fmax(e, d), e0 = fmin(e0, d);
     }
-    double depth = e - e0, width = footprint_width(f, dv_cross(f->up, back));
+    double depth = e - e0, width = footprint_width(f, dcross(f->up, back));
     f->back_band = f->def.contact * depth;
     for (uint32_t gi = 0; gi < f->group_n; gi++) {
         const find_group* g = &f->groups[gi];
-        if (g->kind != KIND_SIDE || dv_dot(g->n, back) < f->cos_tilt) continue;
-        if (fabs(dv_dot(g->origin, back) - e) > 2.0 * f->flat + f->def.contact * depth) continue;
+        if (g->kind != KIND_SIDE || ddot(g->n, back) < f->cos_tilt) continue;
+        if (fabs(ddot(g->origin, back) - e) > 2.0 * f->flat + f->def.contact * depth) continue;
         /* a flat object (a book lying down) has no back; an object standing on it does */
         if (g->area < f->def.wall_fill * f->height * width || f->height < 0.5 * depth) return;
         bool panel = depth <= FIND_PANEL_RATIO * fmin(f->height, width);
@@ -783,8 +783,8 @@ static void find_back(finder* f) {
 
 static snug_status back_binding(finder* f) {
     if (f->back_group == SNUG_NONE) return SNUG_OK;
-    dvec3 back = dv_scale(f->fwd, -1.0);
-    dvec3 a = dv_cross(f->up, f->fwd), b = f->up; /* a x b = forward: counter-clockwise seen from the binding normal */
+    dvec back = dscale(f->fwd, -1.0);
+    dvec a = dcross(f->up, f->fwd), b = f->up; /* a x b = forward: counter-clockwise seen from the binding normal */
     double extreme;
     snug_pt2* hull = f->pts + f->m->vertex_count + 1;
     uint32_t n = contact_hull(f, back, a, b, f->back_band, 1e-4 * f->min_region, &extreme, hull);
@@ -796,24 +796,23 @@ static snug_status back_binding(finder* f) {
     snug_pt2 kept[SNUG_POLY_CLIP_MAX];
     if (n + 4 > SNUG_POLY_CLIP_MAX) n = snug_poly_simplify(hull, n, SNUG_POLY_CLIP_MAX - 4, 0.0);
     n = snug_poly_clip(hull, n, cut, 4, kept);
-    return emit(f, SNUG_SURFACE_BINDING, SNUG_LABEL_ON_WALL, f->fwd, dv_scale(back, extreme), a, b, kept, n);
+    return emit(f, SNUG_SURFACE_BINDING, SNUG_LABEL_ON_WALL, f->fwd, dscale(back, extreme), a, b, kept, n);
 }
 
 /* ------------------------------------------------------------------------------------------------ entry */
 
 static snug_status check_def(snug_ctx* ctx, const snug_surface_find_def* def) {
     if (!def) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "find_surfaces: def is NULL");
-    if (def->cookie != SNUG_PLACE_COOKIE)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "surface find def not made by snug_default_surface_find_def");
+    if (snug_def_check_mark(ctx, def->internal_value, "surface_find_def")) return SNUG_ERR_INVALID_ARGUMENT;
     const float* fields[] = {&def->max_tilt, &def->flatness, &def->min_area, &def->min_width, &def->wall_fill,
                              &def->clearance, &def->contact, &def->big_size};
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!isfinite(*fields[i])) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "surface find def has NaN or Inf");
-    dvec3 up = dv_f(def->up), fwd = dv_f(def->forward);
-    if (!dv_finite(up) || !dv_finite(fwd)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "surface find def has NaN or Inf");
-    if (fabs(dv_len(up) - 1.0) > 1e-3)
+    dvec up = dv(def->up), fwd = dv(def->forward);
+    if (!dfinite(up) || !dfinite(fwd)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "surface find def has NaN or Inf");
+    if (fabs(dlen(up) - 1.0) > 1e-3)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "surface find def: up is not a unit vector");
-    if (dv_len(fwd) != 0.0 && (fabs(dv_len(fwd) - 1.0) > 1e-3 || fabs(dv_dot(fwd, up)) > 1e-3))
+    if (dlen(fwd) != 0.0 && (fabs(dlen(fwd) - 1.0) > 1e-3 || fabs(ddot(fwd, up)) > 1e-3))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
                          "surface find def: forward is neither zero nor a unit vector perpendicular to up");
     if (!(def->max_tilt > 0.0f && def->max_tilt <= 0.5f) || !(def->flatness > 0.0f && def->flatness <= 0.05f) ||
@@ -903,11 +902,11 @@ snug_status snug_mesh_find_surfaces(snug_ctx* ctx, snug_mesh mesh, const snug_su
     f.ctx = ctx;
     f.m = m;
     f.def = *def;
-    f.up = dv_norm(dv_f(def->up));
-    f.e1 = dv_perp(f.up);
-    f.e2 = dv_cross(f.up, f.e1);
-    f.has_fwd = dv_len(dv_f(def->forward)) > 0.0;
-    f.fwd = f.has_fwd ? dv_norm(dv_reject(dv_f(def->forward), f.up)) : dv(0, 0, 0);
+    f.up = dnorm(dv(def->up));
+    f.e1 = dperp(f.up);
+    f.e2 = dcross(f.up, f.e1);
+    f.has_fwd = dlen(dv(def->forward)) > 0.0;
+    f.fwd = f.has_fwd ? dnorm(dreject(dv(def->forward), f.up)) : dxyz(0, 0, 0);
     f.flat = (double)def->flatness * m->scale;
     f.cos_tilt = cos(def->max_tilt);
     f.sin_tilt = sin(def->max_tilt);

@@ -10,7 +10,7 @@
 
 #include "bvh/ray_filter.h"
 #include "bvh/ray_tree.h"
-#include "base/simd4.h"
+#include "base/simd.h"
 #include "query/traverse.h"
 #include "geom/tri.h"
 

@@ -128,7 +128,7 @@ snug_status snug_bvh_build_bottom_up(snug_ctx* ctx, snug_build* b, uint32_t n) {
         emit_task t = stack[--top];
         const merge_node* mn = &tree[t.merge];
         if (t.depth > b->depth) b->depth = t.depth;
-        if (mn->count <= (uint32_t)def->leaf_size || (int)t.depth >= def->max_depth || mn->right == NONE) {
+        if (mn->count <= def->leaf_size || t.depth >= def->max_depth || mn->right == NONE) {
             b->nodes[t.node].first = slot;
             b->nodes[t.node].info = SNUG_NODE_INFO(0, 0, mn->count);
             b->range_first[t.node] = slot;

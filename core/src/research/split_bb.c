@@ -54,7 +54,7 @@ static void search(bb_state* s, uint32_t next, int opened, double sum) {
 int snug_split_bb(snug_split_in* in, snug_prim* prims, uint32_t count, int degree, uint32_t* sizes,
                   snug_aabb* boxes) {
     if (count < 2) return 0;
-    if (count > (uint32_t)in->def->bb_max_faces || count > 24)
+    if (count > in->def->bb_max_faces || count > 24)
         return snug_split_greedy(in, prims, count, degree, sizes, boxes);
     if ((uint32_t)degree > count) degree = (int)count;
     bb_state s;

@@ -6,11 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__wasm_simd128__)
-#include <wasm_simd128.h>
-#elif defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+
+#include "base/simd.h"
 
 /* ---------------------------------------------------------------- pair set */
 
@@ -314,28 +311,7 @@ void snug_bp_ensure_sorted(snug_ctx* ctx, snug_broadphase* bp) {
     bp->unsorted = 0;
 }
 
-/* Four lanes through the compilers' vector extensions (SSE natively, simd128 in wasm). */
-typedef float sweep_v4 __attribute__((vector_size(16)));
-typedef int32_t sweep_m4 __attribute__((vector_size(16)));
-typedef uint64_t sweep_u2 __attribute__((vector_size(16)));
 #define SWEEP_PAD 4u
-
-static inline sweep_v4 sweep_load(const float* p) {
-    sweep_v4 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline bool sweep_any(sweep_m4 m) {
-#if defined(__wasm_simd128__)
-    return wasm_v128_any_true((v128_t)m);
-#elif defined(__SSE2__)
-    return _mm_movemask_ps((__m128)m) != 0;
-#else
-    sweep_u2 u = (sweep_u2)m;
-    return (u[0] | u[1]) != 0;
-#endif
-}
 
 static bool sweep_emit(snug_ctx* ctx, snug_broadphase* bp, uint32_t p, uint32_t q) {
     snug_pairset* set = &bp->pairs;
@@ -392,15 +368,16 @@ static bool sweep_run(snug_ctx* ctx, snug_broadphase* bp, const sweep_soa* a, ui
                       const sweep_slabs* slabs, uint32_t slab) {
     for (uint32_t i = lo; i < hi; i++) {
         const float xs = a->x1[i];
-        const sweep_v4 xe = {xs, xs, xs, xs};
-        const sweep_v4 ya = {a->y0[i], a->y0[i], a->y0[i], a->y0[i]}, yb = {a->y1[i], a->y1[i], a->y1[i], a->y1[i]};
-        const sweep_v4 za = {a->z0[i], a->z0[i], a->z0[i], a->z0[i]}, zb = {a->z1[i], a->z1[i], a->z1[i], a->z1[i]};
+        const f4 xe = F4_SET1(xs), ya = F4_SET1(a->y0[i]), yb = F4_SET1(a->y1[i]);
+        const f4 za = F4_SET1(a->z0[i]), zb = F4_SET1(a->z1[i]);
         for (uint32_t j = i + 1;; j += 4) {
-            sweep_m4 hit = (sweep_load(a->x0 + j) <= xe) & (sweep_load(a->y0 + j) <= yb) &
-                           (ya <= sweep_load(a->y1 + j)) & (sweep_load(a->z0 + j) <= zb) & (za <= sweep_load(a->z1 + j));
-            if (sweep_any(hit)) {
+            f4 hit = F4_AND(F4_AND(F4_LE(F4_LOAD(a->x0 + j), xe), F4_LE(F4_LOAD(a->y0 + j), yb)),
+                            F4_AND(F4_AND(F4_LE(ya, F4_LOAD(a->y1 + j)), F4_LE(F4_LOAD(a->z0 + j), zb)),
+                                   F4_LE(za, F4_LOAD(a->z1 + j))));
+            int bits = F4_BITS(hit);
+            if (bits) {
                 for (uint32_t t = 0; t < 4; t++) {
-                    if (!hit[t]) continue;
+                    if (!(bits >> t & 1)) continue;
                     if (slabs->count > 1u && sweep_slab(slabs, fmaxf(a->y0[i], a->y0[j + t])) != slab) continue;
                     if (!sweep_emit(ctx, bp, a->id[i], a->id[j + t])) return false;
                 }

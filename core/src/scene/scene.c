@@ -17,6 +17,15 @@ snug_body_data* snug_body_lookup(snug_ctx* ctx, snug_scene_data* scene, snug_bod
     return b;
 }
 
+bool snug_scene_is_valid(const snug_ctx* ctx, snug_scene scene) {
+    return ctx && snug_pool_get(&ctx->scenes, scene) != NULL;
+}
+
+bool snug_body_is_valid(const snug_ctx* ctx, snug_scene scene, snug_body body) {
+    const snug_scene_data* s = ctx ? snug_pool_get(&ctx->scenes, scene) : NULL;
+    return s && snug_pool_get(&s->bodies, body) != NULL;
+}
+
 void snug_scene_data_free(snug_ctx* ctx, snug_scene_data* scene) {
     snug_attachment_release(ctx, &scene->place);
     uint32_t cursor = 0;
@@ -31,6 +40,7 @@ void snug_scene_data_free(snug_ctx* ctx, snug_scene_data* scene) {
     snug_free(ctx, scene->step.bodies);
     snug_free(ctx, scene->step.work.data);
     snug_free(ctx, scene->step.pairs.data);
+    snug_free(ctx, scene->step.hits.data);
     snug_free(ctx, scene);
 }
 
@@ -78,6 +88,7 @@ snug_body_def snug_default_body_def(void) {
     d.enabled = true;
     d.layer = 1u;
     d.mask = 0xffffffffu;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -124,6 +135,7 @@ snug_status snug_body_create(snug_ctx* ctx, snug_scene scene, const snug_body_de
     snug_scene_data* s = snug_scene_lookup(ctx, scene);
     if (!s) return SNUG_ERR_STALE_HANDLE;
     if (!def || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "body_create needs a def and an output");
+    if (snug_def_check_mark(ctx, def->internal_value, "body_def")) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* mesh = snug_mesh_lookup(ctx, def->mesh);
     if (!mesh) return SNUG_ERR_STALE_HANDLE;
     snug_status st = snug_pose_check(ctx, &def->pose, "body pose");

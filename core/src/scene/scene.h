@@ -45,9 +45,12 @@ typedef struct snug_step_state {
     snug_step_body* bodies;     /* per slot */
     uint32_t body_cap;
     bool detected;              /* targets are valid for commit */
+    bool pairs_collected;       /* the last detect kept its colliding pairs (snug_step_def.collect_pairs) */
+    uint32_t hit_count;         /* colliding pairs of the last detect */
     snug_step_stats stats;
     snug_buffer work;           /* narrow-phase buffers, grown and kept between steps */
     snug_buffer pairs;
+    snug_buffer hits;           /* snug_body_pair[hit_count] when pairs_collected */
 } snug_step_state;
 
 typedef struct snug_scene_data {

@@ -47,6 +47,7 @@ snug_step_def snug_default_step_def(void) {
     d.mode = SNUG_STEP_STATIC;
     d.cutoff = SNUG_APPROX_CONSERVATIVE;
     d.budget_us = INFINITY;
+    d.internal_value = SNUG_DEF_MARK;
     return d;
 }
 
@@ -528,12 +529,12 @@ snug_status snug_step_detect(snug_ctx* ctx, snug_scene scene, const snug_step_de
     snug_step_state* st = &s->step;
     if (!def || !count || (capacity && !results))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "step_detect needs a def, results and a count");
+    if (snug_def_check_mark(ctx, def->internal_value, "step_def")) return SNUG_ERR_INVALID_ARGUMENT;
     if ((unsigned)def->mode >= SNUG_STEP_MODE_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "mode %d is not a snug_step_mode", (int)def->mode);
     if (def->cutoff != SNUG_APPROX_CONSERVATIVE && def->cutoff != SNUG_APPROX_INDICATOR)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "cutoff must be CONSERVATIVE or INDICATOR");
     if (isnan(def->budget_us)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "budget is NaN");
-    if (def->pair_capacity && !def->pairs) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "pair_capacity without pairs");
     *count = st->motion_count;
     if (st->motion_count > capacity)
         return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u groups, capacity %u", st->motion_count, capacity);
@@ -587,19 +588,21 @@ snug_status snug_step_detect(snug_ctx* ctx, snug_scene scene, const snug_step_de
     } else if (clk.fn) {
         clk.start = clk.fn(clk.user);
     }
-    bool want_pairs = def->pairs != NULL;
+    bool want_pairs = def->collect_pairs;
     if (def->mode == SNUG_STEP_STATIC) r = run_static(ctx, s, pairs, n, &clk, want_pairs, def, results);
     else r = run_toi(ctx, s, pairs, n, &clk, def->mode, want_pairs, results);
     if (clk.fn) st->stats.time_us = clk.fn(clk.user) - clk.start;
     if (r) return r;
 
     uint32_t hits = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        const step_pair* p = &pairs[i];
-        if (p->state != PAIR_HIT) continue;
-        if (hits < def->pair_capacity)
-            def->pairs[hits] = (snug_body_pair){snug_body_at(s, p->a)->handle, snug_body_at(s, p->b)->handle};
-        hits++;
+    for (uint32_t i = 0; i < n; i++) hits += pairs[i].state == PAIR_HIT;
+    if (want_pairs) {
+        r = snug_buffer_reserve(ctx, &st->hits, (size_t)hits * sizeof(snug_body_pair), 0);
+        if (r) return r;
+        snug_body_pair* out = (snug_body_pair*)st->hits.data;
+        for (uint32_t i = 0, k = 0; i < n; i++)
+            if (pairs[i].state == PAIR_HIT)
+                out[k++] = (snug_body_pair){snug_body_at(s, pairs[i].a)->handle, snug_body_at(s, pairs[i].b)->handle};
     }
     /* fresh records, then fold every colliding pair into its groups (the static pass only marked them) */
     for (uint32_t g = 0; g < st->motion_count; g++) results[g].hit = false, results[g].t = 1.0f;
@@ -610,9 +613,26 @@ snug_status snug_step_detect(snug_ctx* ctx, snug_scene scene, const snug_step_de
         if (p->gb != SNUG_NONE) fold(s, &results[p->gb], p, true);
     }
     if (pair_total) *pair_total = hits;
+    st->hit_count = hits;
+    st->pairs_collected = want_pairs;
     st->detected = true;
-    if (hits > def->pair_capacity && want_pairs)
-        return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u colliding pairs, capacity %u", hits, def->pair_capacity);
+    return snug_succeed(ctx);
+}
+
+snug_status snug_step_get_pairs(snug_ctx* ctx, snug_scene scene, snug_body_pair* pairs, uint32_t capacity,
+                                uint32_t* total) {
+    SNUG_SCENE_ENTRY(ctx, scene, s);
+    const snug_step_state* st = &s->step;
+    if (!total || (capacity && !pairs))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "step_get_pairs needs a total (and pairs for a capacity)");
+    if (!st->detected) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "no detect of the current motions");
+    if (!st->pairs_collected)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "the last detect did not collect pairs (collect_pairs)");
+    *total = st->hit_count;
+    uint32_t n = capacity < st->hit_count ? capacity : st->hit_count;
+    if (n) memcpy(pairs, st->hits.data, (size_t)n * sizeof *pairs);
+    if (st->hit_count > capacity)
+        return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u colliding pairs, capacity %u", st->hit_count, capacity);
     return snug_succeed(ctx);
 }
 

@@ -14,6 +14,9 @@ static void failing_free(void* p, void* user) {
 }
 
 snug_ctx_def test_failing_ctx_def(test_failing_alloc* f) {
-    snug_ctx_def def = {failing_alloc, failing_free, f};
+    snug_ctx_def def = snug_default_ctx_def();
+    def.alloc = failing_alloc;
+    def.free = failing_free;
+    def.user = f;
     return def;
 }

@@ -463,6 +463,41 @@ static void test_set_bindings_restores_without_moving(void) {
     room_close(&r);
 }
 
+/* A resealed file whose surface claims more vertices than a surface holds is refused with the count in the message
+ * (found by fuzz_scenefile: the message read the count from the surfaces' block after freeing it, a use after free
+ * the sanitizer build reports). */
+static void test_scene_file_with_too_many_surface_vertices(void) {
+    room a;
+    room_open(&a);
+    furnish(&a);
+    size_t n;
+    unsigned char* f = save(&a, &n);
+    /* the first surface record: kind, label, normal (0, 1, 0), vertex count 3..32 */
+    const float up[3] = {0, 1, 0};
+    size_t at = 0;
+    for (size_t k = 32; k + 24 <= n && !at; k += 4) {
+        uint32_t count;
+        memcpy(&count, f + k + 20, 4);
+        if (!memcmp(f + k + 8, up, 12) && count >= 3 && count <= SNUG_SURFACE_MAX_VERTICES) at = k + 20;
+    }
+    CHECK(at != 0);
+    uint32_t too_many = SNUG_SURFACE_MAX_VERTICES + 1;
+    memcpy(f + at, &too_many, 4);
+    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
+    for (size_t i = 32; i < n; i++) h = (h ^ f[i]) * 0x100000001b3ull;
+    memcpy(f + 24, &h, 8);
+    room b;
+    room_open(&b);
+    uint32_t nb = 0, nm = 0;
+    snug_body handles[32];
+    snug_mesh meshes[16];
+    CHECK(snug_scene_load(b.ctx, b.scene, f, n, handles, 32, &nb, meshes, 16, &nm) == SNUG_ERR_BLOB_CORRUPT);
+    CHECK_MSG(strstr(snug_ctx_last_error(b.ctx), "33 vertices"), "%s", snug_ctx_last_error(b.ctx));
+    free(f);
+    room_close(&a);
+    room_close(&b);
+}
+
 int main(void) {
     RUN(test_graph_queries_and_grouping);
     RUN(test_gravity_lands_only_on_compatible_offers);
@@ -471,5 +506,6 @@ int main(void) {
     RUN(test_undo_everything_restores_bit_for_bit);
     RUN(test_scene_files_round_trip_and_refuse_damage);
     RUN(test_set_bindings_restores_without_moving);
+    RUN(test_scene_file_with_too_many_surface_vertices);
     return harness_finish();
 }

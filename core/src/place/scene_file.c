@@ -325,10 +325,10 @@ static snug_status build(snug_ctx* ctx, const unsigned char* data, size_t size, 
             surf[j].kind = (snug_surface_kind)r_u32(&r);
             surf[j].label = r_u32(&r);
             bool finite = r_f32s(&r, surf[j].normal, 3);
-            surf[j].vertex_count = r_u32(&r);
-            if (surf[j].vertex_count > SNUG_SURFACE_MAX_VERTICES || r.short_read) {
-                snug_free(ctx, surf);
-                CORRUPT("mesh %u surface %u: %u vertices", i, j, surf[j].vertex_count);
+            uint32_t nv = surf[j].vertex_count = r_u32(&r);
+            if (nv > SNUG_SURFACE_MAX_VERTICES || r.short_read) {
+                snug_free(ctx, surf); /* the message takes the count from nv, not from the freed block */
+                CORRUPT("mesh %u surface %u: %u vertices", i, j, nv);
             }
             for (uint32_t v = 0; v < surf[j].vertex_count; v++) finite &= r_f32s(&r, surf[j].vertices[v], 3);
             if (!finite || r.short_read || surf[j].label >= n) {

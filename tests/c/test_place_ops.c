@@ -498,6 +498,34 @@ static void test_scene_file_with_too_many_surface_vertices(void) {
     room_close(&b);
 }
 
+/* A resealed file whose mesh count is more than the file can hold is refused (found by fuzz_scenefile: the loader
+ * kept the count before it had the array of meshes, and cleaning up walked that many entries of a NULL array). */
+static void test_scene_file_with_a_wild_mesh_count(void) {
+    room a;
+    room_open(&a);
+    furnish(&a);
+    size_t n;
+    unsigned char* f = save(&a, &n);
+    uint32_t labels, wild = 0xffffffffu;
+    memcpy(&labels, f + 32 + 28, 4); /* after the header and the settings (up 3f, skin, overhang, snap range, slides) */
+    size_t at = 32 + 28 + 4 + (size_t)labels * (SNUG_LABEL_NAME_MAX + 8);
+    CHECK(at + 4 <= n);
+    memcpy(f + at, &wild, 4);
+    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
+    for (size_t i = 32; i < n; i++) h = (h ^ f[i]) * 0x100000001b3ull;
+    memcpy(f + 24, &h, 8);
+    room b;
+    room_open(&b);
+    snug_body handles[32];
+    snug_mesh meshes[16];
+    uint32_t nb = 0, nm = 0;
+    CHECK(snug_scene_load(b.ctx, b.scene, f, n, handles, 32, &nb, meshes, 16, &nm) == SNUG_ERR_BLOB_CORRUPT);
+    CHECK_MSG(strstr(snug_ctx_last_error(b.ctx), "meshes: count"), "%s", snug_ctx_last_error(b.ctx));
+    free(f);
+    room_close(&a);
+    room_close(&b);
+}
+
 int main(void) {
     RUN(test_graph_queries_and_grouping);
     RUN(test_gravity_lands_only_on_compatible_offers);
@@ -507,5 +535,6 @@ int main(void) {
     RUN(test_scene_files_round_trip_and_refuse_damage);
     RUN(test_set_bindings_restores_without_moving);
     RUN(test_scene_file_with_too_many_surface_vertices);
+    RUN(test_scene_file_with_a_wild_mesh_count);
     return harness_finish();
 }

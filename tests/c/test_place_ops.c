@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "snug.h"
+#include "test_alloc.h"
 #include "test_furniture.h"
 
 typedef struct room {
@@ -526,6 +527,63 @@ static void test_scene_file_with_a_wild_mesh_count(void) {
     room_close(&b);
 }
 
+/* A move that fails for memory at any of its allocations leaves the scene as it was (found by fuzz_place: a move
+ * failing after re-parenting left the floor with another child count). Every allocation of a free-mode lift of a
+ * table carrying a lamp, a pointer re-seat of the lamp and a drag of the table fails in turn; each time the
+ * snapshot after the failed call equals the one before. */
+static void test_failed_moves_change_nothing(void) {
+    test_failing_alloc fail = {-1};
+    snug_ctx_def cd = test_failing_ctx_def(&fail);
+    room r;
+    memset(&r, 0, sizeof r);
+    r.ctx = snug_ctx_create(&cd);
+    CHECK(snug_scene_create(r.ctx, &r.scene) == SNUG_OK);
+    for (int k = 0; k < TEST_ITEM_KIND_COUNT; k++) r.mesh[k] = test_item_make(r.ctx, (test_item_kind)k);
+    snug_body_def fd = snug_default_body_def();
+    fd.mesh = r.mesh[TEST_FLOOR];
+    fd.is_static = true;
+    CHECK(snug_body_create(r.ctx, r.scene, &fd, &r.floor) == SNUG_OK);
+    snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), desk = add(&r, TEST_DESK, 0, 0.1f, -2.0f);
+    snug_body lamp = add(&r, TEST_LAMP, 0.3f, 1, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    bind(&r, desk, TEST_DESK, r.floor, TEST_FLOOR, 0);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    static unsigned char before[1 << 16], after[1 << 16];
+    for (int kind = 0; kind < 3; kind++) {
+        snug_move_def d = snug_default_move_def();
+        snug_body body = kind == 1 ? lamp : table;
+        snug_pose p;
+        CHECK(snug_body_get_pose(r.ctx, r.scene, body, &p) == SNUG_OK);
+        d.target = p;
+        if (kind == 0) d.mode = SNUG_PLACE_FREE, d.target.p[1] += 0.05f, d.target.p[0] += 0.1f;
+        if (kind == 1) { /* the pointer straight down onto the desk's top */
+            d.input = SNUG_MOVE_POINTER;
+            d.ray.origin[0] = -0.3f, d.ray.origin[1] = 3.0f, d.ray.origin[2] = -2.0f;
+            d.ray.dir[1] = -1.0f;
+            d.ray.tmax = INFINITY;
+        }
+        if (kind == 2) d.target.p[0] += 0.04f, d.turn = 0.2f;
+        snug_status st = SNUG_ERR_OUT_OF_MEMORY;
+        int failures = 0;
+        for (int k = 0; st == SNUG_ERR_OUT_OF_MEMORY && k < 10000; k++) {
+            size_t nb = 0, na = 0;
+            CHECK(snug_scene_snapshot(r.ctx, r.scene, before, sizeof before, &nb) == SNUG_OK);
+            fail.countdown = k;
+            snug_move_result res;
+            st = snug_body_move(r.ctx, r.scene, body, &d, &res);
+            fail.countdown = -1;
+            if (st != SNUG_ERR_OUT_OF_MEMORY) break;
+            failures++;
+            CHECK(snug_scene_snapshot(r.ctx, r.scene, after, sizeof after, &na) == SNUG_OK);
+            CHECK_MSG(na == nb && !memcmp(before, after, nb), "move %d, allocation %d failed: the scene changed", kind, k);
+            RETURN_IF_FAILED();
+        }
+        CHECK_MSG(st == SNUG_OK && failures > 0, "move %d: %s after %d failures", kind, snug_status_name(st), failures);
+    }
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
 int main(void) {
     RUN(test_graph_queries_and_grouping);
     RUN(test_gravity_lands_only_on_compatible_offers);
@@ -536,5 +594,6 @@ int main(void) {
     RUN(test_set_bindings_restores_without_moving);
     RUN(test_scene_file_with_too_many_surface_vertices);
     RUN(test_scene_file_with_a_wild_mesh_count);
+    RUN(test_failed_moves_change_nothing);
     return harness_finish();
 }

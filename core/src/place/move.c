@@ -286,8 +286,8 @@ static snug_status free_mode(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
     return SNUG_OK;
 }
 
-snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
-                           snug_move_result* result) {
+static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
+                        snug_move_result* result) {
     SNUG_BODY_ENTRY(ctx, scene, body, s, b);
     if (!def || !result) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "body_move needs a def and a result");
     snug_status st = check_def(ctx, def);
@@ -512,4 +512,30 @@ done:
     result->pose = b->world;
     store_binding_list(ps, s, b, result);
     return snug_succeed(ctx);
+}
+
+/* A move changes the scene in steps (bindings broken in free mode, a re-seat, a turn, then the slide), and any of
+ * them can fail (out of memory); so that a failed move leaves the scene as it was, as snug.h promises, the scene's
+ * state is kept as a snapshot first and put back on failure (found by fuzz_place: a move failing for memory after
+ * re-parenting left the floor with another child count). */
+snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
+                           snug_move_result* result) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    (void)b;
+    size_t size = 0;
+    snug_status st = snug_scene_snapshot(ctx, scene, NULL, 0, &size);
+    if (st) return st;
+    void* before = snug_alloc(ctx, size);
+    if (!before) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body_move: %zu bytes to keep the scene", size);
+    if ((st = snug_scene_snapshot(ctx, scene, before, size, &size)) == SNUG_OK) st = move(ctx, scene, body, def, result);
+    if (st) { /* put the scene back, keeping the failure's message (restoring stages in new memory: should that
+               * fail too, the scene stays as the failed step left it, consistent but moved) */
+        char why[sizeof ctx->last_error];
+        memcpy(why, ctx->last_error, sizeof why);
+        snug_scene_restore(ctx, scene, before, size);
+        memcpy(ctx->last_error, why, sizeof why);
+        ctx->last_status = st;
+    }
+    snug_free(ctx, before);
+    return st;
 }

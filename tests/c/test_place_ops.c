@@ -584,6 +584,33 @@ static void test_failed_moves_change_nothing(void) {
     room_close(&r);
 }
 
+/* A snapshot whose body records are inconsistent is refused without harm when the scene has a free slot (found by
+ * fuzz_place through a move failing for memory: staging marks the free slots with a pointer of its own while it
+ * reads the bodies, and a refusal or a failed allocation in between freed those marks as bodies). The first body
+ * record's slot field is changed and the snapshot resealed. */
+static void test_restore_refuses_bad_records_with_free_slots(void) {
+    room r;
+    room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), lamp = add(&r, TEST_LAMP, 2, 1, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    CHECK(snug_body_destroy(r.ctx, r.scene, lamp) == SNUG_OK); /* a free slot */
+    static unsigned char snap[1 << 16];
+    size_t n = 0;
+    CHECK(snug_scene_snapshot(r.ctx, r.scene, snap, sizeof snap, &n) == SNUG_OK);
+    uint32_t slots, frees, wrong = 7;
+    memcpy(&slots, snap + 32, 4);
+    memcpy(&frees, snap + 36, 4);
+    CHECK(frees == 1);
+    size_t first_body = 32 + 20 + (size_t)slots * 2 + (size_t)frees * 4;
+    memcpy(snap + first_body + 4, &wrong, 4); /* its slot field */
+    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
+    for (size_t i = 32; i < n; i++) h = (h ^ snap[i]) * 0x100000001b3ull;
+    memcpy(snap + 24, &h, 8);
+    CHECK(snug_scene_restore(r.ctx, r.scene, snap, n) == SNUG_ERR_BLOB_CORRUPT);
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
 int main(void) {
     RUN(test_graph_queries_and_grouping);
     RUN(test_gravity_lands_only_on_compatible_offers);
@@ -595,5 +622,6 @@ int main(void) {
     RUN(test_scene_file_with_too_many_surface_vertices);
     RUN(test_scene_file_with_a_wild_mesh_count);
     RUN(test_failed_moves_change_nothing);
+    RUN(test_restore_refuses_bad_records_with_free_slots);
     return harness_finish();
 }

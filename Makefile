@@ -231,7 +231,7 @@ clean:
 # harness is one more name here. `make fuzz` runs each for FUZZ_SECONDS (default 2 hours) one after the other;
 # `make test-fuzz` (part of `make test`) runs each for 30 s so none of them rots. New corpus inputs go to
 # build/fuzz/corpus/<name>/, findings to build/fuzz/findings/<name>/ (the seeds stay as committed).
-FUZZ_TARGETS := mesh blob scene
+FUZZ_TARGETS := mesh blob scene place scenefile
 FUZZ_SECONDS ?= 7200
 FUZZ_CC      ?= clang
 FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow,alignment -fno-sanitize-recover=all
@@ -246,7 +246,7 @@ $(BUILD)/fuzz/libsnug.a: $(patsubst core/src/%.c,$(BUILD)/fuzz/obj/%.o,$(CORE_SR
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_input.h Makefile $(BUILD)/fuzz/libsnug.a
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) Makefile $(BUILD)/fuzz/libsnug.a
 	$(FUZZ_CC) $(CFLAGS_FUZZ) -fsanitize=fuzzer $< $(BUILD)/fuzz/libsnug.a -lm -o $@
 
 # fuzz_run <seconds>: every harness in turn, niced (the machine is shared), one second per input at most.

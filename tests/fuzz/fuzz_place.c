@@ -34,7 +34,8 @@ typedef struct violations {
 
 static void check_scene(world* w, violations* out) {
     snug_status st = snug_scene_check(w->ctx, w->scene, out->v, MAX_VIOLATIONS, &out->total);
-    FZ_CHECK(st == SNUG_OK && out->total <= MAX_VIOLATIONS, "scene_check: %s (%u)", snug_status_name(st), out->total);
+    FZ_CHECK(st == SNUG_OK && out->total <= MAX_VIOLATIONS, "scene_check: %s (%u): %s", snug_status_name(st), out->total,
+             snug_ctx_last_error(w->ctx));
 }
 
 static size_t snapshot(world* w, unsigned char* buf) {

@@ -25,8 +25,11 @@ WARN       := -Wall -Wextra -Wshadow -Wno-missing-field-initializers
 INCLUDES   := -Icore/include -Icore/src
 NATIVE_OPT ?= -O3 -g
 CFLAGS_N   := -std=c11 $(NATIVE_OPT) $(WARN) $(INCLUDES)
-CFLAGS_SAN := -std=c11 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
-              $(WARN) $(INCLUDES)
+# The sanitizer build: clang, whose -fsanitize=undefined also checks pointer arithmetic on NULL (gcc's does not);
+# float-cast-overflow and alignment are named as well, as gcc's undefined set leaves the first out.
+SAN_CC     ?= clang
+SANITIZE   := -fsanitize=address,undefined,float-cast-overflow,alignment -fno-sanitize-recover=all
+CFLAGS_SAN := -std=c11 -O1 -g -fno-omit-frame-pointer $(SANITIZE) $(WARN) $(INCLUDES)
 
 # Emscripten: Debian's emcc needs Debian's acorn for its JS optimizer; cglm comes in through a build-folder
 # link so that no other system header can leak into the wasm build.
@@ -68,7 +71,7 @@ native: $(BUILD)/native/libsnug.a $(BUILD)/native/libsnug-research.a
 
 $(BUILD)/asan/obj/%.o: core/src/%.c $(CORE_HDR)
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_SAN) -c $< -o $@
+	$(SAN_CC) $(CFLAGS_SAN) -c $< -o $@
 
 $(BUILD)/asan/libsnug-research.a: $(call objs,asan,$(RESEARCH_LIB_SRC))
 	@rm -f $@
@@ -208,7 +211,7 @@ $(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard t
 
 $(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/asan/libsnug-research.a
 	@mkdir -p $(@D)
-	$(CC) $(CFLAGS_SAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/asan/libsnug-research.a -lm -pthread -o $@
+	$(SAN_CC) $(CFLAGS_SAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/asan/libsnug-research.a -lm -pthread -o $@
 
 $(BUILD)/tsan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/tsan/libsnug-research.a
 	@mkdir -p $(@D)
@@ -264,6 +267,7 @@ test: deps
 	$(MAKE) test-layers
 	$(MAKE) all
 	$(MAKE) test-c
+	$(MAKE) test-fuzz
 	$(MAKE) examples
 	$(MAKE) test-js
 	$(MAKE) test-browser
@@ -279,6 +283,52 @@ deps:
 
 clean:
 	rm -rf $(BUILD) dist
+
+# ---------------------------------------------------------------- fuzzing (libFuzzer, clang)
+# One harness per input surface: tests/fuzz/fuzz_<name>.c with its seed corpus in tests/fuzz/corpus/<name>/. A new
+# harness is one more name here. `make fuzz` runs each for FUZZ_SECONDS (default 2 hours) one after the other;
+# `make test-fuzz` (part of `make test`) runs each for 30 s so none of them rots. New corpus inputs go to
+# build/fuzz/corpus/<name>/, findings to build/fuzz/findings/<name>/ (the seeds stay as committed).
+FUZZ_TARGETS := mesh blob scene place scenefile
+FUZZ_SECONDS ?= 7200
+FUZZ_CC      ?= clang
+FUZZ_SAN     := -fsanitize=address,undefined,float-cast-overflow,alignment -fno-sanitize-recover=all
+CFLAGS_FUZZ  := -std=c11 -O2 -g -fno-omit-frame-pointer $(FUZZ_SAN) $(WARN) $(INCLUDES)
+FUZZ_BINS    := $(addprefix $(BUILD)/fuzz/fuzz_,$(FUZZ_TARGETS))
+
+$(BUILD)/fuzz/obj/%.o: core/src/%.c $(CORE_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CFLAGS_FUZZ) -fsanitize=fuzzer-no-link -fno-sanitize-coverage=trace-cmp -c $< -o $@
+
+$(BUILD)/fuzz/libsnug.a: $(call objs,fuzz,$(RESEARCH_LIB_SRC))
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(wildcard tests/fuzz/*.h) Makefile $(BUILD)/fuzz/libsnug.a
+	$(FUZZ_CC) $(CFLAGS_FUZZ) -fsanitize=fuzzer $< $(BUILD)/fuzz/libsnug.a -lm -o $@
+
+# fuzz_run <seconds>, <targets>: each harness in turn, niced (the machine is shared), one second per input at most.
+define fuzz_run
+	@for t in $(2); do \
+	  mkdir -p $(BUILD)/fuzz/corpus/$$t $(BUILD)/fuzz/findings/$$t; \
+	  echo "fuzz $$t: $(1) s"; \
+	  nice $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(1) -timeout=1 -rss_limit_mb=2048 -print_final_stats=1 \
+	    -artifact_prefix=$(BUILD)/fuzz/findings/$$t/ $(BUILD)/fuzz/corpus/$$t tests/fuzz/corpus/$$t \
+	    > $(BUILD)/fuzz/$$t.log 2>&1 || { tail -n 60 $(BUILD)/fuzz/$$t.log; echo "fuzz $$t: FAILED"; exit 1; }; \
+	  grep -E '^stat::number_of_executed_units|^#[0-9]+.*DONE' $(BUILD)/fuzz/$$t.log | tail -n 2; \
+	done
+endef
+
+fuzz: $(FUZZ_BINS)
+	$(call fuzz_run,$(FUZZ_SECONDS),$(FUZZ_TARGETS))
+
+# fuzz_place finds the open placement defects listed in tests/fuzz/README.md within a minute; it joins the 30 s
+# runs once they are fixed (make fuzz runs it)
+FUZZ_SMOKE := $(filter-out place,$(FUZZ_TARGETS))
+test-fuzz: $(FUZZ_BINS)
+	$(call fuzz_run,30,$(FUZZ_SMOKE))
+
+.PHONY: fuzz test-fuzz
 
 # ---------------------------------------------------------------- JS API, web page, JS and browser tests
 # (wasm/, web/, tests/js/, tests/browser/).

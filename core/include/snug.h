@@ -10,7 +10,11 @@
  *  - counts and capacities are uint32_t; int is kept where -1 means "none" (feature indices); times t are float;
  *  - every fallible call returns a snug_status; snug_ctx_last_error() gives a readable message;
  *  - objects are opaque integer handles with a generation: a stale or foreign handle is an error, never a crash;
- *  - a failed call leaves everything as it was;
+ *  - a failed call leaves everything as it was: every object and every answer the API gives. Calls that create or
+ *    change objects (meshes, blobs, positions, scenes, bodies, ignore pairs, motions) also leave the memory they
+ *    found; a failed query or step may leave reusable capacity behind (the context's scratch arena, the edge
+ *    adjacency and ray tree a mesh builds on first use, a scene's broad-phase, query and step buffers), never more
+ *    than the same call keeps when it succeeds (tests/c/test_failed_calls.c fails every allocation in turn);
  *  - results are written into caller buffers; queries never allocate on their hot path.
  * Coordinates are float32; a pose maps local to world: world = rotate(q, local) + p. */
 #ifndef SNUG_H
@@ -33,7 +37,7 @@ extern "C" {
 
 typedef enum snug_status {
     SNUG_OK = 0,
-    SNUG_ERR_INVALID_ARGUMENT,   /* NULL pointer, bad enum, count out of range */
+    SNUG_ERR_INVALID_ARGUMENT,   /* NULL pointer, bad enum, count or coordinate out of range, non-unit quaternion */
     SNUG_ERR_NOT_FINITE,         /* NaN or Inf in coordinates or poses */
     SNUG_ERR_INDEX_RANGE,        /* triangle index >= vertex count */
     SNUG_ERR_EMPTY,              /* no vertices or no triangles */
@@ -92,6 +96,16 @@ typedef struct snug_pose {
     float q[4];
     float p[3];
 } snug_pose;
+
+/* Accepted input (docs/manual.md, "Accepted input and what bad input gets"). Every vertex coordinate, pose
+ * translation, ray origin and direction, query point and motion lies within +-SNUG_MAX_COORDINATE: there every
+ * derived quantity (scales, tolerances, squared distances, areas, volumes, costs) stays finite in float. Beyond it a
+ * call fails with SNUG_ERR_INVALID_ARGUMENT (NaN and Inf: SNUG_ERR_NOT_FINITE), and so does a change of a body's
+ * pose, parent or local pose that would carry a body of its subtree beyond it. Every pose's quaternion must have
+ * length 1 within SNUG_QUAT_TOLERANCE (a zero, tiny or huge one is SNUG_ERR_INVALID_ARGUMENT); snug uses it
+ * normalized. */
+#define SNUG_MAX_COORDINATE 1e9f
+#define SNUG_QUAT_TOLERANCE 1e-3f
 
 snug_pose snug_pose_identity(void);
 
@@ -352,12 +366,16 @@ typedef enum snug_root_finder {
 typedef struct snug_toi_def {
     snug_toi_mode mode;
     snug_root_finder root_finder;
-    float sampling_step;      /* in units of t, (0, 1]; the sampling finders miss sign changes shorter than this */
+    float sampling_step;      /* in units of t, [SNUG_MIN_SAMPLING_STEP, 1]; the sampling finders miss sign changes
+                               * shorter than this */
     uint32_t max_iterations;  /* regula falsi cap (1..100) */
     float tolerance;          /* contact distance relative to the larger mesh's scale; 0 means SNUG_REL_TOLERANCE */
     uint32_t daasd_slabs;     /* SNUG_TOI_DAASD: slab count K (0: chosen from the candidate count) */
     uint32_t internal_value;   /* set by snug_default_toi_def(): marks a def made by it (do not set) */
 } snug_toi_def;
+
+/* The finest sampling step: every feature pair takes at most 1 / step samples per motion piece. */
+#define SNUG_MIN_SAMPLING_STEP (1.0f / 1024.0f)
 
 /* Dynamic mode, sampling + regula falsi, step 1/16, 32 iterations, tolerance 0 (= SNUG_REL_TOLERANCE). */
 snug_toi_def snug_default_toi_def(void);
@@ -385,7 +403,13 @@ typedef struct snug_toi_result {
 
 /* Earliest time of impact of mesh a moving by motion_a and mesh b moving by motion_b. Touching within the
  * tolerance is contact; meshes that already touch at t = 0 report t = 0. Limits: the sampling finders miss a
- * contact that begins and ends within one sampling step, parallel edge pairs are left to the vertex-face tests. */
+ * contact that begins and ends within one sampling step, parallel edge pairs are left to the vertex-face tests.
+ * Bounded work: a search (this and the sweeps below) spends at most 128 units (visited node pairs and time
+ * intervals, tested triangle pairs, root searches of their feature pairs) per node and triangle of both meshes;
+ * one that would spend more, which only
+ * pathological input does (point-like triangles sliding along a copy of their mesh for the whole motion), stops
+ * with a conservative answer: hit at the earliest time it had not cleared, feature SNUG_FEATURE_NONE, triangles
+ * SNUG_NO_HIT, zero point and normal. */
 snug_status snug_mesh_toi(snug_ctx* ctx, snug_mesh a, const snug_motion* motion_a, snug_mesh b,
                            const snug_motion* motion_b, const snug_toi_def* def, snug_toi_result* result);
 

@@ -53,6 +53,9 @@ export const PAIR_CASES = [
   { mesh: 'dragon48k', angle: 0.3, shift: 1.5, name: 'dragon48k shift 150%' },
   { mesh: 'torusknot10k', angle: 0.01, shift: 0.001, name: 'torusknot10k near-coincident' },
 ];
+// The far-apart distance cases (issue 15; snug_bench.c and fcl_bench.cpp task far, bench_far_pose in timing.h): a
+// teapot at the identity and a torus knot moved so that their bounding spheres are `gap` apart along (1, 1, 1).
+export const FAR_CASES = [3, 30, 1000].map((gap) => ({ mesh: 'teapot', gap, name: `teapot x torusknot10k, ${gap} apart on the diagonal` }));
 export const BUILD_MESHES = ['bunny', 'dragon11k', 'dragon48k', 'dragon203k', 'dragon871k', 'torusknot10k'];
 // Continuous: the 48k dragon from 150 % to 5 % of the diagonal while turning 0 -> 0.6 rad about Y, static copy.
 export const TOI_CASE = { mesh: 'dragon48k', angle0: 0, shift0: 1.5, angle1: 0.6, shift1: 0.05, name: 'dragon48k 150%->5%, 0.6 rad' };

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync, existsSync, mkdirSync, statSync } from 'no
 import { gzipSync } from 'node:zlib';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import { loadBin, rays, bounds, BUILD, BENCH_DIR, BUILD_MESHES, PAIR_CASES, TOI_CASE } from './common.mjs';
+import { loadBin, rays, bounds, BUILD, BENCH_DIR, BUILD_MESHES, PAIR_CASES, FAR_CASES, TOI_CASE } from './common.mjs';
 
 const require = createRequire(import.meta.url);
 const started = Date.now();
@@ -26,7 +26,7 @@ const tasks = [];
 const add = (label, spec, timeoutS, expect) => tasks.push({ label, ...spec, timeoutS, expect });
 add('brute-force ray reference', SNUG('native', 'reference'), 600, { sec: 'reference', case: 'all', impl: 'brute force rays' });
 for (const flavour of ['native', 'wasm']) {
-  for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['pairs', 'overlap'], ['toi', 'toi'], ['scene', 'broadphase'], ['find', 'find-surfaces'], ['cost', 'cost-bv']])
+  for (const [task, sec] of [['build', 'build'], ['rays', 'ray1'], ['pairs', 'overlap'], ['far', 'distance-far'], ['toi', 'toi'], ['scene', 'broadphase'], ['find', 'find-surfaces'], ['cost', 'cost-bv']])
     add(`snug ${flavour} ${task}`, SNUG(flavour, task), 600, { sec, case: 'all', impl: `snug ${flavour}` });
 }
 // the SIMD paths switched off: only where they are used
@@ -47,8 +47,9 @@ for (const [label, file, sec, impl] of [['placement drag paths', 'run.mjs', 'pla
   else if (!only || only.test(label))
     rows.push({ sec, case: 'all', impl, status: 'missing', note: '`make wasm` failed in this run (a stale module is not measured)' });
 }
-for (const task of ['build', 'pairs', 'toi'])
-  add(`FCL ${task}`, { cmd: `${BENCH_DIR}/fcl_bench`, args: [task] }, 300, { sec: task === 'pairs' ? 'overlap' : task, case: 'all', impl: 'FCL native' });
+for (const task of ['build', 'pairs', 'far', 'toi'])
+  add(`FCL ${task}`, { cmd: `${BENCH_DIR}/fcl_bench`, args: [task] }, 300,
+    { sec: { pairs: 'overlap', far: 'distance-far' }[task] || task, case: 'all', impl: 'FCL native' });
 const ANCHOR_IMPL = { tmb: 'three-mesh-bvh', rapier: 'Rapier', jolt: 'Jolt' };
 for (const lib of ['tmb', 'rapier', 'jolt'])
   for (const mesh of BUILD_MESHES) {
@@ -125,8 +126,8 @@ for (const r of rows.filter((x) => (x.sec === 'ray1' || x.sec === 'rayN') && x.m
 }
 // Mesh-mesh: no cheap brute force at 11k-48k triangles, so every answer is compared with the others' majority
 // (overlap) or their minimum (distance); a root-box test settles the separated cases independently.
-for (const sec of ['overlap', 'distance']) {
-  for (const pc of PAIR_CASES) {
+for (const sec of ['overlap', 'distance', 'distance-far']) {
+  for (const pc of sec === 'distance-far' ? FAR_CASES : PAIR_CASES) {
     const group = rows.filter((x) => x.sec === sec && x.case === pc.name && x.answer !== undefined && Number.isFinite(x.answer));
     if (!group.length) continue;
     if (sec === 'overlap') {
@@ -191,6 +192,7 @@ const SECTIONS = [
   ['rayN', 'Closest-hit rays, batched (ms per 10,000 rays; the anchors have no batched call, their one-per-call figure is the comparison)'],
   ['overlap', 'Mesh-mesh first contact (ms per query)'],
   ['distance', 'Mesh-mesh distance (ms per query)'],
+  ['distance-far', 'Mesh-mesh distance, meshes far apart on the diagonal (ms per query; default and OBB trees without Hausdorff bounds)'],
   ['toi', 'Continuous collision, time of impact (ms per query)'],
   ['toi-variants', 'Continuous collision variants'],
   ['broadphase', 'Broad phase, 10k moving boxes (ms per step)'],
@@ -308,6 +310,16 @@ for (const s of ['5%', '40%', '150%']) {
     (x) => (!fcl || !tmbR ? null : x.med <= fcl.med && tmbR.med >= 10 * x.med), ratioText('overlap', c, r, ['FCL native OBBRSS', 'three-mesh-bvh SAH']));
   const d = snugBest('distance', c), fd = find('distance', c, 'FCL native OBBRSS');
   target(3, `distance, ${c}, wasm`, d, '≤ FCL native OBBRSS', (x) => (!fd ? null : x.med <= fd.med), ratioText('distance', c, d, ['FCL native OBBRSS', 'three-mesh-bvh SAH']));
+}
+// Issue 15: separated meshes stay cheap at any distance, with the default and the OBB trees alike.
+for (const v of ['AABB SAH', 'OBB Gottschalk']) {
+  const rs = FAR_CASES.map((c) => find('distance-far', c.name, `snug wasm ${v}`));
+  const worst = rs.every(Boolean) ? rs.reduce((a, b) => (b.med > a.med ? b : a)) : null;
+  target(15, `distance, teapot x torus knot 3 / 30 / 1000 apart on the diagonal, wasm, ${v} (the slowest)`, worst, '≤ 0.1 ms',
+    (r) => r.status === 'ok' && r.med <= 0.1, FAR_CASES.map((c, i) => (rs[i] ? `${c.gap}: ${fmt(rs[i].med)} ms` : '')).filter(Boolean).join(', ') +
+    `; ${ratioText('distance-far', worst?.case, worst, ['FCL native OBBRSS'])}`);
+  const c = 'dragon48k shift 150%', d = find('distance', c, `snug wasm ${v}`), fd = find('distance', c, 'FCL native OBBRSS');
+  target(15, `distance, ${c}, wasm, ${v}`, d, '≤ FCL native OBBRSS', (x) => (!fd ? null : x.med <= fd.med), ratioText('distance', c, d, ['FCL native OBBRSS']));
 }
 const knot = 'torusknot10k near-coincident';
 target(3, `first contact, ${knot}, wasm`, snugBest('overlap', knot), '≤ 0.5 ms', (r) => r.med <= 0.5, ratioText('overlap', knot, snugBest('overlap', knot), ['three-mesh-bvh SAH', 'FCL native OBBRSS']));

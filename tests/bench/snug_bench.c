@@ -430,6 +430,68 @@ static void task_pairs(snug_ctx* ctx) {
     }
 }
 
+/* The far-apart distance cases (issue 15): a teapot and a torus knot with their bounding spheres 3, 30 and 1000 units
+ * apart along the diagonal, with the default trees (AABB SAH) and OBB trees, as a placement tool asks "how far to
+ * the next object" across a room. */
+static const struct {
+    double gap;
+    const char* name;
+} FAR_CASES[] = {{3.0, "teapot x torusknot10k, 3 apart on the diagonal"},
+                 {30.0, "teapot x torusknot10k, 30 apart on the diagonal"},
+                 {1000.0, "teapot x torusknot10k, 1000 apart on the diagonal"}};
+
+typedef struct far_job {
+    snug_ctx* ctx;
+    snug_mesh a, b;
+    snug_pose pb;
+    snug_distance_result dist;
+    snug_status status;
+} far_job;
+
+static void far_distance(void* arg) {
+    far_job* j = arg;
+    snug_pose id = snug_pose_identity();
+    j->status = snug_mesh_distance(j->ctx, j->a, &id, j->b, &j->pb, &j->dist);
+}
+
+static void task_far(snug_ctx* ctx) {
+    test_mesh ma, mb;
+    if (!load("teapot", &ma) || !load("torusknot10k", &mb)) return;
+    for (int k = 0; k < COUNT(MAIN_VARIANTS); ++k) {
+        const variant* v = &MAIN_VARIANTS[k];
+        snug_mesh_def da = mesh_def(&ma, v), db = mesh_def(&mb, v);
+        far_job j;
+        memset(&j, 0, sizeof j);
+        j.ctx = ctx;
+        snug_status st = snug_mesh_create(ctx, &da, &j.a);
+        if (st == SNUG_OK) st = snug_mesh_create(ctx, &db, &j.b);
+        for (int c = 0; c < COUNT(FAR_CASES); ++c) {
+            if (st != SNUG_OK) {
+                error_row("distance-far", FAR_CASES[c].name, v->name, ctx, st);
+                continue;
+            }
+            double t[3];
+            bench_far_pose(ma.positions, ma.vertex_count, mb.positions, mb.vertex_count, FAR_CASES[c].gap, t);
+            j.pb = snug_pose_identity();
+            for (int i = 0; i < 3; ++i) j.pb.p[i] = (float)t[i];
+            bench_stats sd = bench_measure(far_distance, &j, 5, 300);
+            if (j.status != SNUG_OK) {
+                error_row("distance-far", FAR_CASES[c].name, v->name, ctx, j.status);
+                continue;
+            }
+            char note[128];
+            snprintf(note, sizeof note, "snug_mesh_distance: %llu node pairs, %llu triangle pairs",
+                     (unsigned long long)snug_ctx_last_stats(ctx)->nodes_visited,
+                     (unsigned long long)snug_ctx_last_stats(ctx)->primitive_tests);
+            bench_row("distance-far", FAR_CASES[c].name, impl_name(v->name), &sd, "ok", j.dist.distance, note);
+        }
+        if (j.a) snug_mesh_destroy(ctx, j.a);
+        if (j.b) snug_mesh_destroy(ctx, j.b);
+    }
+    test_mesh_free(&ma);
+    test_mesh_free(&mb);
+}
+
 /* ------------------------------------------------------------------------------------ continuous collision */
 
 #define TOI_CASE "dragon48k 150%->5%, 0.6 rad"
@@ -1237,7 +1299,7 @@ static void task_place(snug_ctx* ctx, const char* file) {
 
 int main(int argc, char** argv) {
     if (argc < 3) {
-        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|toi|scene|find|cost|reference|place <room.bin>|place-edit <room.bin>\n");
+        fprintf(stderr, "usage: snug_bench native|wasm build|rays|pairs|far|toi|scene|find|cost|reference|place <room.bin>|place-edit <room.bin>\n");
         return 2;
     }
     flavour = argv[1];
@@ -1249,6 +1311,7 @@ int main(int argc, char** argv) {
     if (!strcmp(task, "build")) task_build(ctx, argc > 3 ? argv[3] : NULL);
     else if (!strcmp(task, "rays")) task_rays(ctx);
     else if (!strcmp(task, "pairs")) task_pairs(ctx);
+    else if (!strcmp(task, "far")) task_far(ctx);
     else if (!strcmp(task, "toi")) task_toi();
     else if (!strcmp(task, "scene")) task_scene(ctx);
     else if (!strcmp(task, "find")) task_find(ctx);

@@ -119,4 +119,28 @@ static inline void bench_pair_pose(const float* positions, unsigned vertex_count
     if (diag_out) *diag_out = diag;
 }
 
+/* The far-apart distance cases (tests/bench/common.mjs FAR_CASES): mesh A stays at the identity, mesh B keeps its
+ * rotation and is moved so that the two bounding spheres (AABB centre, half the AABB diagonal) are `gap` apart
+ * along the diagonal (1, 1, 1), where the axis-aligned boxes of both trees fall shortest of their triangles. t: B's
+ * translation. */
+static inline void bench_box_sphere(const float* positions, unsigned vertex_count, double c[3], double* r) {
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, d2 = 0;
+    for (unsigned v = 0; v < vertex_count; ++v)
+        for (int a = 0; a < 3; ++a) {
+            double x = positions[3 * v + a];
+            if (x < lo[a]) lo[a] = x;
+            if (x > hi[a]) hi[a] = x;
+        }
+    for (int a = 0; a < 3; ++a) c[a] = 0.5 * (lo[a] + hi[a]), d2 += (hi[a] - lo[a]) * (hi[a] - lo[a]);
+    *r = 0.5 * sqrt(d2);
+}
+
+static inline void bench_far_pose(const float* pa, unsigned na, const float* pb, unsigned nb, double gap, double t[3]) {
+    double ca[3], cb[3], ra, rb;
+    bench_box_sphere(pa, na, ca, &ra);
+    bench_box_sphere(pb, nb, cb, &rb);
+    double step = (ra + rb + gap) / sqrt(3.0);
+    for (int i = 0; i < 3; ++i) t[i] = ca[i] - cb[i] + step;
+}
+
 #endif

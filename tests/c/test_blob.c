@@ -263,6 +263,71 @@ static void test_forged_blobs_fail_structure_checks(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Forged volumes with a valid checksum (the checksum is a documented hash, so anyone can reseal a blob): node
+ * spheres, OBBs and k-DOPs that do not enclose their triangles, OBB axes that are not orthonormal (scaled axes
+ * and extents describe the same slabs to a containment test, but the overlap tests take the axes as unit),
+ * volumes beyond the accepted range, and Hausdorff bounds below their faces' distance. Loading such a blob
+ * used to succeed and the mesh then missed its own copy (overlap false) or reported a wrong distance. */
+static void test_forged_volumes_are_rejected(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    test_mesh m;
+    test_mesh_torus(1.0f, 0.3f, 10, 14, &m);
+    const snug_bv_type types[] = {SNUG_BV_SPHERE, SNUG_BV_OBB, SNUG_BV_KDOP14, SNUG_BV_KDOP26};
+    for (int t = 0; t < 4; t++) {
+        snug_bvh_def def = snug_default_bvh_def();
+        def.bv_type = types[t];
+        def.hausdorff = t == 0;
+        snug_mesh h = test_mesh_make(ctx, &m, &def);
+        size_t size;
+        unsigned char* blob = serialize(ctx, h, &size);
+        snug_mesh_data* md = snug_mesh_lookup(ctx, h);
+        uint32_t V = md->vertex_count, T = md->tri_count, N = md->bvh.node_count, flags;
+        memcpy(&flags, blob + 44, 4);
+        size_t at = 64 + 56 + 12 * V + 16 * T + 44 * (size_t)N; /* the first volume section */
+        size_t spheres = at, obbs = spheres + (flags & 1 ? 16 * (size_t)N : 0), kdops = obbs + (flags & 2 ? 60 * (size_t)N : 0),
+               hausdorff = kdops + (flags & 4 ? 104 * (size_t)N : 0);
+        CHECK(hausdorff + (flags & 8 ? 4 * (size_t)N : 0) == size);
+        unsigned char* forged = malloc(size);
+        uint32_t node = N - 1; /* a leaf (the last node is one) */
+        for (int c = 0; c < 4; c++) {
+            memcpy(forged, blob, size);
+            float f[26];
+            if (types[t] == SNUG_BV_SPHERE) {
+                size_t sp = spheres + 16 * (size_t)node;
+                memcpy(f, forged + sp, 16);
+                if (c == 0) f[3] *= 0.5f;                 /* radius */
+                if (c == 1) f[0] += 2.0f * f[3] + 1.0f;   /* centre */
+                if (c == 2) f[3] = 1e30f;                  /* encloses everything, beyond the range */
+                memcpy(forged + sp, f, 16);
+                if (c == 3) { f[0] = 0.0f; memcpy(forged + hausdorff + 4 * (size_t)node, f, 4); }
+            } else if (types[t] == SNUG_BV_OBB) {
+                size_t ob = obbs + 60 * (size_t)node;
+                memcpy(f, forged + ob, 60);
+                if (c == 0) f[3] *= 0.5f;                                   /* extent */
+                if (c == 1) f[0] += 2.0f * (f[3] + f[4] + f[5]) + 1.0f;    /* centre */
+                if (c >= 2) for (int k = 3; k < 15; k++) f[k] *= c == 2 ? 0.5f : 2.0f; /* extents and axes scaled */
+                memcpy(forged + ob, f, 60);
+            } else {
+                size_t kd = kdops + 104 * (size_t)node;
+                memcpy(f, forged + kd, 104);
+                int j = c % 3;
+                if (c < 3) f[j] = 0.5f * (f[j] + f[13 + j]); /* a slab's low end moved to its middle */
+                else f[13] = 3e10f;                          /* beyond the range */
+                memcpy(forged + kd, f, 104);
+            }
+            reseal(forged, size);
+            snug_status st = load(ctx, forged, size);
+            CHECK_MSG(st == SNUG_ERR_BLOB_CORRUPT, "type %d case %d: %s", (int)types[t], c, snug_status_name(st));
+        }
+        CHECK(load(ctx, blob, size) == SNUG_OK);
+        free(forged);
+        free(blob);
+        snug_mesh_destroy(ctx, h);
+    }
+    test_mesh_free(&m);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_foreign_data_is_rejected(void) {
     snug_ctx* ctx = snug_ctx_create(NULL);
     size_t before = snug_ctx_allocated_bytes(ctx);
@@ -336,6 +401,7 @@ int main(void) {
     RUN(test_truncated_blobs_are_rejected);
     RUN(test_flipped_bytes_are_rejected);
     RUN(test_forged_blobs_fail_structure_checks);
+    RUN(test_forged_volumes_are_rejected);
     RUN(test_foreign_data_is_rejected);
     RUN(test_out_of_memory_at_every_allocation_of_a_load);
     return harness_finish();

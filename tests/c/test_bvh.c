@@ -440,6 +440,43 @@ static void test_edge_cases(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Tiny meshes whose node extents are subnormal (coordinates of 1e-39): the binned SAH split's bin scale
+ * (bins / extent) overflowed there and 0 x inf binned a triangle into count[INT_MIN]. Every splitter and BV type,
+ * binary and variable branching, and a shift far from the origin where the extents are rounded away. */
+static void test_subnormal_extents(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    rng r = {harness_seed() ^ 0x5ab0ull};
+    test_mesh soup;
+    test_mesh_soup(&r, 40, 1.0f, 0.5f, &soup);
+    float* scaled = malloc(12 * (size_t)soup.vertex_count);
+    test_mesh tiny = soup;
+    tiny.positions = scaled;
+    for (int shift = 0; shift < 2; shift++) {
+        for (uint32_t i = 0; i < 3 * soup.vertex_count; i++) scaled[i] = soup.positions[i] * 1e-39f + (shift ? 1.0f : 0.0f);
+        for (int sp = 0; sp < SNUG_SPLITTER_COUNT; sp++)
+            for (int t = 0; t < 6; t++)
+                for (int branching = 0; branching <= 2; branching += 2) {
+                    snug_bvh_def def = snug_default_bvh_def();
+                    def.splitter = (snug_splitter)sp;
+                    def.bv_type = types[t];
+                    def.branching = branching;
+                    def.leaf_size = 1;
+                    char what[96];
+                    snprintf(what, sizeof what, "subnormal %s type %d branching %d shift %d", splitter_names[sp],
+                             (int)types[t], branching, shift);
+                    snug_status st;
+                    snug_mesh h = make(ctx, &tiny, &def, &st);
+                    CHECK_MSG(st == SNUG_OK, "%s: %s", what, snug_ctx_last_error(ctx));
+                    if (st == SNUG_OK) check_tree(ctx, h, &tiny, &def, what);
+                    snug_mesh_destroy(ctx, h);
+                    RETURN_IF_FAILED();
+                }
+    }
+    free(scaled);
+    test_mesh_free(&soup);
+    snug_ctx_destroy(ctx);
+}
+
 /* Variable branching must actually vary: with alpha = 1 the first degree is taken (binary), with a tiny alpha
  * nothing reaches the target and larger degrees appear; small nodes that split poorly become leaves. */
 /* The SAH builder's grid is the triangles' bounds, not the vertices': a vertex no triangle uses, outside them or
@@ -793,6 +830,7 @@ static void test_adjacency_against_brute_force(void) {
 int main(void) {
     RUN(test_bad_settings_are_rejected);
     RUN(test_edge_cases);
+    RUN(test_subnormal_extents);
     RUN(test_every_builder_on_teapot);
     RUN(test_every_builder_on_procedural);
     RUN(test_every_builder_on_bunny);

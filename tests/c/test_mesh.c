@@ -168,14 +168,15 @@ static void degenerate_soup(rng* r, uint32_t n, float S, float tol, float* pos, 
 
 /* The create pass flags degenerate triangles four at a time in SIMD lanes, with the scalar predicate for the
  * last n mod 4: its list must be exactly the triangles the scalar snug_tri_degenerate flags. Powers of two
- * from 2^-20 to 2^20 for S, and 2^63, where the squared cross products overflow. */
+ * from 2^-20 to 2^20 for S, and 2^29, near the top of the accepted coordinate range (squared cross products of
+ * 2^60 still fit a float). */
 static void test_degenerate_flags_match_the_predicate(void) {
     rng r = {harness_seed() ^ 0xde6e};
     snug_ctx* ctx = snug_ctx_create(NULL);
     int cases = 40 * harness_scale();
     for (int c = 0; c < cases; c++) {
         uint32_t n = 1 + (uint32_t)(rng_next(&r) % 61);
-        float S = ldexpf(1.0f, c % 5 == 4 ? 63 : (int)(rng_next(&r) % 41) - 20);
+        float S = ldexpf(1.0f, c % 5 == 4 ? 29 : (int)(rng_next(&r) % 41) - 20);
         float* pos = malloc(sizeof(float) * (9 * n + 6));
         uint32_t* idx = malloc(sizeof(uint32_t) * 3 * n);
         snug_mesh_def def = snug_default_mesh_def();
@@ -238,6 +239,38 @@ static void test_welding_merges_split_vertices(void) {
     CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
     snug_mesh_get_info(ctx, h, &info);
     CHECK(info.vertex_count == 8 && info.closed && info.edge_count == 18);
+    test_mesh_free(&box);
+    snug_ctx_destroy(ctx);
+}
+
+/* Welding far from the origin and with a zero tolerance: the weld grid's cell index of a vertex was a float to
+ * int32 cast of coordinate / radius, which overflowed for a mesh 1 unit wide at x = 1e4 (5.8e9 cells); a zero
+ * tolerance put every vertex into one cell. The box soup welds back to 8 vertices wherever it sits. */
+static void test_welding_far_from_the_origin(void) {
+    test_mesh box;
+    test_mesh_box(0.5f, 0.5f, 0.5f, &box);
+    float soup[36 * 3];
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    const float shifts[] = {1e4f, -3e6f, 9.9e8f};
+    for (int k = 0; k < 3; k++)
+        for (int zero = 0; zero < 2; zero++) {
+            for (int i = 0; i < 36; i++)
+                for (int c = 0; c < 3; c++) soup[3 * i + c] = box.positions[3 * box.indices[i] + c] + (c == 0 ? shifts[k] : 0.0f);
+            snug_mesh_def def = snug_default_mesh_def();
+            def.positions = soup;
+            def.vertex_count = 36;
+            def.triangle_count = 12;
+            def.weld = true;
+            if (zero) def.weld_tolerance = 0.0f;
+            snug_mesh h;
+            CHECK_MSG(snug_mesh_create(ctx, &def, &h) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
+            snug_mesh_info info;
+            CHECK(snug_mesh_get_info(ctx, h, &info) == SNUG_OK);
+            /* at 9.9e8 floats are 64 apart: the box's x extent rounds to 0 or 64, its 8 corners to fewer points */
+            if (k < 2) CHECK_MSG(info.vertex_count == 8 && info.closed, "shift %g: %u vertices", (double)shifts[k], info.vertex_count);
+            else CHECK(info.vertex_count <= 8);
+            snug_mesh_destroy(ctx, h);
+        }
     test_mesh_free(&box);
     snug_ctx_destroy(ctx);
 }
@@ -331,6 +364,7 @@ int main(void) {
     RUN(test_degenerate_triangles_are_kept_and_counted_at_any_scale);
     RUN(test_degenerate_flags_match_the_predicate);
     RUN(test_welding_merges_split_vertices);
+    RUN(test_welding_far_from_the_origin);
     RUN(test_npm_meshes_ingest);
     RUN(test_set_positions_refits_and_rejects_nan);
     RUN(test_out_of_memory_at_every_allocation_leaves_nothing);

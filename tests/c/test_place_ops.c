@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "snug.h"
+#include "test_alloc.h"
 #include "test_furniture.h"
 
 typedef struct room {
@@ -154,7 +155,14 @@ static void test_insert_never_overlaps_and_fails_on_a_full_offer(void) {
     /* pointing at a book finds the top under it, and searches outward from there: here it is full */
     d.ray.origin[0] = -0.12f;
     snug_body nb0;
+    /* a failed insert leaves the scene as it was, its handle pool too (found by fuzz_place: the body it tried
+     * stayed behind as one more slot on the free list, so the next body got another handle) */
+    static unsigned char before[1 << 16], after[1 << 16];
+    size_t nbefore = 0, nafter = 0;
+    CHECK(snug_scene_snapshot(r.ctx, r.scene, before, sizeof before, &nbefore) == SNUG_OK);
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb0, NULL) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(snug_scene_snapshot(r.ctx, r.scene, after, sizeof after, &nafter) == SNUG_OK);
+    CHECK_MSG(nafter == nbefore && !memcmp(before, after, nbefore), "snapshot %zu -> %zu bytes", nbefore, nafter);
     /* the pointer on nothing or on an offer the body may not rest on */
     d.ray.origin[0] = 10.0f;
     snug_body nb;
@@ -456,6 +464,176 @@ static void test_set_bindings_restores_without_moving(void) {
     room_close(&r);
 }
 
+/* A resealed file whose surface claims more vertices than a surface holds is refused with the count in the message
+ * (found by fuzz_scenefile: the message read the count from the surfaces' block after freeing it, a use after free
+ * the sanitizer build reports). */
+static void test_scene_file_with_too_many_surface_vertices(void) {
+    room a;
+    room_open(&a);
+    furnish(&a);
+    size_t n;
+    unsigned char* f = save(&a, &n);
+    /* the first surface record: kind, label, normal (0, 1, 0), vertex count 3..32 */
+    const float up[3] = {0, 1, 0};
+    size_t at = 0;
+    for (size_t k = 32; k + 24 <= n && !at; k += 4) {
+        uint32_t count;
+        memcpy(&count, f + k + 20, 4);
+        if (!memcmp(f + k + 8, up, 12) && count >= 3 && count <= SNUG_SURFACE_MAX_VERTICES) at = k + 20;
+    }
+    CHECK(at != 0);
+    uint32_t too_many = SNUG_SURFACE_MAX_VERTICES + 1;
+    memcpy(f + at, &too_many, 4);
+    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
+    for (size_t i = 32; i < n; i++) h = (h ^ f[i]) * 0x100000001b3ull;
+    memcpy(f + 24, &h, 8);
+    room b;
+    room_open(&b);
+    uint32_t nb = 0, nm = 0;
+    snug_body handles[32];
+    snug_mesh meshes[16];
+    CHECK(snug_scene_load(b.ctx, b.scene, f, n, handles, 32, &nb, meshes, 16, &nm) == SNUG_ERR_BLOB_CORRUPT);
+    CHECK_MSG(strstr(snug_ctx_last_error(b.ctx), "33 vertices"), "%s", snug_ctx_last_error(b.ctx));
+    free(f);
+    room_close(&a);
+    room_close(&b);
+}
+
+/* A resealed file whose mesh count is more than the file can hold is refused (found by fuzz_scenefile: the loader
+ * kept the count before it had the array of meshes, and cleaning up walked that many entries of a NULL array). */
+static void test_scene_file_with_a_wild_mesh_count(void) {
+    room a;
+    room_open(&a);
+    furnish(&a);
+    size_t n;
+    unsigned char* f = save(&a, &n);
+    uint32_t labels, wild = 0xffffffffu;
+    memcpy(&labels, f + 32 + 28, 4); /* after the header and the settings (up 3f, skin, overhang, snap range, slides) */
+    size_t at = 32 + 28 + 4 + (size_t)labels * (SNUG_LABEL_NAME_MAX + 8);
+    CHECK(at + 4 <= n);
+    memcpy(f + at, &wild, 4);
+    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
+    for (size_t i = 32; i < n; i++) h = (h ^ f[i]) * 0x100000001b3ull;
+    memcpy(f + 24, &h, 8);
+    room b;
+    room_open(&b);
+    snug_body handles[32];
+    snug_mesh meshes[16];
+    uint32_t nb = 0, nm = 0;
+    CHECK(snug_scene_load(b.ctx, b.scene, f, n, handles, 32, &nb, meshes, 16, &nm) == SNUG_ERR_BLOB_CORRUPT);
+    CHECK_MSG(strstr(snug_ctx_last_error(b.ctx), "meshes: count"), "%s", snug_ctx_last_error(b.ctx));
+    free(f);
+    room_close(&a);
+    room_close(&b);
+}
+
+/* A move that fails for memory at any of its allocations leaves the scene as it was (found by fuzz_place: a move
+ * failing after re-parenting left the floor with another child count). Every allocation of a free-mode lift of a
+ * table carrying a lamp, a pointer re-seat of the lamp and a drag of the table fails in turn; each time the
+ * snapshot after the failed call equals the one before. */
+static void test_failed_moves_change_nothing(void) {
+    test_failing_alloc fail = {-1};
+    snug_ctx_def cd = test_failing_ctx_def(&fail);
+    room r;
+    memset(&r, 0, sizeof r);
+    r.ctx = snug_ctx_create(&cd);
+    CHECK(snug_scene_create(r.ctx, &r.scene) == SNUG_OK);
+    for (int k = 0; k < TEST_ITEM_KIND_COUNT; k++) r.mesh[k] = test_item_make(r.ctx, (test_item_kind)k);
+    snug_body_def fd = snug_default_body_def();
+    fd.mesh = r.mesh[TEST_FLOOR];
+    fd.is_static = true;
+    CHECK(snug_body_create(r.ctx, r.scene, &fd, &r.floor) == SNUG_OK);
+    snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), desk = add(&r, TEST_DESK, 0, 0.1f, -2.0f);
+    snug_body lamp = add(&r, TEST_LAMP, 0.3f, 1, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    bind(&r, desk, TEST_DESK, r.floor, TEST_FLOOR, 0);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    static unsigned char before[1 << 16], after[1 << 16];
+    for (int kind = 0; kind < 3; kind++) {
+        snug_move_def d = snug_default_move_def();
+        snug_body body = kind == 1 ? lamp : table;
+        snug_pose p;
+        CHECK(snug_body_get_pose(r.ctx, r.scene, body, &p) == SNUG_OK);
+        d.target = p;
+        if (kind == 0) d.mode = SNUG_PLACE_FREE, d.target.p[1] += 0.05f, d.target.p[0] += 0.1f;
+        if (kind == 1) { /* the pointer straight down onto the desk's top */
+            d.input = SNUG_MOVE_POINTER;
+            d.ray.origin[0] = -0.3f, d.ray.origin[1] = 3.0f, d.ray.origin[2] = -2.0f;
+            d.ray.dir[1] = -1.0f;
+            d.ray.tmax = INFINITY;
+        }
+        if (kind == 2) d.target.p[0] += 0.04f, d.turn = 0.2f;
+        snug_status st = SNUG_ERR_OUT_OF_MEMORY;
+        int failures = 0;
+        for (int k = 0; st == SNUG_ERR_OUT_OF_MEMORY && k < 10000; k++) {
+            size_t nb = 0, na = 0;
+            CHECK(snug_scene_snapshot(r.ctx, r.scene, before, sizeof before, &nb) == SNUG_OK);
+            fail.countdown = k;
+            snug_move_result res;
+            st = snug_body_move(r.ctx, r.scene, body, &d, &res);
+            fail.countdown = -1;
+            if (st != SNUG_ERR_OUT_OF_MEMORY) break;
+            failures++;
+            CHECK(snug_scene_snapshot(r.ctx, r.scene, after, sizeof after, &na) == SNUG_OK);
+            CHECK_MSG(na == nb && !memcmp(before, after, nb), "move %d, allocation %d failed: the scene changed", kind, k);
+            RETURN_IF_FAILED();
+        }
+        CHECK_MSG(st == SNUG_OK && failures > 0, "move %d: %s after %d failures", kind, snug_status_name(st), failures);
+    }
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
+/* A snapshot whose body records are inconsistent is refused without harm when the scene has a free slot (found by
+ * fuzz_place through a move failing for memory: staging marks the free slots with a pointer of its own while it
+ * reads the bodies, and a refusal or a failed allocation in between freed those marks as bodies). The first body
+ * record's slot field is changed and the snapshot resealed. */
+static void test_restore_refuses_bad_records_with_free_slots(void) {
+    room r;
+    room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), lamp = add(&r, TEST_LAMP, 2, 1, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    CHECK(snug_body_destroy(r.ctx, r.scene, lamp) == SNUG_OK); /* a free slot */
+    static unsigned char snap[1 << 16];
+    size_t n = 0;
+    CHECK(snug_scene_snapshot(r.ctx, r.scene, snap, sizeof snap, &n) == SNUG_OK);
+    uint32_t slots, frees, wrong = 7;
+    memcpy(&slots, snap + 32, 4);
+    memcpy(&frees, snap + 36, 4);
+    CHECK(frees == 1);
+    size_t first_body = 32 + 20 + (size_t)slots * 2 + (size_t)frees * 4;
+    memcpy(snap + first_body + 4, &wrong, 4); /* its slot field */
+    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
+    for (size_t i = 32; i < n; i++) h = (h ^ snap[i]) * 0x100000001b3ull;
+    memcpy(snap + 24, &h, 8);
+    CHECK(snug_scene_restore(r.ctx, r.scene, snap, n) == SNUG_ERR_BLOB_CORRUPT);
+    CHECK(violations(&r) == 0);
+    room_close(&r);
+}
+
+/* A furnished floor carried far from the origin, tilted, keeps its resting contacts (found by fuzz_place: after the
+ * floor, with everything on it, went to (233, -268, 4) turned about (1, 1, 0), the check reported a lamp and the
+ * block it rests on as interpenetrating: the lift that parts resting contact, micrometres for a lamp, vanished when
+ * the lifted pose was stored in float, whose steps are 3e-5 there). 64 places up to 2000 from the origin. */
+static void test_resting_contact_far_from_the_origin(void) {
+    room r;
+    room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), block = add(&r, TEST_BLOCK, 0.2f, 1, 0);
+    snug_body lamp = add(&r, TEST_LAMP, 0.2f, 1.5f, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    bind(&r, block, TEST_BLOCK, table, TEST_TABLE, 0);
+    bind(&r, lamp, TEST_LAMP, block, TEST_BLOCK, 0);
+    CHECK(violations(&r) == 0);
+    rng g = {harness_seed()};
+    for (int i = 0; i < 64 && !harness_current_failed; i++) {
+        snug_pose p = {{0.653281f, 0.653281f, 0.0f, -0.382684f}, {0, 0, 0}};
+        for (int k = 0; k < 3; k++) p.p[k] = rng_range(&g, -2000.0f, 2000.0f);
+        CHECK(snug_body_set_pose(r.ctx, r.scene, r.floor, &p) == SNUG_OK);
+        CHECK_MSG(violations(&r) == 0, "floor at %g %g %g", p.p[0], p.p[1], p.p[2]);
+    }
+    room_close(&r);
+}
+
 int main(void) {
     RUN(test_graph_queries_and_grouping);
     RUN(test_gravity_lands_only_on_compatible_offers);
@@ -464,5 +642,10 @@ int main(void) {
     RUN(test_undo_everything_restores_bit_for_bit);
     RUN(test_scene_files_round_trip_and_refuse_damage);
     RUN(test_set_bindings_restores_without_moving);
+    RUN(test_scene_file_with_too_many_surface_vertices);
+    RUN(test_scene_file_with_a_wild_mesh_count);
+    RUN(test_failed_moves_change_nothing);
+    RUN(test_restore_refuses_bad_records_with_free_slots);
+    RUN(test_resting_contact_far_from_the_origin);
     return harness_finish();
 }

@@ -1,6 +1,7 @@
 /* Pose -> matrix conversions (core/src/pose.c) against an independent double-precision reference: the quaternion
- * normalised in double, its textbook matrix, and inverse(A) * B composed as matrices. Quaternions of every size
- * (1e-20 .. 1e20 per component, not normalised), zero quaternions (= no rotation) and translations up to 1e4. */
+ * normalised in double, its textbook matrix, and inverse(A) * B composed as matrices. Quaternions of length 1 and
+ * of every length the entry points accept (1 +- SNUG_QUAT_TOLERANCE, used without normalising them first), with
+ * both signs, and translations up to 1e4. */
 #include <math.h>
 #include <stdio.h>
 
@@ -10,14 +11,8 @@
 /* column-major like cglm: M[c][r] */
 static void ref_matrix(const float qf[4], double M[3][3]) {
     double x = qf[0], y = qf[1], z = qf[2], w = qf[3];
-    double big = fmax(fmax(fabs(x), fabs(y)), fmax(fabs(z), fabs(w)));
-    if (big == 0.0) {
-        x = y = z = 0.0, w = 1.0;
-    } else {
-        x /= big, y /= big, z /= big, w /= big;
-        double n = sqrt(x * x + y * y + z * z + w * w);
-        x /= n, y /= n, z /= n, w /= n;
-    }
+    double n = sqrt(x * x + y * y + z * z + w * w);
+    x /= n, y /= n, z /= n, w /= n;
     double m[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y)},
                       {2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x)},
                       {2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)}};
@@ -27,9 +22,9 @@ static void ref_matrix(const float qf[4], double M[3][3]) {
 
 static void random_pose(rng* r, snug_pose* p, int kind) {
     rng_unit_quat(r, p->q);
-    float scale = kind == 0 ? 1.0f : powf(10.0f, rng_range(r, -20.0f, 20.0f));
+    float scale = kind == 0 ? 1.0f : 1.0f + SNUG_QUAT_TOLERANCE * rng_range(r, -1.0f, 1.0f);
+    if (kind == 2) scale = -scale; /* -q is the same rotation */
     for (int i = 0; i < 4; i++) p->q[i] *= scale;
-    if (kind == 2) p->q[0] = p->q[1] = p->q[2] = p->q[3] = 0.0f;
     for (int i = 0; i < 3; i++) p->p[i] = rng_range(r, -1e4f, 1e4f);
 }
 

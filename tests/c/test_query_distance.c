@@ -199,8 +199,151 @@ static void test_bad_input_and_strategies_agree(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* The torus knot 63 units from the teapot's side, along (0.43, 0.56, 0.71): the teapot's curved side is large against
+ * the knot and far from it, so thousands of triangle pairs lie within 1 % of the distance and every bound from the
+ * two meshes' extents (frame gaps, boxes) passes them: the search measured 8,579 triangle pairs exactly. The gap
+ * along the line through two triangles' centroids is nearly exact at such a distance and leaves 15 (counters, not a
+ * clock: at most 100); the centre line of two nodes prunes the same way one level up (OBB trees: 14,699 node pairs
+ * at 5 units on the diagonal, now 1,491). */
+static void test_near_ties_measure_few_triangle_pairs(void) {
+    test_mesh tp, knot;
+    if (!test_mesh_load("teapot", &tp) || !test_mesh_load("torusknot10k", &knot)) return;
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_mesh a = test_mesh_make(ctx, &tp, NULL), b = test_mesh_make(ctx, &knot, NULL);
+    snug_pose pa = snug_pose_identity(), pb = pa;
+    pb.p[0] = 31.1993752f, pb.p[1] = 40.9026642f, pb.p[2] = 51.700882f;
+    snug_distance_result res;
+    CHECK(snug_mesh_distance(ctx, a, &pa, b, &pb, &res) == SNUG_OK);
+    uint64_t tests = snug_ctx_last_stats(ctx)->primitive_tests;
+    CHECK_MSG(tests <= 100, "%llu triangle pairs measured", (unsigned long long)tests);
+    snug_xform rel;
+    snug_xform_relative(&pa, &pb, &rel);
+    CHECK_NEAR(res.distance, brute_distance(&tp, &knot, &rel), 1e-5 * 100.0);
+    /* OBB trees, the knot 5 units beyond the teapot's bounding sphere on the diagonal */
+    snug_bvh_def def = snug_default_bvh_def();
+    def.bv_type = SNUG_BV_OBB;
+    def.splitter = SNUG_SPLITTER_GOTTSCHALK;
+    snug_mesh oa = test_mesh_make(ctx, &tp, &def), ob = test_mesh_make(ctx, &knot, &def);
+    pb.p[0] = 16.0074997f, pb.p[1] = 16.1674919f, pb.p[2] = 16.167429f;
+    CHECK(snug_mesh_distance(ctx, oa, &pa, ob, &pb, &res) == SNUG_OK);
+    uint64_t visits = snug_ctx_last_stats(ctx)->nodes_visited;
+    CHECK_MSG(visits <= 3000, "%llu node pairs visited", (unsigned long long)visits);
+    snug_xform_relative(&pa, &pb, &rel);
+    CHECK_NEAR(res.distance, brute_distance(&tp, &knot, &rel), 1e-5 * 100.0);
+    test_mesh_free(&tp);
+    test_mesh_free(&knot);
+    snug_ctx_destroy(ctx);
+}
+
+/* A mesh of coincident points with Hausdorff bounds against a turned copy of itself (fuzz_mesh found it): the upper
+ * bound of a node pair and the lower bound of the same pair, computed in different frames, differ by rounding, and
+ * the rounding allowance was relative to the meshes' sizes (zero for points) instead of their coordinates, so every
+ * pair was pruned, no pair was found and the answer read an unset triangle. */
+static void test_point_meshes_with_hausdorff_bounds(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    float pos[12 * 9];
+    for (int i = 0; i < 12 * 9; i++) pos[i] = 3.375f;
+    const int leaf_sizes[] = {1, 4};
+    for (int k = 0; k < 2; k++) {
+        snug_mesh_def def = snug_default_mesh_def();
+        def.positions = pos;
+        def.vertex_count = 36;
+        def.triangle_count = 12;
+        def.weld = false;
+        def.bvh.hausdorff = true;
+        def.bvh.leaf_size = leaf_sizes[k];
+        snug_mesh h;
+        CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
+        snug_pose pa = {{0.0f, 0.43503f, -0.43503f, 0.78834f}, {3.375f, 3.375f, 3.375f}};
+        snug_pose pb = {{0.49328f, -0.16443f, 0.32886f, 0.78834f}, {3.375f, 3.375f, 3.375f}};
+        snug_distance_result r;
+        CHECK(snug_mesh_distance(ctx, h, &pa, h, &pb, &r) == SNUG_OK);
+        CHECK_MSG(r.tri_a < 12 && r.tri_b < 12, "leaf size %d: triangles %u %u", leaf_sizes[k], r.tri_a, r.tri_b);
+        /* the two images of the point, in world */
+        snug_xform xa, xb;
+        snug_xform_from_pose(&pa, &xa);
+        snug_xform_from_pose(&pb, &xb);
+        float wa[3], wb[3];
+        snug_xform_point(&xa, pos, wa);
+        snug_xform_point(&xb, pos, wb);
+        CHECK_NEAR(r.distance, glm_vec3_distance(wa, wb), 1e-5);
+        snug_mesh_destroy(ctx, h);
+    }
+    snug_ctx_destroy(ctx);
+}
+
+/* The teapot and a torus knot apart along the diagonal (1, 1, 1), 30 to 10^4 units: the boxes of both trees fall
+ * short of the triangles they hold by up to their size along a diagonal, and the search visited 1.7M-1.9M node
+ * pairs there (160-240 ms). Counters, not a clock: the node pairs visited stay below 200 (they were 11-56 when this
+ * was written), and the distance matches brute force over every triangle pair. */
+static void test_far_apart_meshes_are_cheap(void) {
+    test_mesh tp, knot;
+    if (!test_mesh_load("teapot", &tp) || !test_mesh_load("torusknot10k", &knot)) return;
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    const snug_bv_type types[] = {SNUG_BV_AABB, SNUG_BV_OBB};
+    const float gaps[] = {30.0f, 100.0f, 1000.0f, 10000.0f};
+    for (int t = 0; t < 2; t++) {
+        snug_bvh_def def = snug_default_bvh_def();
+        def.bv_type = types[t];
+        if (t) def.splitter = SNUG_SPLITTER_GOTTSCHALK;
+        snug_mesh a = test_mesh_make(ctx, &tp, &def), b = test_mesh_make(ctx, &knot, &def);
+        for (int g = 0; g < 4; g++) {
+            snug_pose pa = snug_pose_identity(), pb = pa;
+            for (int k = 0; k < 3; k++) pb.p[k] = (gaps[g] + 25.0f) / sqrtf(3.0f);
+            snug_distance_result res;
+            CHECK(snug_mesh_distance(ctx, a, &pa, b, &pb, &res) == SNUG_OK);
+            uint64_t visits = snug_ctx_last_stats(ctx)->nodes_visited;
+            CHECK_MSG(visits <= 200, "type %d gap %g: %llu node pairs visited", (int)types[t], (double)gaps[g],
+                      (unsigned long long)visits);
+            snug_xform rel;
+            snug_xform_relative(&pa, &pb, &rel);
+            double expect = brute_distance(&tp, &knot, &rel);
+            CHECK_NEAR(res.distance, expect, 1e-5 * (gaps[g] + 50.0f));
+        }
+    }
+    test_mesh_free(&tp);
+    test_mesh_free(&knot);
+    snug_ctx_destroy(ctx);
+}
+
+/* Meshes far from the origin: a soup 4 units wide around (0, 0, 5e7), a copy turned about z and moved a few units.
+ * Every float there rounds by ~4 units, so a lower bound computed from such coordinates can exceed the distance of
+ * the same triangles by that much; the bounds subtract an allowance relative to the coordinates. Found by fuzz_mesh:
+ * the line-through-the-centres bound of the root pair exceeded the answer (52 against 50.46), and the tolerance
+ * query at the distance answered "not within" (or, with Hausdorff bounds, every pair was pruned). The tolerance
+ * query must say "within" just above the distance the distance query answered. */
+static void test_meshes_far_from_the_origin(void) {
+    rng r = {harness_seed()};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_bv_type types[SNUG_BV_TYPE_COUNT + 1];
+    int ntypes = qs_bv_types(ctx, types);
+    for (int n = 0; n < 200 && !harness_current_failed; n++) {
+        test_mesh m;
+        test_mesh_soup(&r, 8, 4.0f, 0.4f, &m);
+        for (uint32_t v = 0; v < m.vertex_count; v++) m.positions[3 * v + 2] += 5e7f;
+        snug_mesh h = qs_make_ex(ctx, &m, types[n % ntypes], n % 2 == 1);
+        CHECK(h != 0);
+        float angle = rng_range(&r, -3.0f, 3.0f);
+        snug_pose pa = snug_pose_identity(), pb = {{0.0f, 0.0f, sinf(angle / 2), cosf(angle / 2)}, {0.0f, 0.0f, 0.0f}};
+        for (int k = 0; k < 2; k++) pb.p[k] = rng_range(&r, -40.0f, 40.0f);
+        snug_distance_result d;
+        CHECK(snug_mesh_distance(ctx, h, &pa, h, &pb, &d) == SNUG_OK);
+        bool within = false;
+        CHECK(snug_mesh_within(ctx, h, &pa, h, &pb, d.distance * 1.0001f + qs_tolerance(ctx, h), &within) == SNUG_OK);
+        CHECK_MSG(within, "case %d (type %d, hausdorff %d): not within %.9g of itself", n, (int)types[n % ntypes],
+                  n % 2, (double)d.distance);
+        snug_mesh_destroy(ctx, h);
+        test_mesh_free(&m);
+    }
+    snug_ctx_destroy(ctx);
+}
+
 int main(void) {
+    RUN(test_meshes_far_from_the_origin);
     RUN(test_bad_input_and_strategies_agree);
+    RUN(test_far_apart_meshes_are_cheap);
+    RUN(test_point_meshes_with_hausdorff_bounds);
+    RUN(test_near_ties_measure_few_triangle_pairs);
     RUN(test_small_meshes_match_brute_force);
     RUN(test_big_meshes_match_brute_force);
     return harness_finish();

@@ -90,7 +90,7 @@ static long run_rays(snug_ctx* ctx, rng* r, const test_mesh* m, snug_mesh h, int
         snug_pose pose = qs_random_pose(r, size);
         if ((n / BATCH) % 3 == 2) { /* no rotation (quaternion (0, 0, 0, w)): the queries' translation-only path */
             pose.q[0] = pose.q[1] = pose.q[2] = 0.0f;
-            pose.q[3] = rng_range(r, 0.5f, 2.0f);
+            pose.q[3] = rng_float(r) < 0.5f ? -1.0f : 1.0f;
         }
         snug_xform x;
         snug_xform_from_pose(&pose, &x);
@@ -411,6 +411,39 @@ static void test_tiny_meshes(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* A sliver whose float cross product underflows (an edge of 1e-39 beside one of 12; fuzz_mesh found it): a ray
+ * from the shared corner hits it at t = 0 and reports the sliver's unit normal, not a zero vector. */
+static void test_sliver_normals(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    float pos[] = {0, 0, 0, 1.1e-39f, 0, 0, 0, -10.25f, -7.375f};
+    snug_mesh_def def = snug_default_mesh_def();
+    def.positions = pos;
+    def.vertex_count = 3;
+    def.triangle_count = 1;
+    def.weld = false; /* welding would make it a segment */
+    snug_mesh h;
+    CHECK(snug_mesh_create(ctx, &def, &h) == SNUG_OK);
+    /* the sliver's plane normal is (0, 7.375, -10.25) / |.| */
+    const float len = sqrtf(7.375f * 7.375f + 10.25f * 10.25f), pn[3] = {0.0f, 7.375f / len, -10.25f / len};
+    snug_pose poses[2] = {snug_pose_identity(), {{0.2193f, 0.0f, 0.0f, 0.97565f}, {1.125f, 1.125f, 1.125f}}};
+    for (int k = 0; k < 2; k++) {
+        snug_ray ray = {{poses[k].p[0], poses[k].p[1], poses[k].p[2]}, {1, 1, 1}, INFINITY};
+        snug_ray_hit hit;
+        CHECK(snug_mesh_raycast(ctx, h, &poses[k], &ray, &hit) == SNUG_OK);
+        CHECK_MSG(hit.tri == 0 && hit.t == 0.0f, "pose %d: tri %u t %g", k, hit.tri, (double)hit.t);
+        CHECK_NEAR(glm_vec3_norm(hit.normal), 1.0, 1e-6);
+        /* the plane normal in world, up to its sign, which faces the ray */
+        snug_xform x;
+        snug_xform_from_pose(&poses[k], &x);
+        float w[3];
+        snug_xform_dir(&x, pn, w);
+        CHECK_NEAR(fabsf(glm_vec3_dot(w, hit.normal)), 1.0, 1e-6);
+        CHECK(glm_vec3_dot(hit.normal, ray.dir) <= 0.0f);
+    }
+    snug_mesh_destroy(ctx, h);
+    snug_ctx_destroy(ctx);
+}
+
 /* Depth limits make leaves of more than 255 triangles (a ray-tree lane counts at most 255): max_depth 1 puts
  * 1300 triangles in the root leaf, 2 and 3 give leaves of ~650 and ~325; every triangle must still be found. */
 static void test_depth_limited_big_leaves(void) {
@@ -486,7 +519,7 @@ static void test_batch_rays_in_flight(void) {
     /* a rotated pose, then one without rotation (the translation-only path) */
     for (int round = 0; round < 2 && !harness_current_failed; round++) {
         snug_pose pose = qs_random_pose(&r, 2.0f);
-        if (round == 1) pose.q[0] = pose.q[1] = pose.q[2] = 0.0f, pose.q[3] = 0.75f;
+        if (round == 1) pose.q[0] = pose.q[1] = pose.q[2] = 0.0f, pose.q[3] = -1.0f;
         snug_xform x;
         snug_xform_from_pose(&pose, &x);
         for (uint32_t i = 0; i < n; i++) {
@@ -531,6 +564,7 @@ int main(void) {
     RUN(test_moved_vertices_and_out_of_memory);
     RUN(test_grid_edges_and_vertices);
     RUN(test_tiny_meshes);
+    RUN(test_sliver_normals);
     RUN(test_depth_limited_big_leaves);
     RUN(test_refit_then_ray);
     RUN(test_batch_rays_in_flight);

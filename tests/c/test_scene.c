@@ -176,6 +176,25 @@ static void test_create_and_destroy_many_times_leaks_nothing(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* A scene that never had a body answers every query (its broad-phase sync moved a NULL queue before). */
+static void test_empty_scene_answers_every_query(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_scene s;
+    CHECK(snug_scene_create(ctx, &s) == SNUG_OK);
+    uint32_t total = 1, count = 1;
+    CHECK(snug_scene_pairs(ctx, s, NULL, 0, &total) == SNUG_OK && total == 0);
+    float lo[3] = {-1, -1, -1}, hi[3] = {1, 1, 1};
+    CHECK(snug_scene_overlap_box(ctx, s, lo, hi, NULL, 0, &total) == SNUG_OK && total == 0);
+    snug_ray ray = {{0, 0, -5}, {0, 0, 1}, INFINITY};
+    snug_scene_hit hit;
+    CHECK(snug_scene_raycast(ctx, s, &ray, ~0u, &hit) == SNUG_OK && hit.body == 0);
+    snug_step_def sd = snug_default_step_def();
+    CHECK(snug_step_begin(ctx, s) == SNUG_OK);
+    CHECK(snug_step_detect(ctx, s, &sd, NULL, 0, &count, NULL) == SNUG_OK && count == 0);
+    CHECK(snug_scene_destroy(ctx, s) == SNUG_OK);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_failed_allocations_change_nothing(void) {
     test_failing_alloc f = {-1};
     snug_ctx_def cd = test_failing_ctx_def(&f);
@@ -226,6 +245,7 @@ int main(void) {
     RUN(test_handle_misuse_is_an_error);
     RUN(test_nan_poses_change_nothing);
     RUN(test_create_and_destroy_many_times_leaks_nothing);
+    RUN(test_empty_scene_answers_every_query);
     RUN(test_failed_allocations_change_nothing);
     return harness_finish();
 }

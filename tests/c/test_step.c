@@ -619,6 +619,53 @@ static void test_step_misuse(void) {
     rig_free(&g);
 }
 
+/* A contact on a sliver whose float cross product underflows (an edge of 1e-39) reports the sliver's unit normal,
+ * and one on a triangle without area reports +z; both used to be zero vectors. */
+static void test_sliver_contact_normals(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_scene scene;
+    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK);
+    float sliver[2][9] = {{0, -5, -5, 1.1e-39f, -5, -5, 0, 5, 5}, {0, -5, -5, 0, 0, 0, 0, 5, 5}};
+    float plate[] = {-3, -3, 0, 3, -3, 0, 0, 3, 0}; /* crosses both at z = 0 */
+    snug_mesh_def md = snug_default_mesh_def();
+    md.vertex_count = 3;
+    md.triangle_count = 1;
+    md.weld = false; /* welding would make the sliver a segment */
+    snug_mesh mp, ms[2];
+    md.positions = plate;
+    CHECK(snug_mesh_create(ctx, &md, &mp) == SNUG_OK);
+    snug_body_def bd = snug_default_body_def();
+    bd.mesh = mp;
+    snug_body mover, fixed[2];
+    CHECK(snug_body_create(ctx, scene, &bd, &mover) == SNUG_OK);
+    for (int k = 0; k < 2; k++) {
+        md.positions = sliver[k];
+        CHECK(snug_mesh_create(ctx, &md, &ms[k]) == SNUG_OK);
+        bd.mesh = ms[k];
+        bd.is_static = true;
+        bd.pose.p[0] = k ? 20.0f : 0.0f;
+        CHECK(snug_body_create(ctx, scene, &bd, &fixed[k]) == SNUG_OK);
+    }
+    const float expect[2][3] = {{0.0f, -0.70710678f, 0.70710678f}, {0.0f, 0.0f, 1.0f}};
+    for (int k = 0; k < 2; k++) {
+        snug_pose at = snug_pose_identity();
+        at.p[0] = k ? 20.0f : 0.0f;
+        snug_step_def sd = snug_default_step_def();
+        sd.mode = SNUG_STEP_STATIC;
+        snug_contact c;
+        uint32_t count = 0;
+        CHECK(snug_step_begin(ctx, scene) == SNUG_OK);
+        CHECK(snug_step_move(ctx, scene, mover, &at, false) == SNUG_OK);
+        CHECK(snug_step_detect(ctx, scene, &sd, &c, 1, &count, NULL) == SNUG_OK && count == 1);
+        CHECK_MSG(c.hit && c.body_b == fixed[k], "case %d: hit %d", k, c.hit);
+        /* the sliver's face normal up to its sign (turned towards the plate's centroid) */
+        CHECK_NEAR(glm_vec3_norm(c.normal), 1.0, 1e-6);
+        CHECK_NEAR(fabsf(glm_vec3_dot(c.normal, (float*)expect[k])), 1.0, 1e-6);
+        CHECK(snug_step_commit(ctx, scene, mover, 0.0f) == SNUG_OK);
+    }
+    snug_ctx_destroy(ctx);
+}
+
 /* An allocator that fails the n-th allocation from now. */
 /* Every allocation of a first step failing in turn: out-of-memory, poses untouched, and the next step answers
  * as if nothing had happened. */
@@ -677,6 +724,7 @@ int main(void) {
     RUN(test_nested_motions_equal_pair_queries);
     RUN(test_parent_and_child_motions_compose);
     RUN(test_step_misuse);
+    RUN(test_sliver_contact_normals);
     RUN(test_failed_allocations_in_a_step);
     return harness_finish();
 }

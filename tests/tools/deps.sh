@@ -6,6 +6,9 @@ command -v emcc >/dev/null 2>&1 || need="$need emscripten"
 [ -f /usr/include/cglm/cglm.h ] || need="$need libcglm-dev"
 [ -f /usr/include/fcl/fcl.h ] || need="$need libfcl-dev"
 command -v chromium >/dev/null 2>&1 || need="$need chromium"
+# clang builds the sanitizer tests and the fuzz targets (libFuzzer's runtime is in libclang-rt-14-dev)
+command -v clang >/dev/null 2>&1 || need="$need clang"
+dpkg -s libclang-rt-14-dev >/dev/null 2>&1 || need="$need libclang-rt-14-dev"
 command -v node >/dev/null 2>&1 || need="$need nodejs npm"
 if [ -n "$need" ]; then
   SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

@@ -103,6 +103,16 @@ void* snug_pool_remove(snug_pool* pool, uint32_t handle) {
     return item;
 }
 
+void snug_pool_forget_newest(snug_pool* pool, uint32_t slot_count_before) {
+    uint32_t slot = pool->free_slots[pool->free_count - 1];
+    if (slot >= slot_count_before) {
+        pool->free_count--;
+        pool->slot_count--;
+    } else {
+        pool->gens[slot]--;
+    }
+}
+
 void* snug_pool_next(const snug_pool* pool, uint32_t* cursor) {
     for (uint32_t s = *cursor; s < pool->slot_count; s++) {
         if (pool->items[s]) {

@@ -44,6 +44,10 @@ uint32_t snug_pool_add(struct snug_ctx* ctx, snug_pool* pool, void* item);
 void* snug_pool_get(const snug_pool* pool, uint32_t handle);
 /* Free the slot of a valid handle and return its item (NULL if the handle is not valid). */
 void* snug_pool_remove(snug_pool* pool, uint32_t handle);
+/* Forget the newest handle, added and then removed (the top of the free list) by a call that failed, as if it had
+ * never been issued: its slot goes back where the add took it from (the free list with its generation, or past
+ * the end when the pool had slot_count_before slots), so the next add issues the same handle as before the call. */
+void snug_pool_forget_newest(snug_pool* pool, uint32_t slot_count_before);
 /* Iterate live items: returns the next slot >= *cursor holding an item, advancing *cursor; NULL at the end. */
 void* snug_pool_next(const snug_pool* pool, uint32_t* cursor);
 

@@ -16,7 +16,10 @@
  * (VERSION), size against the header (TRUNCATED when shorter, CORRUPT when longer), checksum (CORRUPT), then
  * every field (CORRUPT): counts, finite floats, vertex indices, triangle ids a permutation, node types and
  * children in range, each non-root node with exactly one parent (which precedes it), depth, leaf ranges covering
- * every slot exactly once, boxes enclosing their children and triangles, and the definition. Derived mesh data
+ * every slot exactly once, boxes enclosing their children and triangles, and the definition; then every node
+ * volume as a build leaves it (check_volumes: subtrees on contiguous slot ranges, spheres, OBBs with orthonormal
+ * axes and k-DOPs containing every vertex of their subtree, Hausdorff bounds no smaller than recomputed), and
+ * every coordinate within the accepted range (snug.h). Derived mesh data
  * (scale, degenerate list) is recomputed by snug_mesh_derive, the adjacency on first use like after a create;
  * the hierarchy is not rebuilt. */
 #include "bvh/mesh.h"
@@ -159,11 +162,105 @@ static bool finite_words(const float* f, uint64_t n) {
 
 #define CORRUPT(...) snug_fail(ctx, SNUG_ERR_BLOB_CORRUPT, __VA_ARGS__)
 
+/* Bound on every stored volume value (centres, radii, extents, slab values, Hausdorff bounds): a volume fitted to
+ * vertices within +-SNUG_MAX_COORDINATE never reaches 8 times that (a k-DOP slab value at most 3 times, an OBB corner
+ * sqrt(3) times), and below it every query's float arithmetic on volumes stays finite. */
+#define VOLUME_MAX (8.0 * SNUG_MAX_COORDINATE)
+
+static bool bounded(const float* f, uint32_t n, double bound) {
+    for (uint32_t i = 0; i < n; i++)
+        if (!(fabs((double)f[i]) <= bound)) return false;
+    return true;
+}
+
+/* Does the node's own volume (sphere, OBB or k-DOP; AABBs are checked with the tree) contain vertex v? The fits
+ * guarantee containment under the stored floats (bv.h): evaluated in double, a built volume always passes. */
+static bool volume_contains(const snug_bvh* bvh, uint32_t i, snug_bv_type type, const float* v) {
+    double x = v[0], y = v[1], z = v[2];
+    if (type == SNUG_BV_SPHERE) {
+        const snug_sphere* sp = &bvh->spheres[i];
+        double dx = x - sp->c[0], dy = y - sp->c[1], dz = z - sp->c[2], r = sp->r;
+        return dx * dx + dy * dy + dz * dz <= r * r;
+    }
+    if (type == SNUG_BV_OBB) {
+        const snug_obb* o = &bvh->obbs[i];
+        double d[3] = {x - o->c[0], y - o->c[1], z - o->c[2]};
+        for (int a = 0; a < 3; a++)
+            if (!(fabs(o->axes[a][0] * d[0] + o->axes[a][1] * d[1] + o->axes[a][2] * d[2]) <= o->e[a])) return false;
+        return true;
+    }
+    const snug_kdop* k = &bvh->kdops[i];
+    const float(*dir)[3] = snug_kdop_type_directions(type);
+    for (int j = 0; j < snug_kdop_axis_count(type); j++) {
+        double p = dir[j][0] * x + dir[j][1] * y + dir[j][2] * z;
+        if (!(p >= k->lo[j] && p <= k->hi[j])) return false;
+    }
+    return true;
+}
+
+/* OBB axes orthonormal to float precision (the fits round double orthonormal axes: |a_i . a_j - delta_ij| stays
+ * below 2e-7): the overlap tests take them as unit and perpendicular, so any containment proved with other axes
+ * would not be what the tests see. */
+static bool orthonormal(const snug_obb* o) {
+    for (int a = 0; a < 3; a++)
+        for (int b = a; b < 3; b++) {
+            double dot = (double)o->axes[a][0] * o->axes[b][0] + (double)o->axes[a][1] * o->axes[b][1] +
+                         (double)o->axes[a][2] * o->axes[b][2];
+            if (!(fabs(dot - (a == b ? 1.0 : 0.0)) <= 1e-6)) return false;
+        }
+    return true;
+}
+
+/* The node volumes the traversals rely on, after check_structure proved the nodes a tree: every subtree covers a
+ * contiguous slot range, its children's in order (refits and bounds walk ranges); every sphere, OBB and k-DOP lies
+ * within VOLUME_MAX and contains every vertex of its subtree; every Hausdorff bound is at least what this build
+ * computes for the node (a build stored exactly that). range: 2 N words of scratch. */
+static snug_status check_volumes(snug_ctx* ctx, const snug_mesh_data* m, const snug_bvh* bvh, uint32_t* range) {
+    uint32_t N = bvh->node_count;
+    for (uint32_t i = N; i-- > 0;) { /* children come after their parent */
+        const snug_node* n = &bvh->nodes[i];
+        uint32_t kids = SNUG_NODE_CHILDREN(n->info);
+        if (kids == 0) {
+            range[2 * i] = n->first;
+            range[2 * i + 1] = n->first + SNUG_NODE_COUNT(n->info);
+            continue;
+        }
+        for (uint32_t k = n->first; k + 1 < n->first + kids; k++)
+            if (range[2 * k + 1] != range[2 * (k + 1)]) return CORRUPT("node %u: children %u and %u cover slots apart", i, k, k + 1);
+        range[2 * i] = range[2 * n->first];
+        range[2 * i + 1] = range[2 * (n->first + kids - 1) + 1];
+    }
+    for (uint32_t i = 0; i < N; i++) {
+        snug_bv_type type = (snug_bv_type)SNUG_NODE_BV_TYPE(bvh->nodes[i].info);
+        if (!bounded(bvh->nodes[i].min, 3, SNUG_MAX_COORDINATE) || !bounded(bvh->nodes[i].max, 3, SNUG_MAX_COORDINATE))
+            return CORRUPT("node %u box beyond the accepted range", i);
+        if (type == SNUG_BV_AABB) continue;
+        bool ok = type == SNUG_BV_SPHERE ? bounded(bvh->spheres[i].c, 4, VOLUME_MAX)
+                  : type == SNUG_BV_OBB  ? bounded(bvh->obbs[i].c, 6, VOLUME_MAX) && orthonormal(&bvh->obbs[i])
+                                         : bounded(bvh->kdops[i].lo, 2 * SNUG_KDOP_MAX_AXES, VOLUME_MAX);
+        if (!ok) return CORRUPT("node %u has a malformed volume of type %d", i, (int)type);
+        for (uint32_t s = range[2 * i]; s < range[2 * i + 1]; s++)
+            for (int c = 0; c < 3; c++)
+                if (!volume_contains(bvh, i, type, snug_mesh_vertex(m, s, c)))
+                    return CORRUPT("node %u volume misses slot %u", i, s);
+    }
+    for (uint32_t i = 0; bvh->hausdorff && i < N; i++) {
+        snug_bv_type type;
+        snug_aabb box;
+        const void* bv = snug_bvh_node_bv(bvh, i, &type, &box);
+        float h = (float)snug_hausdorff_node(type, bv, m->positions, m->tris, NULL, bvh, i, SNUG_HAUSDORFF_EPS_REL, NULL);
+        if (!(bvh->hausdorff[i] >= h && bvh->hausdorff[i] <= VOLUME_MAX))
+            return CORRUPT("node %u Hausdorff bound %g, its faces need %g", i, (double)bvh->hausdorff[i], (double)h);
+    }
+    return SNUG_OK;
+}
+
 /* Structure of a loaded hierarchy; `mark` has max(T, N) bytes of zeros. */
 static snug_status check_structure(snug_ctx* ctx, const snug_mesh_data* m, const snug_bvh* bvh, uint32_t stored_depth,
                                    uint32_t stored_leaves, unsigned char* mark) {
     uint32_t V = m->vertex_count, T = m->tri_count, N = bvh->node_count;
     if (!finite_words(m->positions, 3ull * V)) return CORRUPT("blob has a non-finite vertex coordinate");
+    if (!bounded(m->positions, 3 * V, SNUG_MAX_COORDINATE)) return CORRUPT("blob has a vertex beyond the accepted range");
     for (uint64_t i = 0; i < 3ull * T; i++)
         if (m->tris[i] >= V) return CORRUPT("triangle slot %llu uses vertex %u of %u", (unsigned long long)(i / 3), m->tris[i], V);
     for (uint32_t s = 0; s < T; s++) {
@@ -299,6 +396,7 @@ snug_status snug_mesh_deserialize(snug_ctx* ctx, const void* blob, size_t size, 
 
     snug_mesh_data* m = snug_calloc(ctx, 1, sizeof *m);
     unsigned char* mark = NULL;
+    uint32_t* range = NULL;
     snug_status st = SNUG_ERR_OUT_OF_MEMORY;
     if (!m) goto oom;
     m->vertex_count = L.V;
@@ -319,7 +417,8 @@ snug_status snug_mesh_deserialize(snug_ctx* ctx, const void* blob, size_t size, 
     if (L.flags & FLAG_KDOPS) bvh->kdops = snug_alloc(ctx, 4ull * KDOP_WORDS * L.N);
     if (L.flags & FLAG_HAUSDORFF) bvh->hausdorff = snug_alloc(ctx, 4ull * L.N);
     mark = snug_calloc(ctx, L.T > L.N ? L.T : L.N, 1);
-    if (!m->positions || !m->tris || !m->tri_ids || !bvh->nodes || !bvh->costs || !mark ||
+    range = snug_alloc(ctx, 8ull * L.N);
+    if (!m->positions || !m->tris || !m->tri_ids || !bvh->nodes || !bvh->costs || !mark || !range ||
         ((L.flags & FLAG_SPHERES) && !bvh->spheres) || ((L.flags & FLAG_OBBS) && !bvh->obbs) ||
         ((L.flags & FLAG_KDOPS) && !bvh->kdops) || ((L.flags & FLAG_HAUSDORFF) && !bvh->hausdorff))
         goto oom;
@@ -333,8 +432,11 @@ snug_status snug_mesh_deserialize(snug_ctx* ctx, const void* blob, size_t size, 
     if (bvh->kdops) memcpy(bvh->kdops, b + L.kdops, 4ull * KDOP_WORDS * L.N);
     if (bvh->hausdorff) memcpy(bvh->hausdorff, b + L.hausdorff, 4ull * L.N);
     st = check_structure(ctx, m, bvh, bvh->depth, bvh->leaf_count, mark);
+    if (st == SNUG_OK) st = check_volumes(ctx, m, bvh, range);
     snug_free(ctx, mark);
+    snug_free(ctx, range);
     mark = NULL;
+    range = NULL;
     if (st != SNUG_OK) {
         snug_mesh_data_free(ctx, m);
         return st;
@@ -346,6 +448,7 @@ snug_status snug_mesh_deserialize(snug_ctx* ctx, const void* blob, size_t size, 
     return snug_mesh_register(ctx, m, out);
 oom:
     snug_free(ctx, mark);
+    snug_free(ctx, range);
     snug_mesh_data_free(ctx, m);
     return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "loading a blob of %llu bytes", (unsigned long long)total);
 }

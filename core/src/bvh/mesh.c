@@ -237,20 +237,17 @@ static void copy_positions_task(uint32_t begin, uint32_t end, uint32_t worker, v
     float* dst = p->dst + 3 * (size_t)begin;
     size_t count = 3 * (size_t)(end - begin);
     memcpy(dst, src, count * sizeof *dst);
-    /* without branches: an all-ones exponent is inf or NaN */
+    /* without branches: NaN fails the comparison too */
     uint32_t bad = 0;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t bits;
-        memcpy(&bits, &src[i], sizeof bits);
-        bad |= (bits & 0x7f800000u) == 0x7f800000u;
-    }
+    for (size_t i = 0; i < count; i++) bad |= !snug_coordinate_ok(src[i]);
     p->bad[worker] |= bad != 0;
     snug_aabb box;
     bounds_of(src, end - begin, box.min, box.max);
     snug_worker_bounds_add(&p->bounds, worker, &box);
 }
 
-/* dst = src (count vertices) and their bounds, or SNUG_ERR_NOT_FINITE naming the first bad vertex. */
+/* dst = src (count vertices) and their bounds, or the failure of the first bad vertex: SNUG_ERR_NOT_FINITE, or
+ * SNUG_ERR_INVALID_ARGUMENT beyond the accepted range. */
 static snug_status copy_positions(snug_ctx* ctx, const float* src, uint32_t count, float* dst, vec3 lo, vec3 hi) {
     vertex_copy copy = {.src = src, .dst = dst};
     snug_worker_bounds_clear(&copy.bounds);
@@ -261,16 +258,21 @@ static snug_status copy_positions(snug_ctx* ctx, const float* src, uint32_t coun
     glm_vec3_copy(total.max, hi);
     bool bad = false;
     for (uint32_t w = 0; w < SNUG_MAX_WORKERS; w++) bad |= copy.bad[w];
-    for (uint32_t i = 0; bad && i < 3u * count; i++)
-        if (!isfinite(src[i]))
-            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "vertex %u has a non-finite coordinate (%g)", i / 3,
-                             (double)src[i]);
+    for (uint32_t i = 0; bad && i < 3u * count; i += 3) {
+        char what[48];
+        snug_format(what, sizeof what, "vertex %u", i / 3);
+        snug_status st = snug_point_check(ctx, src + i, what);
+        if (st != SNUG_OK) return st;
+    }
     return SNUG_OK;
 }
 
-/* Merge vertices closer than `radius` with a hash grid of cell size radius; returns the new vertex count.
- * remap[v] = new index of v. Each vertex joins the first earlier representative within radius. */
-SNUG_COLD static snug_status weld(snug_ctx* ctx, float* positions, uint32_t n, float radius, uint32_t* remap, uint32_t* n_out) {
+/* Merge vertices closer than `radius` with a hash grid; returns the new vertex count. remap[v] = new index of v.
+ * Each vertex joins the first earlier representative within radius. Cells are counted from the low corner of the
+ * vertices' box `lo` and are at least 2^-24 of its largest extent: at most 2^24 + 1 of them per axis fit an int32
+ * for any position and tolerance, and a zero radius (merge equal vertices only) still spreads the vertices. */
+SNUG_COLD static snug_status weld(snug_ctx* ctx, float* positions, uint32_t n, float radius, const vec3 lo,
+                                  float extent, uint32_t* remap, uint32_t* n_out) {
     uint32_t cap = 16;
     while (cap < 2u * n) cap <<= 1;
     uint32_t* heads = snug_alloc(ctx, (size_t)cap * sizeof *heads);
@@ -281,12 +283,14 @@ SNUG_COLD static snug_status weld(snug_ctx* ctx, float* positions, uint32_t n, f
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "welding %u vertices", n);
     }
     memset(heads, 0xff, (size_t)cap * sizeof *heads);
-    float inv = radius > 0.0f ? 1.0f / radius : 0.0f;
+    double cell = fmax((double)radius, (double)extent * 0x1p-24);
+    double inv = cell > 0.0 ? 1.0 / cell : 1.0;
     float r2 = radius * radius;
     uint32_t kept = 0;
     for (uint32_t v = 0; v < n; v++) {
         const float* p = positions + 3 * v;
-        int32_t cx = (int32_t)floorf(p[0] * inv), cy = (int32_t)floorf(p[1] * inv), cz = (int32_t)floorf(p[2] * inv);
+        int32_t cx = (int32_t)floor(((double)p[0] - lo[0]) * inv), cy = (int32_t)floor(((double)p[1] - lo[1]) * inv),
+                cz = (int32_t)floor(((double)p[2] - lo[2]) * inv);
         uint32_t found = SNUG_NONE;
         for (int dx = -1; dx <= 1 && found == SNUG_NONE; dx++)
             for (int dy = -1; dy <= 1 && found == SNUG_NONE; dy++)
@@ -400,7 +404,10 @@ snug_status snug_mesh_create(snug_ctx* ctx, const snug_mesh_def* def, snug_mesh*
             st = snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "weld map");
             goto fail;
         }
-        st = weld(ctx, m->positions, m->vertex_count, def->weld_tolerance * m->scale, remap, &m->vertex_count);
+        float extent = glm_vec3_max((vec3){m->aabb_max[0] - m->aabb_min[0], m->aabb_max[1] - m->aabb_min[1],
+                                           m->aabb_max[2] - m->aabb_min[2]});
+        st = weld(ctx, m->positions, m->vertex_count, def->weld_tolerance * m->scale, m->aabb_min, extent, remap,
+                  &m->vertex_count);
         if (st == SNUG_OK)
             for (uint32_t i = 0; i < 3u * nt; i++) input_tris[i] = remap[input_tris[i]];
         snug_free(ctx, remap);

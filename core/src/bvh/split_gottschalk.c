@@ -348,8 +348,8 @@ static int split_with_axes(snug_split_in* in, snug_prim* prims, uint32_t count, 
         }
     for (; g < groups; g++) {
         f4 v[3][3];
-        const float* rec = in->corners + SNUG_OBB_RECORD * (size_t)(4 * g);
         if (in->corners) { /* the last records' corners, missing ones as the first (read in place) */
+            const float* rec = in->corners + SNUG_OBB_RECORD * (size_t)(4 * g);
             uint32_t n = count - 4 * g;
             corners_rows(rec, rec + (n > 1 ? SNUG_OBB_RECORD : 0), rec + (n > 2 ? 2 * SNUG_OBB_RECORD : 0), rec, v);
         } else {

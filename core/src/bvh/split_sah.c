@@ -55,6 +55,8 @@ static void bins_init(sah_bins* b, int nbins, uint32_t count, const float lo[3],
     b->axis = axis;
     b->base = lo[axis];
     b->scale = nbins > 1 ? (float)nbins * 0.99999f / extent : 0.0f;
+    /* a subnormal extent overflows the scale (and 0 x inf would bin as NaN): no planes to choose there */
+    if (!(b->scale <= FLT_MAX)) b->n = nbins = 1, b->scale = 0.0f;
     for (int i = 0; i < nbins; i++) {
         F4_STORE(b->min[i], F4_SET1(FLT_MAX));
         F4_STORE(b->max[i], F4_SET1(-FLT_MAX));

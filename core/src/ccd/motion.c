@@ -151,8 +151,12 @@ const snug_pose* snug_motion_key_pose(const snug_motion* m, uint32_t i) {
 
 snug_status snug_motion_check(snug_ctx* ctx, const snug_motion* m, const char* name) {
     if (!m) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s is NULL", name);
-    if (!snug_pose_is_finite(&m->start)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s start pose is not finite", name);
-    if (!snug_pose_is_finite(&m->end)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s end pose is not finite", name);
+    char what[64];
+    snug_format(what, sizeof what, "%s start pose", name);
+    snug_status st = snug_pose_check(ctx, &m->start, what);
+    if (st != SNUG_OK) return st;
+    snug_format(what, sizeof what, "%s end pose", name);
+    if ((st = snug_pose_check(ctx, &m->end, what)) != SNUG_OK) return st;
     if (m->key_count == 0) return SNUG_OK;
     if (!m->key_times || !m->key_poses)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s has %u keys but NULL key arrays", name, m->key_count);
@@ -163,8 +167,8 @@ snug_status snug_motion_check(snug_ctx* ctx, const snug_motion* m, const char* n
         if (!(t > prev && t < 1.0f))
             return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
                              "%s key time %u = %g: key times must increase strictly inside (0, 1)", name, i, t);
-        if (!snug_pose_is_finite(&m->key_poses[i]))
-            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s key pose %u is not finite", name, i);
+        snug_format(what, sizeof what, "%s key pose %u", name, i);
+        if ((st = snug_pose_check(ctx, &m->key_poses[i], what)) != SNUG_OK) return st;
         prev = t;
     }
     return SNUG_OK;

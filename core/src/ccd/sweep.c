@@ -41,11 +41,13 @@ snug_status snug_mesh_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* po
     if (!pose || !translation || !other_pose || !result)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "sweep: pose, translation, other_pose and result are required");
     memset(&ctx->stats, 0, sizeof ctx->stats);
-    for (int i = 0; i < 3; i++)
-        if (!isfinite(translation[i])) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "sweep translation is not finite");
-    snug_pose end = *pose;
+    snug_status st = snug_pose_check(ctx, pose, "sweep pose");
+    if (st == SNUG_OK) st = snug_point_check(ctx, translation, "sweep translation");
+    if (st != SNUG_OK) return st;
+    snug_pose end = snug_pose_normalized(pose);
     for (int i = 0; i < 3; i++) end.p[i] += translation[i];
-    snug_motion m = snug_motion_between(pose, &end);
+    snug_pose start = snug_pose_normalized(pose);
+    snug_motion m = snug_motion_between(&start, &end);
     return sweep_run(ctx, moving, &m, other, other_pose, NULL, result);
 }
 
@@ -57,29 +59,34 @@ snug_status snug_mesh_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
                          "rotation sweep: pose, pivot, axis, other_pose and result are required");
     memset(&ctx->stats, 0, sizeof ctx->stats);
+    snug_status st = snug_pose_check(ctx, pose, "rotation sweep pose");
+    if (st == SNUG_OK) st = snug_point_check(ctx, pivot, "rotation sweep pivot");
+    if (st != SNUG_OK) return st;
     double len = 0.0;
     for (int i = 0; i < 3; i++) {
-        if (!isfinite(pivot[i]) || !isfinite(axis[i]))
-            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "rotation sweep pivot or axis is not finite");
+        if (!isfinite(axis[i])) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "rotation sweep axis is not finite");
         len += (double)axis[i] * axis[i];
     }
     if (!isfinite(angle)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "rotation sweep angle is not finite");
     if (!(len > 1e-24)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "rotation sweep axis is zero");
     if (!(fabsf(angle) < 3.14159f))
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "rotation sweep angle %g must be below pi in magnitude", angle);
-    if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "rotation sweep pose is not finite");
     /* end pose: turn the body about the world axis through the pivot */
     len = sqrt(len);
     double h = 0.5 * angle, s = sin(h) / len;
     versor qa = {(float)(axis[0] * s), (float)(axis[1] * s), (float)(axis[2] * s), (float)cos(h)};
+    /* snug_pose.q is only 4-byte aligned and cglm's quaternion code loads 16 aligned bytes: go through versors */
     snug_pose start = snug_pose_normalized(pose), end;
-    glm_quat_mul(qa, start.q, end.q);
+    versor q0, q1;
+    memcpy(q0, start.q, sizeof q0);
+    glm_quat_mul(qa, q0, q1);
+    memcpy(end.q, q1, sizeof q1);
     vec3 rel = {start.p[0] - pivot[0], start.p[1] - pivot[1], start.p[2] - pivot[2]}, rot;
     glm_quat_rotatev(qa, rel, rot);
     for (int i = 0; i < 3; i++) end.p[i] = pivot[i] + rot[i];
     /* the pivot in the body frame: R0^T (pivot - p0) */
     mat3 R0;
-    glm_quat_mat3(start.q, R0);
+    glm_quat_mat3(q0, R0);
     double c[3];
     for (int col = 0; col < 3; col++)
         c[col] = (double)R0[col][0] * (pivot[0] - start.p[0]) + (double)R0[col][1] * (pivot[1] - start.p[1]) +

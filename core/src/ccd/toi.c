@@ -18,6 +18,16 @@
 #include "geom/tri.h"
 
 #define TOI_MIN_DU (1.0 / 65536.0)
+/* Work a search may spend per node and triangle of both meshes, counting visited triples, triangle pairs tested
+ * and the root searches of their feature pairs (up to 15 per triangle pair, each up to 1 / sampling step samples
+ * and max_iterations steps over a motion: the costly unit, ~6 us, so counting triangle pairs alone let a search on
+ * two 48-triangle tori run ~1 s). Measured searches spend up to 45 per node and triangle (two boxes in the test
+ * suites), 0.7 on the benchmark's dragon pair; pathological ones spend without end: point-like (degenerate)
+ * triangles near the pivot of a rotation sweep along a copy of their mesh stay within reach for the whole motion,
+ * so every pair halves its interval down to TOI_MIN_DU and none is ever cleared (111 s for 192 such triangles).
+ * A search that reaches the budget stops with a conservative answer: contact at the earliest time it had not
+ * cleared (toi_cut). */
+#define TOI_WORK_PER_ELEMENT 128u
 
 typedef struct toi_entry {
     float u0, u1;
@@ -59,6 +69,9 @@ typedef struct toi_search {
     /* heap of triples in ctx scratch */
     uint32_t count, cap;
     uint64_t visits;
+    uint64_t work, work_budget;
+    bool cut;                   /* the budget ran out: nothing before cut_u is cleared */
+    double cut_u;
 } toi_search;
 
 /* ------------------------------------------------------------------------------------------- heap */
@@ -282,6 +295,7 @@ static bool contact_blocks(toi_search* s, uint32_t sa, uint32_t sb, const snug_c
  * whose swept vertex / edge / face boxes are apart is skipped before any root finding. */
 static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0, double u1, const swept_tri* ta,
                              const swept_tri* tb, uint32_t mask) {
+    s->work++;
     float e = (float)s->in->eps;
     const float* va[3] = {snug_mesh_vertex(s->m[0], sa, 0), snug_mesh_vertex(s->m[0], sa, 1), snug_mesh_vertex(s->m[0], sa, 2)};
     const float* vb[3] = {snug_mesh_vertex(s->m[1], sb, 0), snug_mesh_vertex(s->m[1], sb, 1), snug_mesh_vertex(s->m[1], sb, 2)};
@@ -312,6 +326,7 @@ static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0,
         double hi = u1 < s->best_u + s->tie ? u1 : s->best_u + s->tie;
         if (hi < u0) return;
         s->ctx->stats.primitive_tests++;
+        s->work++;
         if (!snug_ccd_feature_toi(&s->fr, &f, &s->prm, u0, hi, &h)) continue;
         /* the reported feature stays a candidate while it touches within the tie window of the earliest contact */
         double first = h.u < s->best_u ? h.u : s->best_u, ap = contact_approach(s, &h);
@@ -515,6 +530,14 @@ static void leaf_pair_linear(toi_search* s, uint32_t na, uint32_t nb, double u0,
     }
 }
 
+/* The budget ran out at a triple or leaf pair starting at u: nothing from u on (in end-pose modes: nothing) is
+ * cleared. */
+static void out_of_work(toi_search* s, double u) {
+    double at = s->mode == LEAF_DYNAMIC ? u : 0.0;
+    if (!s->cut || at < s->cut_u) s->cut_u = at;
+    s->cut = true;
+}
+
 static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double u1) {
     const snug_node* A = &s->m[0]->bvh.nodes[na];
     const snug_node* B = &s->m[1]->bvh.nodes[nb];
@@ -527,6 +550,10 @@ static void leaf_pair(toi_search* s, uint32_t na, uint32_t nb, double u0, double
         tri_box(s, 0, sa, u0, u1, &ba);
         for (uint32_t j = 0; j < cb; j++) {
             if ((s->mode == LEAF_DYNAMIC && s->best_u + s->tie < u0) || (s->mode == LEAF_STATIC && s->overlap_seen)) return;
+            if (s->work >= s->work_budget) { /* a leaf of up to 255 triangles against another */
+                out_of_work(s, u0);
+                return;
+            }
             if (!boxes_overlap(s, &ba.all, &boxes_b[j].all)) continue;
             uint32_t sb = B->first + j;
             double wa[3][3], wb[3][3];
@@ -588,6 +615,11 @@ static snug_status traverse(toi_search* s, double u0, double u1) {
         toi_entry e = heap_pop(s);
         double a = e.u0, b = e.u1;
         if (a > s->best_u + s->tie && s->mode == LEAF_DYNAMIC) break; /* every later triple starts after the best contact */
+        if (s->work >= s->work_budget) { /* every triple left starts at a or later (end-pose modes: nothing known) */
+            out_of_work(s, a);
+            break;
+        }
+        s->work++;
         s->visits++;
         s->ctx->stats.nodes_visited++;
         const snug_node* A = &NA[e.na];
@@ -663,6 +695,18 @@ static void finish(toi_search* s, double t0, double t1, snug_toi_result* out) {
     for (int i = 0; i < 3; i++) out->point[i] = (float)s->point[i], out->normal[i] = (float)s->normal[i];
 }
 
+/* The conservative answer of a search cut short by its budget: contact at the earliest time not cleared, with no
+ * feature (the normal is zero); safe_t backs off as for any contact. */
+static void toi_cut(toi_search* s, double t0, double t1, snug_toi_result* out) {
+    s->best_u = s->cut_u;
+    finish(s, t0, t1, out);
+    out->feature = SNUG_FEATURE_NONE;
+    out->tri_a = out->tri_b = SNUG_NO_HIT;
+    out->feature_a = out->feature_b = -1;
+    memset(out->point, 0, sizeof out->point);
+    memset(out->normal, 0, sizeof out->normal);
+}
+
 snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_result* out) {
     toi_search s;
     memset(&s, 0, sizeof s);
@@ -678,6 +722,8 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
     if (in->rotation_pivot) memcpy(s.pivot[0], in->pivot_a, sizeof s.pivot[0]);
     s.reach[0] = mesh_reach(in->a, s.pivot[0]);
     s.reach[1] = mesh_reach(in->b, s.pivot[1]);
+    s.work_budget = TOI_WORK_PER_ELEMENT * ((uint64_t)in->a->bvh.node_count + in->b->bvh.node_count +
+                                            in->a->tri_count + in->b->tri_count);
     snug_status st = snug_scratch_reserve(ctx, 64u * 1024u);
     if (st) return st;
 
@@ -733,6 +779,10 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
         if (s.mode == LEAF_DYNAMIC) st = traverse(&s, 0.0, t1 > t0 ? 1.0 : 0.0);
         else st = traverse(&s, 1.0, 1.0);
         if (st) return st;
+        if (s.cut && s.cut_u < s.best_u) {
+            toi_cut(&s, t0, t1, &r);
+            break;
+        }
         if (s.mode != LEAF_DYNAMIC && s.overlap_seen && s.best_u > 1.0) {
             /* overlapping at the end, no dynamic root: report the start of the piece with the overlapping pair */
             double wa[3][3], wb[3][3], p[3], n[3];
@@ -782,8 +832,9 @@ snug_status snug_toi_prepare(snug_ctx* ctx, snug_mesh a, const snug_motion* moti
                          "research library and the tools wasm module have it)");
     if ((unsigned)d->root_finder >= SNUG_ROOT_FINDER_COUNT)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "root finder %d is not a snug_root_finder", (int)d->root_finder);
-    if (!(d->sampling_step > 0.0f && d->sampling_step <= 1.0f))
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "sampling_step %g must lie in (0, 1]", d->sampling_step);
+    if (!(d->sampling_step >= SNUG_MIN_SAMPLING_STEP && d->sampling_step <= 1.0f))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "sampling_step %g must lie in [%g, 1]", d->sampling_step,
+                         (double)SNUG_MIN_SAMPLING_STEP);
     if (d->max_iterations < 1 || d->max_iterations > 100)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "max_iterations %u must lie in 1..100", d->max_iterations);
     if (!(d->tolerance >= 0.0f && d->tolerance <= 0.1f))

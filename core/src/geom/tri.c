@@ -208,6 +208,10 @@ float snug_tri_tri_distance(const float a0[3], const float a1[3], const float a2
     return (float)sqrt(d2);
 }
 
+/* The (unnormalized) normal of the triangle with corners A, B, C relative to a ray origin: zero or not, the same
+ * for the ray test and for the normal its hit reports. */
+static inline dvec ray_tri_normal(dvec A, dvec B, dvec C) { return dcross(dsub(B, A), dsub(C, A)); }
+
 bool snug_ray_tri(const float o[3], const float d[3], float tmax, const float a[3], const float b[3],
                   const float c[3], float* t, float* u, float* v) {
     /* Edge functions in Plücker form: an edge shared by two triangles is evaluated with the same endpoints in
@@ -220,7 +224,7 @@ bool snug_ray_tri(const float o[3], const float d[3], float tmax, const float a[
     if (!((wa >= 0.0 && wb >= 0.0 && wc >= 0.0) || (wa <= 0.0 && wb <= 0.0 && wc <= 0.0))) return false;
     double sum = wa + wb + wc;
     if (sum == 0.0) return false; /* ray parallel to the plane, or degenerate triangle */
-    dvec n = dcross(dsub(B, A), dsub(C, A));
+    dvec n = ray_tri_normal(A, B, C);
     double dn = ddot(n, D);
     if (dn == 0.0) return false;
     double tt = ddot(n, A) / dn;
@@ -228,6 +232,15 @@ bool snug_ray_tri(const float o[3], const float d[3], float tmax, const float a[
     *t = (float)tt;
     *u = (float)(wb / sum);
     *v = (float)(wc / sum);
+    return true;
+}
+
+bool snug_tri_unit_normal(const float o[3], const float a[3], const float b[3], const float c[3], float out[3]) {
+    dvec O = dv(o), n = ray_tri_normal(dsub(dv(a), O), dsub(dv(b), O), dsub(dv(c), O));
+    /* corners on the float grid: a nonzero component is at least 2^-298, its square far above double's underflow */
+    double len = sqrt(ddot(n, n));
+    if (len == 0.0) return false;
+    dstore_f((dvec){n.x / len, n.y / len, n.z / len}, out);
     return true;
 }
 

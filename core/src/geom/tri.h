@@ -20,6 +20,12 @@ float snug_tri_tri_distance(const float a0[3], const float a1[3], const float a2
 bool snug_ray_tri(const float o[3], const float d[3], float tmax, const float a[3], const float b[3],
                   const float c[3], float* t, float* u, float* v);
 
+/* Unit normal of triangle (a,b,c), counter-clockwise, computed in double from the corners relative to o exactly as
+ * snug_ray_tri computes it for a ray from o: a triangle that ray hits always has one, and so does a sliver whose
+ * float cross product underflows (edges near 1e-20 or shorter). Returns false, leaving out as it was, when the
+ * triangle has no area even so. */
+bool snug_tri_unit_normal(const float o[3], const float a[3], const float b[3], const float c[3], float out[3]);
+
 /* Closest point of triangle (a,b,c) to p; returns the squared distance. */
 float snug_point_tri_closest(const float p[3], const float a[3], const float b[3], const float c[3], float out[3]);
 

@@ -60,6 +60,17 @@ static snug_status offer_under(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
     return SNUG_OK;
 }
 
+/* Undo the body a failed insert tried, handle included: the next body gets the handle it would have got, so a
+ * failed insert leaves the scene as it was (its snapshot bit for bit), and no record of the placement state may
+ * outlive the body under that handle. */
+static void forget(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body nb, uint32_t slots) {
+    snug_body_data* b = snug_pool_get(&s->bodies, nb);
+    snug_place_body* r = b ? snug_place_body_at(ps, s, b->slot) : NULL;
+    if (r) memset(r, 0, sizeof *r);
+    snug_body_destroy(ctx, s->handle, nb);
+    snug_pool_forget_newest(&s->bodies, slots);
+}
+
 snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert_def* def, snug_body* out,
                               snug_binding* bound) {
     SNUG_SCENE_ENTRY(ctx, scene, s);
@@ -101,6 +112,7 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
     snug_body_def bd = def->body;
     bd.parent = 0;
     snug_body nb = 0;
+    uint32_t slots = s->bodies.slot_count; /* to give the handle back when no pose is free */
     if ((st = snug_body_create(ctx, scene, &bd, &nb))) return st;
     snug_body_data* b = snug_pool_get(&s->bodies, nb);
     /* candidate centres on the offer's plane: the hit, then rings outward, a step of half the polygon's radius */
@@ -133,13 +145,13 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
             return snug_succeed(ctx);
         }
     }
-    snug_body_destroy(ctx, scene, nb);
+    forget(ctx, s, ps, nb, slots);
     return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "insert: offer %u of body 0x%08x has no free room for it (full)",
                      offer, hit_body);
 fail: { /* undo the creation, keeping the failure's message */
     char why[sizeof ctx->last_error];
     memcpy(why, ctx->last_error, sizeof why);
-    snug_body_destroy(ctx, scene, nb);
+    forget(ctx, s, ps, nb, slots);
     memcpy(ctx->last_error, why, sizeof why);
     ctx->last_status = st;
     return st;

@@ -39,15 +39,15 @@ static snug_status check_def(snug_ctx* ctx, const snug_move_def* d) {
     if (!isfinite(d->turn) || !isfinite(d->angle_step) || d->angle_step < 0.0f || d->angle_step > 3.2f)
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: turn or angle step not finite or out of [0, pi]");
     if (!finite_pose(&d->target)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: target pose not finite");
-    double qn = sqrt((double)d->target.q[0] * d->target.q[0] + (double)d->target.q[1] * d->target.q[1] +
-                     (double)d->target.q[2] * d->target.q[2] + (double)d->target.q[3] * d->target.q[3]);
-    if (d->input == SNUG_MOVE_TARGET && fabs(qn - 1.0) > 1e-3)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: target quaternion is not unit (length %g)", qn);
+    snug_status st;
+    /* the accepted-input rules of every pose and point (snug.h) */
+    if (d->input == SNUG_MOVE_TARGET && (st = snug_pose_check(ctx, &d->target, "move def target")) != SNUG_OK) return st;
     if (d->input == SNUG_MOVE_POINTER) {
-        dvec o = dv(d->ray.origin), dir = dv(d->ray.dir), g = dv(d->grab);
-        if (!dfinite(o) || !dfinite(dir) || !dfinite(g))
-            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: ray or grab point not finite");
-        if (!(dlen(dir) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: ray direction is zero");
+        if ((st = snug_point_check(ctx, d->ray.origin, "move def ray origin")) != SNUG_OK ||
+            (st = snug_point_check(ctx, d->ray.dir, "move def ray direction")) != SNUG_OK ||
+            (st = snug_point_check(ctx, d->grab, "move def grab point")) != SNUG_OK)
+            return st;
+        if (!(dlen(dv(d->ray.dir)) > 0.0)) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: ray direction is zero");
     }
     return SNUG_OK;
 }
@@ -265,8 +265,8 @@ static snug_status free_mode(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
     return SNUG_OK;
 }
 
-snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
-                           snug_move_result* result) {
+static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
+                        snug_move_result* result) {
     SNUG_BODY_ENTRY(ctx, scene, body, s, b);
     if (!def || !result) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "body_move needs a def and a result");
     snug_status st = check_def(ctx, def);
@@ -491,4 +491,30 @@ done:
     result->pose = b->world;
     store_binding_list(ps, s, b, result);
     return snug_succeed(ctx);
+}
+
+/* A move changes the scene in steps (bindings broken in free mode, a re-seat, a turn, then the slide), and any of
+ * them can fail (out of memory); so that a failed move leaves the scene as it was, as snug.h promises, the scene's
+ * state is kept as a snapshot first and put back on failure (found by fuzz_place: a move failing for memory after
+ * re-parenting left the floor with another child count). */
+snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
+                           snug_move_result* result) {
+    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
+    (void)b;
+    size_t size = 0;
+    snug_status st = snug_scene_snapshot(ctx, scene, NULL, 0, &size);
+    if (st) return st;
+    void* before = snug_alloc(ctx, size);
+    if (!before) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body_move: %zu bytes to keep the scene", size);
+    if ((st = snug_scene_snapshot(ctx, scene, before, size, &size)) == SNUG_OK) st = move(ctx, scene, body, def, result);
+    if (st) { /* put the scene back, keeping the failure's message (restoring stages in new memory: should that
+               * fail too, the scene stays as the failed step left it, consistent but moved) */
+        char why[sizeof ctx->last_error];
+        memcpy(why, ctx->last_error, sizeof why);
+        snug_scene_restore(ctx, scene, before, size);
+        memcpy(ctx->last_error, why, sizeof why);
+        ctx->last_status = st;
+    }
+    snug_free(ctx, before);
+    return st;
 }

@@ -8,6 +8,8 @@
 #ifndef SNUG_PLACE_H
 #define SNUG_PLACE_H
 
+#include <float.h>
+
 #include "place/pmath.h"
 #include "scene/scene.h"
 
@@ -118,7 +120,13 @@ static inline double snug_contact_lift(const snug_place_scene* ps, const snug_bo
     double rb = 0.5 * dlen(dsub(dv(b->local_max), dv(b->local_min)));
     double lift = 0.01 * ps->def.skin * (ra < rb ? ra : rb);
     double tol = 8.0 * (ma->tolerance > mb->tolerance ? ma->tolerance : mb->tolerance);
-    return lift > tol ? lift : tol;
+    if (tol > lift) lift = tol;
+    /* the lifted pose is stored in float: the lift must outlast its rounding there (a few steps of the largest
+     * coordinate of either body) */
+    double mag = 0.0;
+    for (int k = 0; k < 3; k++) mag = fmax(mag, fmax(fabs(a->world.p[k]), fabs(b->world.p[k])));
+    double steps = 8.0 * FLT_EPSILON * mag;
+    return lift > steps ? lift : steps;
 }
 
 /* label.c */

@@ -306,9 +306,12 @@ static snug_status build(snug_ctx* ctx, const unsigned char* data, size_t size, 
             if (ps->fits[i] != fits[i]) CORRUPT("labels: the order is not transitively closed");
     }
     /* meshes */
-    if (!r_count(&r, &l->mesh_count, 8)) CORRUPT("meshes: count");
-    l->meshes = snug_calloc(ctx, l->mesh_count + 1u, sizeof *l->meshes);
+    /* the count is kept only once the array exists: cleaning up walks mesh_count entries of it */
+    uint32_t mesh_count;
+    if (!r_count(&r, &mesh_count, 8)) CORRUPT("meshes: count");
+    l->meshes = snug_calloc(ctx, mesh_count + 1u, sizeof *l->meshes);
     if (!l->meshes) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "scene_load meshes");
+    l->mesh_count = mesh_count;
     for (uint32_t i = 0; i < l->mesh_count; i++) {
         uint32_t blob = r_u32(&r);
         size_t padded = (size_t)blob + (4 - blob % 4) % 4;
@@ -325,10 +328,10 @@ static snug_status build(snug_ctx* ctx, const unsigned char* data, size_t size, 
             surf[j].kind = (snug_surface_kind)r_u32(&r);
             surf[j].label = r_u32(&r);
             bool finite = r_f32s(&r, surf[j].normal, 3);
-            surf[j].vertex_count = r_u32(&r);
-            if (surf[j].vertex_count > SNUG_SURFACE_MAX_VERTICES || r.short_read) {
-                snug_free(ctx, surf);
-                CORRUPT("mesh %u surface %u: %u vertices", i, j, surf[j].vertex_count);
+            uint32_t nv = surf[j].vertex_count = r_u32(&r);
+            if (nv > SNUG_SURFACE_MAX_VERTICES || r.short_read) {
+                snug_free(ctx, surf); /* the message takes the count from nv, not from the freed block */
+                CORRUPT("mesh %u surface %u: %u vertices", i, j, nv);
             }
             for (uint32_t v = 0; v < surf[j].vertex_count; v++) finite &= r_f32s(&r, surf[j].vertices[v], 3);
             if (!finite || r.short_read || surf[j].label >= n) {

@@ -29,9 +29,7 @@ static snug_status begin_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* p
     if (!point || !out) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "point and %s must not be NULL", out_name);
     snug_status st = snug_query_begin_one(ctx, mesh, pose, m);
     if (st != SNUG_OK) return st;
-    if (!isfinite(point[0]) || !isfinite(point[1]) || !isfinite(point[2]))
-        return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "point has a NaN or infinite coordinate");
-    return SNUG_OK;
+    return snug_point_check(ctx, point, "point");
 }
 
 snug_status snug_mesh_closest_point(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const float point[3],

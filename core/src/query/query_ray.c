@@ -225,9 +225,14 @@ static uint32_t ray_any(const snug_mesh_data* m, const snug_ray_local* r, snug_q
 /* ------------------------------------------------------------------ public queries */
 
 static snug_status check_ray(snug_ctx* ctx, const float o[3], const float d[3], float tmax, const char* what, uint32_t i) {
-    for (int c = 0; c < 3; c++)
-        if (!isfinite(o[c]) || !isfinite(d[c]))
-            return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN or infinite origin or direction", what, i);
+    /* one range comparison per value (false for NaN and infinities too), the reason only on the way out */
+    if (!(snug_point_ok(o) && snug_point_ok(d))) {
+        for (int c = 0; c < 3; c++)
+            if (!isfinite(o[c]) || !isfinite(d[c]))
+                return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN or infinite origin or direction", what, i);
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s %u has an origin or direction beyond the accepted range +-%g",
+                         what, i, (double)SNUG_MAX_COORDINATE);
+    }
     if (isnan(tmax)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN tmax", what, i);
     if (d[0] == 0.0f && d[1] == 0.0f && d[2] == 0.0f)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s %u has a zero direction", what, i);
@@ -263,31 +268,40 @@ static void to_local(bool rotated, const snug_xform* x, const snug_xform* inv, c
     snug_ray_local_init(out, lo, ld, tmax);
 }
 
-/* World hit of triangle `id` with corners v (mesh frame) at t. */
-static void fill_hit(const snug_xform* x, const float o[3], const float d[3], uint32_t id, float t, vec3 v[3],
-                     snug_ray_hit* out) {
-    out->tri = id;
+/* Corners of the triangle in lane `lane` of packet p (mesh frame). */
+static inline void lane_corners(const snug_ray_packet* p, uint32_t lane, vec3 v[3]) {
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 3; c++) v[k][c] = p->v[3 * k + c][lane];
+}
+
+/* The unit normal of a sliver whose float cross product underflows, in double as the hit test from lo (the ray's
+ * origin in the mesh frame) computed it, so never zero. Out of line: almost no hit needs it (and the corners it
+ * reads again would otherwise be copied out for every hit). */
+static __attribute__((noinline, cold)) void sliver_normal(const snug_ray_packet* p, uint32_t lane, const float lo[3],
+                                                         vec3 n) {
+    vec3 v[3];
+    lane_corners(p, lane, v);
+    snug_tri_unit_normal(lo, v[0], v[1], v[2], n);
+}
+
+/* World hit of the triangle in ray-tree lane `lane` (4 * packet + lane) at t on the ray (o, d) in world, r in the
+ * mesh frame: id and corners from its packet, which the traversal has just read. */
+static void fill_lane(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
+                      const snug_ray_local* r, uint32_t lane, float t, snug_ray_hit* out) {
+    const snug_ray_packet* p = &m->ray->packets[lane / 4];
+    vec3 v[3], e1, e2, n;
+    lane_corners(p, lane % 4, v);
+    out->tri = p->id[lane % 4];
     out->t = t;
     for (int c = 0; c < 3; c++) out->point[c] = o[c] + t * d[c];
-    vec3 e1, e2, n, nw;
     glm_vec3_sub(v[1], v[0], e1);
     glm_vec3_sub(v[2], v[0], e2);
     glm_vec3_cross(e1, e2, n);
-    snug_xform_dir(x, n, nw);
-    glm_vec3_normalize(nw);
-    if (glm_vec3_dot(nw, (float*)d) > 0.0f) glm_vec3_negate(nw);
-    glm_vec3_copy(nw, out->normal);
-}
-
-/* World hit of the triangle in ray-tree lane `lane` (4 * packet + lane): id and corners from its packet, which
- * the traversal has just read. */
-static void fill_lane(const snug_mesh_data* m, const snug_xform* x, const float o[3], const float d[3],
-                      uint32_t lane, float t, snug_ray_hit* out) {
-    const snug_ray_packet* p = &m->ray->packets[lane / 4];
-    vec3 v[3];
-    for (int k = 0; k < 3; k++)
-        for (int c = 0; c < 3; c++) v[k][c] = p->v[3 * k + c][lane % 4];
-    fill_hit(x, o, d, p->id[lane % 4], t, v, out);
+    float n2 = glm_vec3_norm2(n);
+    if (n2 >= 1e-30f) glm_vec3_scale(n, 1.0f / sqrtf(n2), n);
+    else sliver_normal(p, lane % 4, r->o, n);
+    snug_xform_dir(x, n, out->normal);
+    if (glm_vec3_dot(out->normal, (float*)d) > 0.0f) glm_vec3_negate(out->normal);
 }
 
 static void no_hit(snug_ray_hit* out) {
@@ -323,7 +337,7 @@ snug_status snug_mesh_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* po
     snug_ray_hit_local h;
     snug_ray_closest(m, &r, &h, &ctx->stats);
     if (h.tri == SNUG_NONE) no_hit(hit);
-    else fill_lane(m, &x, ray->origin, ray->dir, h.lane, h.t, hit);
+    else fill_lane(m, &x, ray->origin, ray->dir, &r, h.lane, h.t, hit);
     return snug_succeed(ctx);
 }
 
@@ -380,7 +394,7 @@ snug_status snug_mesh_raycast_all(snug_ctx* ctx, snug_mesh mesh, const snug_pose
     if (st != SNUG_OK) return st;
     all_job j = {m, hits, capacity, 0};
     uint32_t n = snug_ray_visit_all(m, &r, collect, &j, &ctx->stats);
-    for (uint32_t i = 0; i < j.count; i++) fill_lane(m, &x, ray->origin, ray->dir, hits[i].tri, hits[i].t, &hits[i]);
+    for (uint32_t i = 0; i < j.count; i++) fill_lane(m, &x, ray->origin, ray->dir, &r, hits[i].tri, hits[i].t, &hits[i]);
     qsort(hits, j.count, sizeof *hits, hit_cmp);
     *total = n;
     if (n > capacity) return snug_fail(ctx, SNUG_ERR_BUFFER_TOO_SMALL, "%u hits, room for %u", n, capacity);
@@ -422,7 +436,7 @@ snug_status snug_mesh_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_po
             snug_ray_hit_local h;
             closest_on(m, &r, &h, &ctx->stats, stacks);
             if (h.tri == SNUG_NONE) no_hit(&hits[i]);
-            else fill_lane(m, &x, origins + 3 * i, dirs + 3 * i, h.lane, h.t, &hits[i]);
+            else fill_lane(m, &x, origins + 3 * i, dirs + 3 * i, &r, h.lane, h.t, &hits[i]);
         }
         return snug_succeed(ctx);
     }
@@ -449,7 +463,7 @@ snug_status snug_mesh_raycast_batch(snug_ctx* ctx, snug_mesh mesh, const snug_po
                 continue;
             uint32_t i = ray_of[j];
             if (walks[j].best.tri == SNUG_NONE) no_hit(&hits[i]);
-            else fill_lane(m, &x, origins + 3 * i, dirs + 3 * i, walks[j].best.lane, walks[j].best.t, &hits[i]);
+            else fill_lane(m, &x, origins + 3 * i, dirs + 3 * i, &walks[j].r, walks[j].best.lane, walks[j].best.t, &hits[i]);
             if (started == count) {
                 ray_of[j] = SNUG_NONE;
                 live--;

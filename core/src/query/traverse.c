@@ -311,15 +311,9 @@ snug_status snug_traverse_overlap(snug_ctx* ctx, const snug_pair_query* q, bool*
 
 /* ------------------------------------------------------------------ query setup */
 
-static snug_status check_pose(snug_ctx* ctx, const snug_pose* pose, const char* name) {
-    if (!pose) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s is NULL", name);
-    if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s has a NaN or infinite entry", name);
-    return SNUG_OK;
-}
-
 snug_status snug_query_begin_one(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, snug_mesh_data** m) {
     memset(&ctx->stats, 0, sizeof ctx->stats);
-    snug_status st = check_pose(ctx, pose, "pose");
+    snug_status st = snug_pose_check(ctx, pose, "pose");
     if (st != SNUG_OK) return st;
     *m = snug_mesh_lookup(ctx, mesh);
     return *m ? SNUG_OK : SNUG_ERR_STALE_HANDLE;
@@ -328,8 +322,8 @@ snug_status snug_query_begin_one(snug_ctx* ctx, snug_mesh mesh, const snug_pose*
 snug_status snug_query_begin_pair(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                   const snug_pose* pose_b, snug_mesh_data** ma, snug_mesh_data** mb, snug_xform* rel) {
     memset(&ctx->stats, 0, sizeof ctx->stats);
-    snug_status st = check_pose(ctx, pose_a, "pose_a");
-    if (st == SNUG_OK) st = check_pose(ctx, pose_b, "pose_b");
+    snug_status st = snug_pose_check(ctx, pose_a, "pose_a");
+    if (st == SNUG_OK) st = snug_pose_check(ctx, pose_b, "pose_b");
     if (st != SNUG_OK) return st;
     *ma = snug_mesh_lookup(ctx, a);
     if (!*ma) return SNUG_ERR_STALE_HANDLE;

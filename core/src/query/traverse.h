@@ -75,8 +75,8 @@ uint32_t snug_ray_closest(const snug_mesh_data* m, const snug_ray_local* r, snug
 uint32_t snug_ray_visit_all(const snug_mesh_data* m, const snug_ray_local* r, snug_ray_visit_fn visit, void* user,
                             snug_query_stats* st);
 
-/* Shared query setup: checks the handles (stale -> SNUG_ERR_STALE_HANDLE), the poses (NULL -> invalid argument,
- * NaN/Inf -> SNUG_ERR_NOT_FINITE) and resets the statistics. The pair form also gives B -> A. */
+/* Shared query setup: checks the handles (stale -> SNUG_ERR_STALE_HANDLE), the poses (snug_pose_check) and resets
+ * the statistics. The pair form also gives B -> A. */
 snug_status snug_query_begin_pair(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                   const snug_pose* pose_b, snug_mesh_data** ma, snug_mesh_data** mb, snug_xform* rel);
 snug_status snug_query_begin_one(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, snug_mesh_data** m);

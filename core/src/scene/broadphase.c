@@ -35,25 +35,31 @@ static uint32_t find_slot(const snug_pairset* set, uint64_t key) {
 
 bool snug_pairset_reserve(snug_ctx* ctx, snug_pairset* set, uint32_t count) {
     if (count > (1u << 29)) return false;
-    if (count > set->list_cap) {
-        uint32_t lc = set->list_cap ? set->list_cap : 64u;
+    uint32_t lc = set->list_cap;
+    if (count > lc) {
+        lc = lc ? lc : 64u;
         while (lc < count) lc *= 2u;
-        uint64_t* list = snug_realloc(ctx, set->list, (size_t)lc * sizeof *list);
-        if (!list) return false;
-        set->list = list;
-        set->list_cap = lc;
     }
     /* load factor at most 1/2 keeps linear probing short */
     uint32_t cap = set->cap ? set->cap : 128u;
     while (cap < 2u * count) cap *= 2u;
-    if (cap == set->cap) return true;
-    uint64_t* keys = snug_alloc(ctx, (size_t)cap * sizeof *keys);
-    uint32_t* where = snug_alloc(ctx, (size_t)cap * sizeof *where);
-    if (!keys || !where) {
+    /* every new block first, so that a failure leaves the set and its memory as they were */
+    uint64_t* list = lc != set->list_cap ? snug_alloc(ctx, (size_t)lc * sizeof *list) : NULL;
+    uint64_t* keys = cap != set->cap ? snug_alloc(ctx, (size_t)cap * sizeof *keys) : NULL;
+    uint32_t* where = cap != set->cap ? snug_alloc(ctx, (size_t)cap * sizeof *where) : NULL;
+    if ((lc != set->list_cap && !list) || (cap != set->cap && (!keys || !where))) {
+        snug_free(ctx, list);
         snug_free(ctx, keys);
         snug_free(ctx, where);
         return false;
     }
+    if (list) {
+        if (set->count) memcpy(list, set->list, (size_t)set->count * sizeof *list);
+        snug_free(ctx, set->list);
+        set->list = list;
+        set->list_cap = lc;
+    }
+    if (!keys) return true;
     snug_free(ctx, set->keys);
     snug_free(ctx, set->where);
     set->keys = keys;

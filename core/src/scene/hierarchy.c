@@ -72,18 +72,68 @@ void snug_hierarchy_link(snug_scene_data* scene, snug_body_data* body, snug_body
     parent->child_count++;
 }
 
-/* ---------------------------------------------------------------- public */
-
-static snug_status check_pose(snug_ctx* ctx, const snug_pose* pose) {
-    if (!pose) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "pose is NULL");
-    if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "pose has NaN or Inf");
-    return SNUG_OK;
+/* Link as the child of parent right after sibling `prev` (SNUG_NONE: first). */
+static void link_after(snug_scene_data* scene, snug_body_data* body, snug_body_data* parent, uint32_t prev) {
+    if (prev == SNUG_NONE) {
+        snug_hierarchy_link(scene, body, parent);
+        return;
+    }
+    snug_body_data* p = snug_body_at(scene, prev);
+    body->parent = parent->slot;
+    body->prev_sibling = prev;
+    body->next_sibling = p->next_sibling;
+    if (p->next_sibling != SNUG_NONE) snug_body_at(scene, p->next_sibling)->prev_sibling = body->slot;
+    p->next_sibling = body->slot;
+    parent->child_count++;
 }
+
+/* The first body of the subtree whose world translation left the accepted range, SNUG_NONE when none did. */
+static uint32_t subtree_out_of_range(const snug_scene_data* scene, const snug_body_data* body) {
+    uint32_t root = body->slot;
+    for (uint32_t s = root; s != SNUG_NONE; s = snug_hierarchy_next(scene, root, s)) {
+        const float* p = snug_body_at(scene, s)->world.p;
+        if (!snug_coordinate_ok(p[0]) || !snug_coordinate_ok(p[1]) || !snug_coordinate_ok(p[2])) return s;
+    }
+    return SNUG_NONE;
+}
+
+/* After a change of b's local pose or parent: keep it when every world pose of b's subtree is in range, else undo
+ * it (local pose and place among its siblings) and recompute the same world poses as before (each is the product
+ * of its parent's and its own local pose, so the recomputation repeats the earlier one exactly). */
+typedef struct hierarchy_undo {
+    snug_pose local;
+    uint32_t parent, prev_sibling;
+} hierarchy_undo;
+
+static hierarchy_undo undo_point(const snug_body_data* b) {
+    hierarchy_undo u = {b->local, b->parent, b->prev_sibling};
+    return u;
+}
+
+static snug_status update_or_undo(snug_ctx* ctx, snug_scene_data* s, snug_body_data* b, const hierarchy_undo* u) {
+    snug_hierarchy_update(s, b);
+    uint32_t bad = subtree_out_of_range(s, b);
+    if (bad == SNUG_NONE) return snug_succeed(ctx);
+    const snug_body_data* far = snug_body_at(s, bad);
+    float x = far->world.p[0], y = far->world.p[1], z = far->world.p[2];
+    if (b->parent != u->parent || b->prev_sibling != u->prev_sibling) {
+        snug_hierarchy_unlink(s, b);
+        if (u->parent != SNUG_NONE) link_after(s, b, snug_body_at(s, u->parent), u->prev_sibling);
+    }
+    b->local = u->local;
+    snug_hierarchy_update(s, b);
+    return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                     "body 0x%08x would move to (%g, %g, %g), beyond the accepted range +-%g", far->handle, (double)x,
+                     (double)y, (double)z, (double)SNUG_MAX_COORDINATE);
+}
+
+/* ---------------------------------------------------------------- public */
 
 snug_status snug_body_set_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose) {
     SNUG_BODY_ENTRY(ctx, scene, body, S, b);
-    snug_status st = check_pose(ctx, pose);
+    snug_status st = snug_pose_check(ctx, pose, "pose");
     if (st) return st;
+    hierarchy_undo undo = undo_point(b);
     snug_pose n = snug_pose_normalized(pose);
     if (b->parent == SNUG_NONE) {
         b->local = n;
@@ -92,8 +142,7 @@ snug_status snug_body_set_pose(snug_ctx* ctx, snug_scene scene, snug_body body, 
         snug_pose pinv = snug_pose_inverse(&snug_body_at(S, b->parent)->world);
         b->local = snug_pose_mul(&pinv, &n);
     }
-    snug_hierarchy_update(S, b);
-    return snug_succeed(ctx);
+    return update_or_undo(ctx, S, b, &undo);
 }
 
 snug_status snug_body_get_pose(snug_ctx* ctx, snug_scene scene, snug_body body, snug_pose* out) {
@@ -105,11 +154,11 @@ snug_status snug_body_get_pose(snug_ctx* ctx, snug_scene scene, snug_body body, 
 
 snug_status snug_body_set_local_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose) {
     SNUG_BODY_ENTRY(ctx, scene, body, S, b);
-    snug_status st = check_pose(ctx, pose);
+    snug_status st = snug_pose_check(ctx, pose, "pose");
     if (st) return st;
+    hierarchy_undo undo = undo_point(b);
     b->local = snug_pose_normalized(pose);
-    snug_hierarchy_update(S, b);
-    return snug_succeed(ctx);
+    return update_or_undo(ctx, S, b, &undo);
 }
 
 snug_status snug_body_get_local_pose(snug_ctx* ctx, snug_scene scene, snug_body body, snug_pose* out) {
@@ -131,6 +180,7 @@ snug_status snug_body_set_parent(snug_ctx* ctx, snug_scene scene, snug_body body
                 return snug_fail(ctx, SNUG_ERR_CYCLE, "body 0x%08x is an ancestor of (or is) the new parent 0x%08x",
                                  body, parent);
     }
+    hierarchy_undo undo = undo_point(b);
     snug_hierarchy_unlink(S, b);
     if (p) snug_hierarchy_link(S, b, p);
     if (keep_world) {
@@ -142,8 +192,7 @@ snug_status snug_body_set_parent(snug_ctx* ctx, snug_scene scene, snug_body body
             b->local = b->world;
         }
     }
-    snug_hierarchy_update(S, b);
-    return snug_succeed(ctx);
+    return update_or_undo(ctx, S, b, &undo);
 }
 
 snug_status snug_body_get_parent(snug_ctx* ctx, snug_scene scene, snug_body body, snug_body* out) {

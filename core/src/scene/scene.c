@@ -138,26 +138,36 @@ snug_status snug_body_create(snug_ctx* ctx, snug_scene scene, const snug_body_de
     if (snug_def_check_mark(ctx, def->internal_value, "body_def")) return SNUG_ERR_INVALID_ARGUMENT;
     snug_mesh_data* mesh = snug_mesh_lookup(ctx, def->mesh);
     if (!mesh) return SNUG_ERR_STALE_HANDLE;
-    if (!snug_pose_is_finite(&def->pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "body pose has NaN or Inf");
+    snug_status st = snug_pose_check(ctx, &def->pose, "body pose");
+    if (st != SNUG_OK) return st;
     snug_body_data* parent = NULL;
     if (def->parent) {
         parent = snug_body_lookup(ctx, s, def->parent);
         if (!parent) return SNUG_ERR_STALE_HANDLE;
+        snug_pose local = snug_pose_normalized(&def->pose), world = snug_pose_mul(&parent->world, &local);
+        if ((st = snug_point_check(ctx, world.p, "the body's world position")) != SNUG_OK) return st;
     }
-    /* room in the dirty queue for every body, so marking can never fail later */
-    if (s->bodies.live + 1u > s->dirty_cap) {
-        uint32_t cap = s->dirty_cap ? s->dirty_cap * 2u : 64u;
-        uint32_t* d = snug_realloc(ctx, s->dirty, (size_t)cap * sizeof *d);
-        if (!d) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "scene dirty queue");
-        s->dirty = d;
-        s->dirty_cap = cap;
+    /* room in the dirty queue for every body, so marking can never fail later; the larger queue replaces the old
+     * one only once nothing else can fail (a failed call leaves its memory as it was) */
+    uint32_t* dirty = NULL;
+    uint32_t dirty_cap = s->dirty_cap;
+    if (s->bodies.live + 1u > dirty_cap) {
+        dirty_cap = dirty_cap ? dirty_cap * 2u : 64u;
+        dirty = snug_alloc(ctx, (size_t)dirty_cap * sizeof *dirty);
+        if (!dirty) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "scene dirty queue");
     }
     snug_body_data* b = snug_calloc(ctx, 1, sizeof *b);
-    if (!b) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body");
-    b->handle = snug_pool_add(ctx, &s->bodies, b);
-    if (!b->handle) {
+    if (b) b->handle = snug_pool_add(ctx, &s->bodies, b);
+    if (!b || !b->handle) {
         snug_free(ctx, b);
-        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body handle");
+        snug_free(ctx, dirty);
+        return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body");
+    }
+    if (dirty) {
+        if (s->dirty_count) memcpy(dirty, s->dirty, (size_t)s->dirty_count * sizeof *dirty);
+        snug_free(ctx, s->dirty);
+        s->dirty = dirty;
+        s->dirty_cap = dirty_cap;
     }
     b->slot = (b->handle & SNUG_HANDLE_MAX_SLOTS) - 1u;
     b->mesh = def->mesh;
@@ -293,8 +303,8 @@ snug_status snug_scene_sync(snug_ctx* ctx, snug_scene_data* s) {
         bp->needs_rebuild = false; /* appended proxies are sorted in by the pass, like moved ones */
         snug_bp_resort(ctx, bp);
     }
-    /* keep what is left (after a failure) queued */
-    memmove(s->dirty, s->dirty + i, (s->dirty_count - i) * sizeof *s->dirty);
+    /* keep what is left (after a failure) queued (a scene that never had a body has no queue at all) */
+    if (i) memmove(s->dirty, s->dirty + i, (s->dirty_count - i) * sizeof *s->dirty);
     s->dirty_count -= i;
     if (bp->needs_rebuild && snug_bp_rebuild(ctx, bp) != SNUG_OK)
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "broad phase rebuild");

@@ -47,6 +47,9 @@ static snug_status cast_one(snug_ctx* ctx, snug_scene_data* s, const snug_ray* r
     hit->t = INFINITY;
     if (!finite3(ray->origin) || !finite3(ray->dir) || isnan(ray->tmax))
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "ray has NaN or Inf");
+    snug_status bad = snug_point_check(ctx, ray->origin, "ray origin");
+    if (bad == SNUG_OK) bad = snug_point_check(ctx, ray->dir, "ray direction");
+    if (bad != SNUG_OK) return bad;
     ray_candidate* c = (ray_candidate*)s->buf.data;
     uint32_t n = 0;
     for (uint32_t p = 0; p < s->bp.proxy_count; p++) {

@@ -54,6 +54,14 @@ static bool link_ok(uint32_t link, uint32_t slot_count, void* const* items) {
     return link == SNUG_NONE || (link < slot_count && items[link]);
 }
 
+/* Staging marks the free slots with the pool's own address while it fills the live ones; a refusal or a failed
+ * allocation in between must clear the marks before discarding, or the discard frees them as bodies. */
+static void unmark(snug_pool* pool) {
+    for (uint32_t i = 0; pool->items && i < pool->free_count; i++)
+        if (pool->free_slots[i] < pool->slot_count && pool->items[pool->free_slots[i]] == (void*)pool)
+            pool->items[pool->free_slots[i]] = NULL;
+}
+
 snug_status snug_scene_state_stage(snug_ctx* ctx, const snug_scene_data* s, const unsigned char* in, size_t n,
                                    size_t* used, snug_scene_staged* st) {
     memset(st, 0, sizeof *st);
@@ -119,7 +127,7 @@ snug_status snug_scene_state_stage(snug_ctx* ctx, const snug_scene_data* s, cons
         unsigned char flags[2]; /* raw bytes: a bool holding anything but 0 or 1 is undefined to read as a bool */
         memcpy(&flags[0], &b->is_static, 1);
         memcpy(&flags[1], &b->enabled, 1);
-        if (flags[0] > 1 || flags[1] > 1 || !snug_pose_is_finite(&b->local) || !snug_pose_is_finite(&b->world)) goto corrupt;
+        if (flags[0] > 1 || flags[1] > 1 || !snug_pose_ok(&b->local) || !snug_pose_ok(&b->world)) goto corrupt;
         /* the links agree: my parent lists me among its children, my siblings point back */
         if (b->parent != SNUG_NONE) {
             uint32_t c = ((snug_body_data*)pool->items[b->parent])->first_child, steps = 0;
@@ -148,9 +156,11 @@ snug_status snug_scene_state_stage(snug_ctx* ctx, const snug_scene_data* s, cons
     *used = (size_t)(p - in);
     return SNUG_OK;
 oom:
+    unmark(pool);
     snug_scene_state_discard(ctx, st);
     return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "scene state");
 corrupt:
+    unmark(pool);
     snug_scene_state_discard(ctx, st);
     return snug_fail(ctx, SNUG_ERR_BLOB_CORRUPT, "scene state: the body records are inconsistent");
 }

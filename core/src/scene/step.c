@@ -62,8 +62,8 @@ snug_status snug_step_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
     SNUG_SCENE_ENTRY(ctx, scene, s);
     snug_body_data* b = snug_body_lookup(ctx, s, body);
     if (!b) return SNUG_ERR_STALE_HANDLE;
-    if (!pose) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "step_move needs a pose");
-    if (!snug_pose_is_finite(pose)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "motion pose has NaN or Inf");
+    snug_status ps = snug_pose_check(ctx, pose, "motion pose");
+    if (ps != SNUG_OK) return ps;
     if (b->is_static) return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "body 0x%08x is static", body);
     snug_step_state* st = &s->step;
     st->detected = false;
@@ -120,6 +120,12 @@ static snug_status resolve_targets(snug_ctx* ctx, snug_scene_data* s) {
             bool carried = b->parent != SNUG_NONE && (x != m->slot || st->bodies[b->parent].group != SNUG_NONE);
             sb->target = carried ? snug_pose_mul(&st->bodies[b->parent].target, &b->local) : b->world;
             if (x == m->slot) sb->target = m->relative ? snug_pose_mul(&m->pose, &sb->target) : m->pose;
+            const float* p = sb->target.p;
+            if (!snug_coordinate_ok(p[0]) || !snug_coordinate_ok(p[1]) || !snug_coordinate_ok(p[2]))
+                return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                                 "the motion of body 0x%08x carries body 0x%08x to (%g, %g, %g), beyond the accepted "
+                                 "range +-%g", m->body, b->handle, (double)p[0], (double)p[1], (double)p[2],
+                                 (double)SNUG_MAX_COORDINATE);
         }
     }
     return SNUG_OK;
@@ -300,18 +306,14 @@ static void finish_static_hit(step_pair* p, const snug_pose* pose_a) {
     for (int c = 0; c < 3; c++) snug_xform_point(&p->rel, snug_mesh_vertex(p->mb, sb, c), b[c]);
     snug_tri_tri_distance(snug_mesh_vertex(p->ma, sa, 0), snug_mesh_vertex(p->ma, sa, 1),
                           snug_mesh_vertex(p->ma, sa, 2), b[0], b[1], b[2], pa, pb);
-    vec3 mid, n, e1, e2;
+    vec3 mid, n = {0.0f, 0.0f, 1.0f}; /* a B triangle without area has no face: +z, as time of impact reports */
     glm_vec3_center(pa, pb, mid);
-    glm_vec3_sub(b[1], b[0], e1);
-    glm_vec3_sub(b[2], b[0], e2);
-    glm_vec3_cross(e1, e2, n);
     /* face B's normal, turned to point towards A's triangle */
     vec3 ca = GLM_VEC3_ZERO_INIT, d;
     for (int c = 0; c < 3; c++) glm_vec3_add(ca, (float*)snug_mesh_vertex(p->ma, sa, c), ca);
     glm_vec3_scale(ca, 1.0f / 3.0f, ca);
     glm_vec3_sub(ca, b[0], d);
-    if (glm_vec3_dot(n, d) < 0.0f) glm_vec3_negate(n);
-    glm_vec3_normalize(n);
+    if (snug_tri_unit_normal(b[0], b[0], b[1], b[2], n) && glm_vec3_dot(n, d) < 0.0f) glm_vec3_negate(n);
     snug_xform x;
     snug_xform_from_pose(pose_a, &x);
     snug_xform_point(&x, mid, p->r.point);

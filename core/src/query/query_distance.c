@@ -557,6 +557,18 @@ static void job_stats(snug_ctx* ctx, const dist_job* j) {
     ctx->stats.nodes_visited += j->visited;
 }
 
+/* The job's closest pair as a result: points back in world space (the search runs in A's frame), original triangle
+ * ids. */
+static void write_result(const dist_job* j, const snug_pose* pose_a, snug_distance_result* out) {
+    snug_xform xa;
+    snug_xform_from_pose(pose_a, &xa);
+    out->distance = j->best;
+    snug_xform_point(&xa, j->pa, out->point_a);
+    snug_xform_point(&xa, j->pb, out->point_b);
+    out->tri_a = j->ma->tri_ids[j->sa];
+    out->tri_b = j->mb->tri_ids[j->sb];
+}
+
 snug_status snug_mesh_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                 const snug_pose* pose_b, snug_distance_result* out) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
@@ -586,13 +598,7 @@ snug_status snug_mesh_distance(snug_ctx* ctx, snug_mesh a, const snug_pose* pose
         job_stats(ctx, &j);
         if (st != SNUG_OK) return st;
     }
-    snug_xform xa;
-    snug_xform_from_pose(pose_a, &xa);
-    out->distance = j.best;
-    snug_xform_point(&xa, j.pa, out->point_a);
-    snug_xform_point(&xa, j.pb, out->point_b);
-    out->tri_a = ma->tri_ids[j.sa];
-    out->tri_b = mb->tri_ids[j.sb];
+    write_result(&j, pose_a, out);
     return snug_succeed(ctx);
 }
 
@@ -616,15 +622,7 @@ snug_status snug_within_witness(snug_ctx* ctx, snug_mesh a, const snug_pose* pos
     job_stats(ctx, &j);
     if (st != SNUG_OK) return st;
     *within = w;
-    if (w && out) {
-        snug_xform xa;
-        snug_xform_from_pose(pose_a, &xa);
-        out->distance = j.best;
-        snug_xform_point(&xa, j.pa, out->point_a);
-        snug_xform_point(&xa, j.pb, out->point_b);
-        out->tri_a = ma->tri_ids[j.sa];
-        out->tri_b = mb->tri_ids[j.sb];
-    }
+    if (w && out) write_result(&j, pose_a, out);
     return snug_succeed(ctx);
 }
 

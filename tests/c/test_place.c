@@ -8,27 +8,8 @@
 #include "snug.h"
 #include "test_furniture.h"
 
-typedef struct room {
-    snug_ctx* ctx;
-    snug_scene scene;
-    snug_mesh mesh[TEST_ITEM_KIND_COUNT];
-    snug_body floor;
-} room;
 
-static void room_open(room* r) {
-    memset(r, 0, sizeof *r);
-    r->ctx = snug_ctx_create(NULL);
-    CHECK(snug_scene_create(r->ctx, &r->scene) == SNUG_OK);
-    for (int k = 0; k < TEST_ITEM_KIND_COUNT; k++) r->mesh[k] = test_item_make(r->ctx, (test_item_kind)k);
-    snug_body_def def = snug_default_body_def();
-    def.mesh = r->mesh[TEST_FLOOR];
-    def.is_static = true;
-    CHECK(snug_body_create(r->ctx, r->scene, &def, &r->floor) == SNUG_OK);
-}
-
-static void room_close(room* r) { snug_ctx_destroy(r->ctx); }
-
-static snug_body add(room* r, test_item_kind kind, float x, float y, float z, float yaw) {
+static snug_body add(test_room* r, test_item_kind kind, float x, float y, float z, float yaw) {
     snug_body_def def = snug_default_body_def();
     def.mesh = r->mesh[kind];
     def.pose.p[0] = x, def.pose.p[1] = y, def.pose.p[2] = z;
@@ -39,13 +20,13 @@ static snug_body add(room* r, test_item_kind kind, float x, float y, float z, fl
 }
 
 /* Bind the body's nth binding surface to the supporter's nth offer, checking it worked. */
-static void bind(room* r, snug_body body, test_item_kind kind, snug_body sup, test_item_kind sup_kind, uint32_t offer_nth) {
+static void bind(test_room* r, snug_body body, test_item_kind kind, snug_body sup, test_item_kind sup_kind, uint32_t offer_nth) {
     snug_status st = snug_body_bind(r->ctx, r->scene, body, test_item_surface(kind, SNUG_SURFACE_BINDING, 0), sup,
                                     test_item_surface(sup_kind, SNUG_SURFACE_OFFER, offer_nth));
     CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r->ctx));
 }
 
-static uint32_t violations(room* r) {
+static uint32_t violations(test_room* r) {
     snug_violation v[16];
     uint32_t total = 0;
     snug_status st = snug_scene_check(r->ctx, r->scene, v, 16, &total);
@@ -56,13 +37,13 @@ static uint32_t violations(room* r) {
     return total;
 }
 
-static snug_pose pose_of(room* r, snug_body b) {
+static snug_pose pose_of(test_room* r, snug_body b) {
     snug_pose p;
     CHECK(snug_body_get_pose(r->ctx, r->scene, b, &p) == SNUG_OK);
     return p;
 }
 
-static snug_move_result move_to(room* r, snug_body b, float dx, float dy, float dz, float turn) {
+static snug_move_result move_to(test_room* r, snug_body b, float dx, float dy, float dz, float turn) {
     snug_move_def d = snug_default_move_def();
     snug_pose p = pose_of(r, b);
     d.target = p;
@@ -75,8 +56,8 @@ static snug_move_result move_to(room* r, snug_body b, float dx, float dy, float 
 }
 
 static void test_labels_and_their_order(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     bool fits = false;
     CHECK(snug_scene_label_fits(r.ctx, r.scene, SNUG_LABEL_ON_STORE, SNUG_LABEL_ON_WORKSPACE, &fits) == SNUG_OK && fits);
     CHECK(snug_scene_label_fits(r.ctx, r.scene, SNUG_LABEL_ON_WORKSPACE, SNUG_LABEL_ON_STORE, &fits) == SNUG_OK && !fits);
@@ -96,12 +77,12 @@ static void test_labels_and_their_order(void) {
     CHECK(snug_scene_label_fits(r.ctx, r.scene, 2, 0, &fits) == SNUG_OK && !fits);
     const char* dup[2] = {"a", "a"};
     CHECK(snug_scene_set_labels(r.ctx, r.scene, dup, 2, NULL, 0) == SNUG_ERR_INVALID_ARGUMENT);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_bad_surfaces_are_refused(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_mesh m = r.mesh[TEST_BLOCK];
     snug_surface good[2];
     uint32_t total = 0;
@@ -139,12 +120,12 @@ static void test_bad_surfaces_are_refused(void) {
     snug_surface now[2];
     CHECK(snug_mesh_get_surfaces(r.ctx, m, now, 2, &total) == SNUG_OK && total == 2);
     CHECK(memcmp(now, good, sizeof now) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_bind_lamp_on_table(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0.3f, 0, 0.3f);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     snug_pose tp = pose_of(&r, table);
@@ -166,24 +147,24 @@ static void test_bind_lamp_on_table(void) {
     /* a body cannot rest on what it carries */
     CHECK(snug_body_bind(r.ctx, r.scene, table, test_item_surface(TEST_TABLE, SNUG_SURFACE_BINDING, 0), lamp, 0) !=
           SNUG_OK);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_blocks_refuse_a_cycle(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body a = add(&r, TEST_BLOCK, 0, 0, 0, 0), b = add(&r, TEST_BLOCK, 1.0f, 0, 0, 0);
     CHECK(snug_body_bind(r.ctx, r.scene, b, 1, a, 0) == SNUG_OK);
     snug_pose pb = pose_of(&r, b);
     CHECK_NEAR(pb.p[1], 0.4f, 1e-5f);
     CHECK(snug_body_bind(r.ctx, r.scene, a, 1, b, 0) == SNUG_ERR_CYCLE);
     CHECK(snug_body_bind(r.ctx, r.scene, a, 1, a, 0) == SNUG_ERR_CYCLE);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_slide_stays_on_the_table_and_turns_about_up(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     snug_body lamp = add(&r, TEST_LAMP, 0, 0.9f, 0, 0);
@@ -213,12 +194,12 @@ static void test_slide_stays_on_the_table_and_turns_about_up(void) {
         RETURN_IF_FAILED();
     }
     CHECK(violations(&r) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_blocked_by_a_book_then_slides(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     snug_body lamp = add(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0);
@@ -246,12 +227,12 @@ static void test_blocked_by_a_book_then_slides(void) {
     snug_pose after = pose_of(&r, lamp);
     CHECK(after.p[2] > before.p[2] + 0.04f);
     CHECK(violations(&r) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_table_carries_its_lamp_and_stops_for_it(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     snug_body lamp = add(&r, TEST_LAMP, 0.6f, 0.9f, 0, 0);
@@ -274,12 +255,12 @@ static void test_table_carries_its_lamp_and_stops_for_it(void) {
     CHECK(l2.p[1] > 0.77f);
     (void)b3;
     CHECK(violations(&r) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body desk = add(&r, TEST_DESK, -1.5f, 0, 0, 0);
     bind(&r, desk, TEST_DESK, r.floor, TEST_FLOOR, 0);
     snug_body table = add(&r, TEST_TABLE, 1.0f, 0, 0, 0);
@@ -311,12 +292,12 @@ static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     p = pose_of(&r, lamp);
     CHECK_NEAR(p.p[1], 1.13f, 1e-5f);
     CHECK(violations(&r) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_bad_input_changes_nothing(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     snug_pose before = pose_of(&r, table);
@@ -341,12 +322,12 @@ static void test_bad_input_changes_nothing(void) {
     snug_binding bd[4];
     uint32_t n;
     CHECK(snug_body_get_bindings(r.ctx, r.scene, table, bd, 4, &n) == SNUG_OK && n == 1);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_push_out_frees_an_overlapping_block(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body a = add(&r, TEST_BLOCK, 0, 0.01f, 0, 0);
     snug_body b = add(&r, TEST_BLOCK, 0.3f, 0.01f, 0, 0); /* 0.1 into a */
     float t[3];
@@ -356,7 +337,7 @@ static void test_push_out_frees_an_overlapping_block(void) {
     CHECK(t[0] > 0.1f && t[0] < 0.11f && fabsf(t[1]) < 1e-6f && fabsf(t[2]) < 1e-6f);
     (void)a;
     CHECK(violations(&r) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 int main(void) {

@@ -10,27 +10,8 @@
 #include "test_alloc.h"
 #include "test_furniture.h"
 
-typedef struct room {
-    snug_ctx* ctx;
-    snug_scene scene;
-    snug_mesh mesh[TEST_ITEM_KIND_COUNT];
-    snug_body floor;
-} room;
 
-static void room_open(room* r) {
-    memset(r, 0, sizeof *r);
-    r->ctx = snug_ctx_create(NULL);
-    CHECK(snug_scene_create(r->ctx, &r->scene) == SNUG_OK);
-    for (int k = 0; k < TEST_ITEM_KIND_COUNT; k++) r->mesh[k] = test_item_make(r->ctx, (test_item_kind)k);
-    snug_body_def def = snug_default_body_def();
-    def.mesh = r->mesh[TEST_FLOOR];
-    def.is_static = true;
-    CHECK(snug_body_create(r->ctx, r->scene, &def, &r->floor) == SNUG_OK);
-}
-
-static void room_close(room* r) { snug_ctx_destroy(r->ctx); }
-
-static snug_body add(room* r, test_item_kind kind, float x, float y, float z) {
+static snug_body add(test_room* r, test_item_kind kind, float x, float y, float z) {
     snug_body_def def = snug_default_body_def();
     def.mesh = r->mesh[kind];
     def.pose.p[0] = x, def.pose.p[1] = y, def.pose.p[2] = z;
@@ -39,33 +20,33 @@ static snug_body add(room* r, test_item_kind kind, float x, float y, float z) {
     return b;
 }
 
-static void bind(room* r, snug_body b, test_item_kind kind, snug_body sup, test_item_kind sup_kind, uint32_t offer) {
+static void bind(test_room* r, snug_body b, test_item_kind kind, snug_body sup, test_item_kind sup_kind, uint32_t offer) {
     snug_status st = snug_body_bind(r->ctx, r->scene, b, test_item_surface(kind, SNUG_SURFACE_BINDING, 0), sup,
                                     test_item_surface(sup_kind, SNUG_SURFACE_OFFER, offer));
     CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r->ctx));
 }
 
-static uint32_t violations(room* r) {
+static uint32_t violations(test_room* r) {
     uint32_t total = 0;
     snug_status st = snug_scene_check(r->ctx, r->scene, NULL, 0, &total);
     CHECK(st == SNUG_OK || st == SNUG_ERR_BUFFER_TOO_SMALL);
     return total;
 }
 
-static bool alive(room* r, snug_body b) {
+static bool alive(test_room* r, snug_body b) {
     snug_body_info info;
     return snug_body_get_info(r->ctx, r->scene, b, &info) == SNUG_OK;
 }
 
 /* The scene's state as snapshot bytes (malloc'd). */
-static unsigned char* state(room* r, size_t* size) {
+static unsigned char* state(test_room* r, size_t* size) {
     CHECK(snug_scene_snapshot(r->ctx, r->scene, NULL, 0, size) == SNUG_OK);
     unsigned char* buf = malloc(*size);
     CHECK(snug_scene_snapshot(r->ctx, r->scene, buf, *size, size) == SNUG_OK);
     return buf;
 }
 
-static bool same_state(room* r, const unsigned char* before, size_t before_size) {
+static bool same_state(test_room* r, const unsigned char* before, size_t before_size) {
     size_t n;
     unsigned char* now = state(r, &n);
     bool same = n == before_size && memcmp(now, before, n) == 0;
@@ -74,8 +55,8 @@ static bool same_state(room* r, const unsigned char* before, size_t before_size)
 }
 
 static void test_graph_queries_and_grouping(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), lamp = add(&r, TEST_LAMP, 0.3f, 1, 0), book = add(&r, TEST_BOOK, -0.4f, 1, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
@@ -89,12 +70,12 @@ static void test_graph_queries_and_grouping(void) {
     CHECK(snug_body_get_dependents(r.ctx, r.scene, r.floor, out, 8, &n) == SNUG_OK && n == 1 && out[0] == table);
     CHECK(snug_body_get_supporters(r.ctx, r.scene, lamp + 100, out, 8, &n) == SNUG_ERR_STALE_HANDLE);
     CHECK(violations(&r) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_gravity_lands_only_on_compatible_offers(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     /* a lamp above the table lands on it */
@@ -119,12 +100,12 @@ static void test_gravity_lands_only_on_compatible_offers(void) {
     CHECK(snug_body_drop(r.ctx, r.scene, t2, &outcome, NULL, &blocker) == SNUG_OK);
     CHECK(outcome == SNUG_DROP_BLOCKED && blocker == chair);
     CHECK(snug_body_get_pose(r.ctx, r.scene, t2, &p) == SNUG_OK && p.p[1] == 1.2f);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_insert_never_overlaps_and_fails_on_a_full_offer(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body block = add(&r, TEST_BLOCK, 0, 0.01f, 0); /* a 0.4 square top at 0.41 */
     snug_insert_def d = snug_default_insert_def();
     d.body.mesh = r.mesh[TEST_BOOK];
@@ -171,12 +152,12 @@ static void test_insert_never_overlaps_and_fails_on_a_full_offer(void) {
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb, NULL) == SNUG_ERR_INVALID_ARGUMENT);
     d.internal_value = 0;
     CHECK(snug_scene_insert(r.ctx, r.scene, &d, &nb, NULL) == SNUG_ERR_INVALID_ARGUMENT);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 static void test_delete_policies(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     snug_body block = add(&r, TEST_BLOCK, 0.2f, 0.9f, 0);
@@ -208,13 +189,13 @@ static void test_delete_policies(void) {
     CHECK(violations(&r) == 0);
     CHECK(snug_scene_delete(r.ctx, r.scene, t2, SNUG_DELETE_WITH_DEPENDENTS, NULL, 0, &n) == SNUG_ERR_STALE_HANDLE);
     CHECK(snug_scene_delete(r.ctx, r.scene, r.floor, (snug_delete_policy)9, NULL, 0, &n) == SNUG_ERR_INVALID_ARGUMENT);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 /* Random operations with a snapshot before each; then undo them all, each restore giving back its snapshot's bytes. */
 static void test_undo_everything_restores_bit_for_bit(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     snug_body desk = add(&r, TEST_DESK, 0, 0, -2.0f);
@@ -284,10 +265,10 @@ static void test_undo_everything_restores_bit_for_bit(void) {
     for (int k = 0; k < ops; k++) free(snaps[k]);
     free(snaps);
     free(sizes);
-    room_close(&r);
+    test_room_close(&r);
 }
 
-static unsigned char* save(room* r, size_t* size) {
+static unsigned char* save(test_room* r, size_t* size) {
     CHECK(snug_scene_save(r->ctx, r->scene, NULL, 0, size) == SNUG_OK);
     unsigned char* buf = malloc(*size);
     CHECK_MSG(snug_scene_save(r->ctx, r->scene, buf, *size, size) == SNUG_OK, "%s", snug_ctx_last_error(r->ctx));
@@ -295,7 +276,7 @@ static unsigned char* save(room* r, size_t* size) {
 }
 
 /* A small room; returns the lamp standing on the table. */
-static snug_body furnish(room* r) {
+static snug_body furnish(test_room* r) {
     snug_body table = add(r, TEST_TABLE, 0, 0.1f, 0);
     bind(r, table, TEST_TABLE, r->floor, TEST_FLOOR, 0);
     snug_body desk = add(r, TEST_DESK, 0, 0.1f, -2.0f);
@@ -312,15 +293,15 @@ static snug_body furnish(room* r) {
 }
 
 static void test_scene_files_round_trip_and_refuse_damage(void) {
-    room a;
-    room_open(&a);
+    test_room a;
+    test_room_open(&a);
     snug_body lamp = furnish(&a);
     CHECK(violations(&a) == 0);
     size_t n1;
     unsigned char* f1 = save(&a, &n1);
     /* into a second context's scene: meshes come from the file */
-    room b;
-    room_open(&b);
+    test_room b;
+    test_room_open(&b);
     snug_body handles[32];
     snug_mesh meshes[16];
     uint32_t nb = 0, nm = 0;
@@ -367,15 +348,15 @@ static void test_scene_files_round_trip_and_refuse_damage(void) {
     CHECK(snug_scene_load(b.ctx, b.scene, f3, n3, NULL, 0, NULL, NULL, 0, NULL) == SNUG_ERR_BLOB_CORRUPT);
     CHECK(strstr(snug_ctx_last_error(b.ctx), "not consistent") != NULL);
     CHECK(same_state(&b, before, sn));
-    room_close(&a);
-    room_close(&b);
+    test_room_close(&a);
+    test_room_close(&b);
     free(f1);
     free(f2);
     free(f3);
     free(before);
 }
 
-static void bind_surface(room* r, snug_body b, uint32_t binding, snug_body sup, uint32_t offer) {
+static void bind_surface(test_room* r, snug_body b, uint32_t binding, snug_body sup, uint32_t offer) {
     snug_status st = snug_body_bind(r->ctx, r->scene, b, binding, sup, offer);
     CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r->ctx));
 }
@@ -385,8 +366,8 @@ static void bind_surface(room* r, snug_body b, uint32_t binding, snug_body sup, 
  * the floor), the room checks out with the same bindings and poses. What does not hold, fit or exist is refused
  * and changes nothing. */
 static void test_set_bindings_restores_without_moving(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body wall = add(&r, TEST_WALL, 0, 0.1f, -2.0f);
     bind(&r, wall, TEST_WALL, r.floor, TEST_FLOOR, 0);
     snug_body shelf = add(&r, TEST_BOOKCASE, 1.0f, 0.1f, -1.7f);
@@ -461,15 +442,15 @@ static void test_set_bindings_restores_without_moving(void) {
     CHECK(snug_body_set_bindings(r.ctx, r.scene, table, NULL, 1) == SNUG_ERR_INVALID_ARGUMENT);
     CHECK(same_state(&r, before, sn));
     free(before);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 /* A resealed file whose surface claims more vertices than a surface holds is refused with the count in the message
  * (found by fuzz_scenefile: the message read the count from the surfaces' block after freeing it, a use after free
  * the sanitizer build reports). */
 static void test_scene_file_with_too_many_surface_vertices(void) {
-    room a;
-    room_open(&a);
+    test_room a;
+    test_room_open(&a);
     furnish(&a);
     size_t n;
     unsigned char* f = save(&a, &n);
@@ -487,23 +468,23 @@ static void test_scene_file_with_too_many_surface_vertices(void) {
     uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
     for (size_t i = 32; i < n; i++) h = (h ^ f[i]) * 0x100000001b3ull;
     memcpy(f + 24, &h, 8);
-    room b;
-    room_open(&b);
+    test_room b;
+    test_room_open(&b);
     uint32_t nb = 0, nm = 0;
     snug_body handles[32];
     snug_mesh meshes[16];
     CHECK(snug_scene_load(b.ctx, b.scene, f, n, handles, 32, &nb, meshes, 16, &nm) == SNUG_ERR_BLOB_CORRUPT);
     CHECK_MSG(strstr(snug_ctx_last_error(b.ctx), "33 vertices"), "%s", snug_ctx_last_error(b.ctx));
     free(f);
-    room_close(&a);
-    room_close(&b);
+    test_room_close(&a);
+    test_room_close(&b);
 }
 
 /* A resealed file whose mesh count is more than the file can hold is refused (found by fuzz_scenefile: the loader
  * kept the count before it had the array of meshes, and cleaning up walked that many entries of a NULL array). */
 static void test_scene_file_with_a_wild_mesh_count(void) {
-    room a;
-    room_open(&a);
+    test_room a;
+    test_room_open(&a);
     furnish(&a);
     size_t n;
     unsigned char* f = save(&a, &n);
@@ -515,16 +496,16 @@ static void test_scene_file_with_a_wild_mesh_count(void) {
     uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
     for (size_t i = 32; i < n; i++) h = (h ^ f[i]) * 0x100000001b3ull;
     memcpy(f + 24, &h, 8);
-    room b;
-    room_open(&b);
+    test_room b;
+    test_room_open(&b);
     snug_body handles[32];
     snug_mesh meshes[16];
     uint32_t nb = 0, nm = 0;
     CHECK(snug_scene_load(b.ctx, b.scene, f, n, handles, 32, &nb, meshes, 16, &nm) == SNUG_ERR_BLOB_CORRUPT);
     CHECK_MSG(strstr(snug_ctx_last_error(b.ctx), "meshes: count"), "%s", snug_ctx_last_error(b.ctx));
     free(f);
-    room_close(&a);
-    room_close(&b);
+    test_room_close(&a);
+    test_room_close(&b);
 }
 
 /* A move that fails for memory at any of its allocations leaves the scene as it was (found by fuzz_place: a move
@@ -534,7 +515,7 @@ static void test_scene_file_with_a_wild_mesh_count(void) {
 static void test_failed_moves_change_nothing(void) {
     test_failing_alloc fail = {-1};
     snug_ctx_def cd = test_failing_ctx_def(&fail);
-    room r;
+    test_room r;
     memset(&r, 0, sizeof r);
     r.ctx = snug_ctx_create(&cd);
     CHECK(snug_scene_create(r.ctx, &r.scene) == SNUG_OK);
@@ -581,7 +562,7 @@ static void test_failed_moves_change_nothing(void) {
         CHECK_MSG(st == SNUG_OK && failures > 0, "move %d: %s after %d failures", kind, snug_status_name(st), failures);
     }
     CHECK(violations(&r) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 /* A snapshot whose body records are inconsistent is refused without harm when the scene has a free slot (found by
@@ -589,8 +570,8 @@ static void test_failed_moves_change_nothing(void) {
  * reads the bodies, and a refusal or a failed allocation in between freed those marks as bodies). The first body
  * record's slot field is changed and the snapshot resealed. */
 static void test_restore_refuses_bad_records_with_free_slots(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), lamp = add(&r, TEST_LAMP, 2, 1, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
     CHECK(snug_body_destroy(r.ctx, r.scene, lamp) == SNUG_OK); /* a free slot */
@@ -608,7 +589,7 @@ static void test_restore_refuses_bad_records_with_free_slots(void) {
     memcpy(snap + 24, &h, 8);
     CHECK(snug_scene_restore(r.ctx, r.scene, snap, n) == SNUG_ERR_BLOB_CORRUPT);
     CHECK(violations(&r) == 0);
-    room_close(&r);
+    test_room_close(&r);
 }
 
 /* A furnished floor carried far from the origin, tilted, keeps its resting contacts (found by fuzz_place: after the
@@ -616,8 +597,8 @@ static void test_restore_refuses_bad_records_with_free_slots(void) {
  * block it rests on as interpenetrating: the lift that parts resting contact, micrometres for a lamp, vanished when
  * the lifted pose was stored in float, whose steps are 3e-5 there). 64 places up to 2000 from the origin. */
 static void test_resting_contact_far_from_the_origin(void) {
-    room r;
-    room_open(&r);
+    test_room r;
+    test_room_open(&r);
     snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), block = add(&r, TEST_BLOCK, 0.2f, 1, 0);
     snug_body lamp = add(&r, TEST_LAMP, 0.2f, 1.5f, 0);
     bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
@@ -631,7 +612,7 @@ static void test_resting_contact_far_from_the_origin(void) {
         CHECK(snug_body_set_pose(r.ctx, r.scene, r.floor, &p) == SNUG_OK);
         CHECK_MSG(violations(&r) == 0, "floor at %g %g %g", p.p[0], p.p[1], p.p[2]);
     }
-    room_close(&r);
+    test_room_close(&r);
 }
 
 int main(void) {

@@ -229,3 +229,16 @@ uint32_t test_item_surface(test_item_kind kind, snug_surface_kind surface_kind, 
     test_item_free(&it);
     return found;
 }
+
+void test_room_open(test_room* r) {
+    memset(r, 0, sizeof *r);
+    r->ctx = snug_ctx_create(NULL);
+    CHECK(snug_scene_create(r->ctx, &r->scene) == SNUG_OK);
+    for (int k = 0; k < TEST_ITEM_KIND_COUNT; k++) r->mesh[k] = test_item_make(r->ctx, (test_item_kind)k);
+    snug_body_def def = snug_default_body_def();
+    def.mesh = r->mesh[TEST_FLOOR];
+    def.is_static = true;
+    CHECK(snug_body_create(r->ctx, r->scene, &def, &r->floor) == SNUG_OK);
+}
+
+void test_room_close(test_room* r) { snug_ctx_destroy(r->ctx); }

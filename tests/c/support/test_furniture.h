@@ -36,6 +36,17 @@ void test_item_build(test_item_kind kind, test_item* out);
 void test_item_free(test_item* item);
 /* A snug mesh of the item with its surfaces set (CHECKs both calls). */
 snug_mesh test_item_make(snug_ctx* ctx, test_item_kind kind);
+/* A scene of every item kind's mesh and a static floor body: what the placement tests build their rooms on. */
+typedef struct test_room {
+    snug_ctx* ctx;
+    snug_scene scene;
+    snug_mesh mesh[TEST_ITEM_KIND_COUNT];
+    snug_body floor;
+} test_room;
+
+void test_room_open(test_room* r);
+void test_room_close(test_room* r);
+
 /* The index of the item's first surface of that kind. */
 uint32_t test_item_surface(test_item_kind kind, snug_surface_kind surface_kind, uint32_t nth);
 

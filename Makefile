@@ -111,7 +111,7 @@ WASM_SMALL := bvh/blob base/format bvh/hausdorff scene/scene_state bvh/ray_tree 
 # 1.0000-1.0001. The threaded module (the page's when it is cross-origin isolated; no budget) keeps them at -O3, and
 # a page or app that builds large hierarchies should use it or snug.buildMeshInWorker. (eigen.c stays at -O3: at -Os
 # the module came out 0.7 KB larger.)
-WASM_BUDGET := bvh/bvh geom/bv_fit bvh/mesh bvh/split_gottschalk bvh/bvh_build_obb bvh/bvh_obb geom/eigen bvh/split_median bvh/bvh_build bvh/bvh_build_sah bvh/split_sah bvh/split_parts bvh/morton
+WASM_BUDGET := bvh/bvh geom/bv_fit bvh/mesh bvh/split_gottschalk bvh/bvh_build_obb bvh/bvh_obb bvh/split_median bvh/bvh_build bvh/bvh_build_sah bvh/split_sah bvh/split_parts bvh/morton
 $(patsubst %,$(BUILD)/wasm/obj/%.o,$(WASM_SMALL) $(WASM_BUDGET)): WASM_FILE_OPT := -Os
 
 $(BUILD)/wasm/obj/%.o: core/src/%.c $(CORE_HDR) | $(BUILD)/include/cglm

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "base/fnv.h"
 #include "snug.h"
 #include "test_meshes.h"
 
@@ -201,8 +202,7 @@ static void test_snapshots_refuse_poses_outside_the_rules(void) {
         }
         CHECK(copies == 2);
         /* reseal: FNV-1a 64 of everything after the 32-byte header, at offset 24 */
-        uint64_t h = 0xcbf29ce484222325ull;
-        for (size_t i = 32; i < size; i++) h = (h ^ forged[i]) * 0x100000001b3ull;
+        uint64_t h = snug_fnv1a64(forged + 32, size - 32);
         memcpy(forged + 24, &h, 8);
         CHECK_MSG(snug_scene_restore(ctx, s, forged, size) == SNUG_ERR_BLOB_CORRUPT, "case %d: %s", bad,
                   snug_ctx_last_error(ctx));

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "base/fnv.h"
 #include "snug.h"
 #include "test_alloc.h"
 #include "test_furniture.h"
@@ -465,8 +466,7 @@ static void test_scene_file_with_too_many_surface_vertices(void) {
     CHECK(at != 0);
     uint32_t too_many = SNUG_SURFACE_MAX_VERTICES + 1;
     memcpy(f + at, &too_many, 4);
-    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
-    for (size_t i = 32; i < n; i++) h = (h ^ f[i]) * 0x100000001b3ull;
+    uint64_t h = snug_fnv1a64(f + 32, n - 32); /* reseal: the hash of the bytes after the header */
     memcpy(f + 24, &h, 8);
     test_room b;
     test_room_open(&b);
@@ -493,8 +493,7 @@ static void test_scene_file_with_a_wild_mesh_count(void) {
     size_t at = 32 + 28 + 4 + (size_t)labels * (SNUG_LABEL_NAME_MAX + 8);
     CHECK(at + 4 <= n);
     memcpy(f + at, &wild, 4);
-    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
-    for (size_t i = 32; i < n; i++) h = (h ^ f[i]) * 0x100000001b3ull;
+    uint64_t h = snug_fnv1a64(f + 32, n - 32); /* reseal: the hash of the bytes after the header */
     memcpy(f + 24, &h, 8);
     test_room b;
     test_room_open(&b);
@@ -584,8 +583,7 @@ static void test_restore_refuses_bad_records_with_free_slots(void) {
     CHECK(frees == 1);
     size_t first_body = 32 + 20 + (size_t)slots * 2 + (size_t)frees * 4;
     memcpy(snap + first_body + 4, &wrong, 4); /* its slot field */
-    uint64_t h = 0xcbf29ce484222325ull; /* reseal: FNV-1a 64 of the bytes after the header */
-    for (size_t i = 32; i < n; i++) h = (h ^ snap[i]) * 0x100000001b3ull;
+    uint64_t h = snug_fnv1a64(snap + 32, n - 32); /* reseal: the hash of the bytes after the header */
     memcpy(snap + 24, &h, 8);
     CHECK(snug_scene_restore(r.ctx, r.scene, snap, n) == SNUG_ERR_BLOB_CORRUPT);
     CHECK(violations(&r) == 0);

@@ -8,16 +8,11 @@
  * after), or succeeds with a scene that passes the consistency check with 0 violations and saves back to the bytes
  * it loaded, or, when the file held unit vectors or quaternions a few ulps off what snug stores (load normalizes
  * them), to bytes that load and save back to themselves. */
+#include "base/fnv.h"
 #include "place_room.h"
 
 #define FILE_MAX (1u << 16)
 #define HEADER 32u
-
-static uint64_t fnv1a(const unsigned char* p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
 
 static void put_u64(unsigned char* p, uint64_t v) {
     for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
@@ -27,7 +22,7 @@ static void put_u64(unsigned char* p, uint64_t v) {
 static void seal(unsigned char* buf, size_t n) {
     if (n < HEADER) return;
     put_u64(buf + 16, n);
-    put_u64(buf + 24, fnv1a(buf + HEADER, n - HEADER));
+    put_u64(buf + 24, snug_fnv1a64(buf + HEADER, n - HEADER));
 }
 
 static size_t save(snug_ctx* ctx, snug_scene scene, unsigned char* buf) {

@@ -18,18 +18,13 @@
  * load -> save gives the same bytes. */
 #include <string.h>
 
+#include "base/fnv.h"
 #include "place/place.h"
 
 #define FILE_MAGIC 0x4e45435347554e53ull /* "SNUGSCEN" */
 #define FILE_VERSION 1u
 #define HEADER_BYTES 32u
 #define NO_INDEX 0xffffffffu
-
-static uint64_t fnv1a(const unsigned char* p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
 
 /* ------------------------------------------------------------------------------------------------ writing */
 
@@ -188,7 +183,7 @@ snug_status snug_scene_save(snug_ctx* ctx, snug_scene scene, void* buffer, size_
     w_u32(&hw, FILE_VERSION);
     w_u32(&hw, 0);
     w_u64(&hw, (uint64_t)w.at);
-    w_u64(&hw, fnv1a((unsigned char*)buffer + HEADER_BYTES, w.at - HEADER_BYTES));
+    w_u64(&hw, snug_fnv1a64((unsigned char*)buffer + HEADER_BYTES, w.at - HEADER_BYTES));
     return snug_succeed(ctx);
 }
 
@@ -426,7 +421,7 @@ snug_status snug_scene_load(snug_ctx* ctx, snug_scene scene, const void* data, s
     if (version != FILE_VERSION) return snug_fail(ctx, SNUG_ERR_BLOB_VERSION, "scene file version %u (this is %u)", version, FILE_VERSION);
     if (declared != size) return snug_fail(ctx, SNUG_ERR_BLOB_TRUNCATED, "scene file says %llu bytes, %zu given", (unsigned long long)declared, size);
     if (flags != 0) return snug_fail(ctx, SNUG_ERR_BLOB_CORRUPT, "scene file flags 0x%x", flags);
-    if (fnv1a(in + HEADER_BYTES, size - HEADER_BYTES) != checksum)
+    if (snug_fnv1a64(in + HEADER_BYTES, size - HEADER_BYTES) != checksum)
         return snug_fail(ctx, SNUG_ERR_BLOB_CORRUPT, "scene file checksum mismatch");
     loaded l;
     memset(&l, 0, sizeof l);

@@ -4,6 +4,7 @@
  * everything first and swaps it in only when all of it checked out. */
 #include <string.h>
 
+#include "base/fnv.h"
 #include "place/place.h"
 
 #define SNAPSHOT_MAGIC 0x50414e53474e5553ull /* "SNUGSNAP" */
@@ -26,12 +27,6 @@ typedef struct place_record {
     uint32_t slot;
     snug_place_body body;
 } place_record;
-
-static uint64_t fnv1a(const unsigned char* p, size_t n) {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ull;
-    return h;
-}
 
 static uint32_t record_count(const snug_scene_data* s, snug_place_scene* ps) {
     uint32_t n = 0;
@@ -75,7 +70,7 @@ snug_status snug_scene_snapshot(snug_ctx* ctx, snug_scene scene, void* buffer, s
         p += sizeof pr;
     }
     snapshot_header h = {SNAPSHOT_MAGIC, SNAPSHOT_VERSION, s->handle, n, 0};
-    h.checksum = fnv1a(out + sizeof h, n - sizeof h);
+    h.checksum = snug_fnv1a64(out + sizeof h, n - sizeof h);
     memcpy(out, &h, sizeof h);
     return snug_succeed(ctx);
 }
@@ -92,7 +87,7 @@ snug_status snug_scene_restore(snug_ctx* ctx, snug_scene scene, const void* snap
     if (h.scene != s->handle)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "a snapshot of scene 0x%08x, not of 0x%08x", h.scene, s->handle);
     if (h.size != size) return snug_fail(ctx, SNUG_ERR_BLOB_TRUNCATED, "snapshot of %zu bytes, %zu given", (size_t)h.size, size);
-    if (fnv1a(in + sizeof h, size - sizeof h) != h.checksum)
+    if (snug_fnv1a64(in + sizeof h, size - sizeof h) != h.checksum)
         return snug_fail(ctx, SNUG_ERR_BLOB_CORRUPT, "snapshot checksum mismatch");
     snug_place_scene* ps = snug_place_state(ctx, s);
     if (!ps) return SNUG_ERR_OUT_OF_MEMORY;

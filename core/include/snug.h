@@ -281,7 +281,7 @@ snug_status snug_mesh_within(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a
 
 typedef struct snug_ray {
     float origin[3];
-    float dir[3];                 /* need not be unit; t is in units of dir */
+    float dir[3];                 /* need not be unit; t is in units of dir; length >= SNUG_MIN_RAY_DIRECTION */
     float tmax;                   /* segment end; INFINITY for a ray */
 } snug_ray;
 
@@ -293,6 +293,8 @@ typedef struct snug_ray_hit {
 } snug_ray_hit;
 
 #define SNUG_NO_HIT 0xffffffffu
+/* A shorter direction would put hits within the coordinate range at t beyond float. */
+#define SNUG_MIN_RAY_DIRECTION 1e-15f
 
 snug_status snug_mesh_raycast(snug_ctx* ctx, snug_mesh mesh, const snug_pose* pose, const snug_ray* ray,
                                snug_ray_hit* hit);

@@ -107,6 +107,13 @@ static void test_coordinates_beyond_the_range_are_rejected(void) {
     CHECK(snug_mesh_raycast(ctx, h, &id, &ray, &rh) == SNUG_ERR_INVALID_ARGUMENT);
     ray.dir[2] = 1e9f;
     CHECK(snug_mesh_raycast(ctx, h, &id, &ray, &rh) == SNUG_OK && rh.tri == 0);
+    /* a denormal direction put the hit at t = Inf with an infinite point (found by fuzz_mesh); the shortest
+     * accepted one still gives a finite hit */
+    snug_ray tiny = {{0.2f, 0.2f, -1.0f}, {1e-38f, 1e-38f, 1e-38f}, INFINITY};
+    CHECK(snug_mesh_raycast(ctx, h, &id, &tiny, &rh) == SNUG_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(snug_ctx_last_error(ctx), "direction shorter"));
+    tiny.dir[0] = tiny.dir[1] = 0.0f, tiny.dir[2] = SNUG_MIN_RAY_DIRECTION;
+    CHECK(snug_mesh_raycast(ctx, h, &id, &tiny, &rh) == SNUG_OK && rh.tri == 0 && isfinite(rh.t) && isfinite(rh.point[2]));
     float point[3] = {0, 0, BEYOND};
     snug_point_result pr;
     CHECK(snug_mesh_closest_point(ctx, h, &id, point, INFINITY, &pr) == SNUG_ERR_INVALID_ARGUMENT);

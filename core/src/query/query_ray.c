@@ -234,8 +234,10 @@ static snug_status check_ray(snug_ctx* ctx, const float o[3], const float d[3], 
                          what, i, (double)SNUG_MAX_COORDINATE);
     }
     if (isnan(tmax)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "%s %u has a NaN tmax", what, i);
-    if (d[0] == 0.0f && d[1] == 0.0f && d[2] == 0.0f)
-        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s %u has a zero direction", what, i);
+    /* t is in units of dir: below this length a hit within the range is beyond float (t = inf, no point) */
+    if ((double)d[0] * d[0] + (double)d[1] * d[1] + (double)d[2] * d[2] < (double)SNUG_MIN_RAY_DIRECTION * SNUG_MIN_RAY_DIRECTION)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "%s %u has a direction shorter than %g", what, i,
+                         (double)SNUG_MIN_RAY_DIRECTION);
     return SNUG_OK;
 }
 

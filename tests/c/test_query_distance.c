@@ -267,6 +267,18 @@ static void test_point_meshes_with_hausdorff_bounds(void) {
         snug_xform_point(&xa, pos, wa);
         snug_xform_point(&xb, pos, wb);
         CHECK_NEAR(r.distance, glm_vec3_distance(wa, wb), 1e-5);
+        /* points at the origin 3.6e-22 apart: the gaps square into denormals, and the lower bound came out above
+         * the Hausdorff upper bound, which pruned every pair (an unset triangle was read; found by fuzz_blob) */
+        float zero[12 * 9] = {0};
+        def.positions = zero;
+        snug_mesh z;
+        CHECK(snug_mesh_create(ctx, &def, &z) == SNUG_OK);
+        snug_pose za = snug_pose_identity(), zb = snug_pose_identity();
+        zb.p[0] = 3.64884e-22f;
+        CHECK(snug_mesh_distance(ctx, z, &za, z, &zb, &r) == SNUG_OK);
+        CHECK_MSG(r.tri_a < 12 && r.tri_b < 12 && r.distance <= 4e-22f, "leaf size %d: triangles %u %u at %g",
+                  leaf_sizes[k], r.tri_a, r.tri_b, (double)r.distance);
+        snug_mesh_destroy(ctx, z);
         snug_mesh_destroy(ctx, h);
     }
     snug_ctx_destroy(ctx);

@@ -538,8 +538,11 @@ static void job_init(dist_job* j, const snug_mesh_data* ma, const snug_mesh_data
     for (int c = 0; c < 3; c++)
         for (int r = 0; r < 3; r++) j->absR[c][r] = fabsf(rel->R[c][r]) + 1e-6f;
     /* bounds computed in the two frames round with the coordinates (how far from their origins), not only with
-     * the meshes' sizes, which are zero for a mesh of points */
-    j->guard = 16.0f * FLT_EPSILON * (magnitude(ma) + magnitude(mb) + ma->scale + mb->scale + glm_vec3_norm((float*)rel->t));
+     * the meshes' sizes, which are zero for a mesh of points; and lengths below ~1e-19 square into denormals, which
+     * round by up to ~1e-22 in length (points 3.6e-22 apart got a lower bound above their Hausdorff upper bound,
+     * which pruned every pair: found by fuzz_blob) */
+    j->guard = 16.0f * FLT_EPSILON * (magnitude(ma) + magnitude(mb) + ma->scale + mb->scale + glm_vec3_norm((float*)rel->t)) +
+               1e-20f;
     j->hausdorff = ma->bvh.hausdorff && mb->bvh.hausdorff;
     j->aimed = false;
     j->aims = 0;

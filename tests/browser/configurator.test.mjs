@@ -404,6 +404,29 @@ test('touch: one finger drags an object, one finger on empty space orbits, two f
   assert.deepEqual(errors, []);
 });
 
+test('every toolbar button stays in view from a wide window down to a tablet, with the headset buttons too', async (t) => {
+  const { page, errors } = await fresh(t, { width: 1440, height: 800 });
+  const fits = () => app(page, () => {
+    const bar = document.getElementById('toolbar'), box = bar.getBoundingClientRect();
+    const out = [...bar.querySelectorAll('button')].filter((b) => b.offsetParent && b.getBoundingClientRect().right > box.right + 0.5);
+    return { scroll: bar.scrollWidth, client: bar.clientWidth, out: out.map((b) => b.dataset.action) };
+  });
+  for (const xr of [false, true]) {
+    // a headset offers its sessions: the VR and AR buttons join the toolbar
+    await app(page, (xr) => { for (const e of document.querySelectorAll('#toolbar [data-xr], #toolbar [data-xr] button')) e.hidden = !xr; }, xr);
+    for (const width of [1440, 1280, 1100, 1000, 900, 721]) {
+      await page.setViewportSize({ width, height: 800 });
+      const f = await fits();
+      assert.ok(f.scroll <= f.client && !f.out.length, `at ${width} px${xr ? ' with VR and AR' : ''}: ${f.scroll} > ${f.client}, past the edge: ${f.out}`);
+    }
+  }
+  await app(page, () => { for (const e of document.querySelectorAll('#toolbar [data-xr], #toolbar [data-xr] button')) e.hidden = true; });
+  await page.setViewportSize({ width: 1000, height: 720 });
+  assert.equal(await page.isVisible('#toolbar button[data-action="free"] span'), true, 'a small laptop still reads the editing labels');
+  await shot(page, 'toolbar-1000');
+  assert.deepEqual(errors, []);
+});
+
 test('a phone: the catalog is a strip that opens, the toolbar shows icons, tap an item then tap the floor', async (t) => {
   const { page, errors } = await fresh(t, { width: 390, height: 760, hasTouch: true, isMobile: true });
   assert.equal(await page.isVisible('.catalog-list'), false, 'the catalog starts collapsed');

@@ -275,9 +275,14 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
     out->path_count = 1;
     out->path[0] = offset;
     uint32_t limit_planes = plane_count;
+    dvec collided = offset;
     for (uint32_t round = 0; round < ps->def.max_slides;) {
-        if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, round == 0, skin, planes, &plane_count, out)))
+        /* a round after a cast that did not move would find the same planes again: its plane is the news */
+        bool same = round > 0 && collided.x == offset.x && collided.y == offset.y && collided.z == offset.z;
+        if (!same && (st = collide(ctx, s, ps, g, near, near_count, pairs, offset, round == 0, skin, planes,
+                                   &plane_count, out)))
             break;
+        collided = offset;
         dvec x = dsub(solve(dof, offset, want, planes, plane_count), offset);
         /* planes the wanted motion would cross stop it: a body's blocks it (reported as a cast's hit would be), a
          * limit's contains it */

@@ -509,27 +509,28 @@ static void test_scene_file_with_a_wild_mesh_count(void) {
 
 /* A move that fails for memory at any of its allocations leaves the scene as it was (found by fuzz_place: a move
  * failing after re-parenting left the floor with another child count). Every allocation of a free-mode lift of a
- * table carrying a lamp, a pointer re-seat of the lamp and a drag of the table fails in turn; each time the
- * snapshot after the failed call equals the one before. */
+ * table carrying a lamp (the table leaves the floor as its parent, then the mover's buffers are made), a pointer
+ * re-seat of the lamp onto the desk and a drag of the table fails in turn, each move in a fresh context so that it
+ * allocates; each time the snapshot after the failed call equals the one before. */
 static void test_failed_moves_change_nothing(void) {
-    test_failing_alloc fail = {-1};
-    snug_ctx_def cd = test_failing_ctx_def(&fail);
-    test_room r;
-    memset(&r, 0, sizeof r);
-    r.ctx = snug_ctx_create(&cd);
-    CHECK(snug_scene_create(r.ctx, &r.scene) == SNUG_OK);
-    for (int k = 0; k < TEST_ITEM_KIND_COUNT; k++) r.mesh[k] = test_item_make(r.ctx, (test_item_kind)k);
-    snug_body_def fd = snug_default_body_def();
-    fd.mesh = r.mesh[TEST_FLOOR];
-    fd.is_static = true;
-    CHECK(snug_body_create(r.ctx, r.scene, &fd, &r.floor) == SNUG_OK);
-    snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), desk = add(&r, TEST_DESK, 0, 0.1f, -2.0f);
-    snug_body lamp = add(&r, TEST_LAMP, 0.3f, 1, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
-    bind(&r, desk, TEST_DESK, r.floor, TEST_FLOOR, 0);
-    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
-    static unsigned char before[1 << 16], after[1 << 16];
-    for (int kind = 0; kind < 3; kind++) {
+    for (int kind = 0; kind < 3 && !harness_current_failed; kind++) {
+        test_failing_alloc fail = {-1};
+        snug_ctx_def cd = test_failing_ctx_def(&fail);
+        test_room r;
+        memset(&r, 0, sizeof r);
+        r.ctx = snug_ctx_create(&cd);
+        CHECK(snug_scene_create(r.ctx, &r.scene) == SNUG_OK);
+        for (int k = 0; k < TEST_ITEM_KIND_COUNT; k++) r.mesh[k] = test_item_make(r.ctx, (test_item_kind)k);
+        snug_body_def fd = snug_default_body_def();
+        fd.mesh = r.mesh[TEST_FLOOR];
+        fd.is_static = true;
+        CHECK(snug_body_create(r.ctx, r.scene, &fd, &r.floor) == SNUG_OK);
+        snug_body table = add(&r, TEST_TABLE, 0, 0.2f, 0), desk = add(&r, TEST_DESK, 0, 0.1f, -2.0f);
+        snug_body lamp = add(&r, TEST_LAMP, 0.3f, 1, 0);
+        bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+        bind(&r, desk, TEST_DESK, r.floor, TEST_FLOOR, 0);
+        bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+        static unsigned char before[1 << 16], after[1 << 16];
         snug_move_def d = snug_default_move_def();
         snug_body body = kind == 1 ? lamp : table;
         snug_pose p;
@@ -559,9 +560,13 @@ static void test_failed_moves_change_nothing(void) {
             RETURN_IF_FAILED();
         }
         CHECK_MSG(st == SNUG_OK && failures > 0, "move %d: %s after %d failures", kind, snug_status_name(st), failures);
+        snug_body parent = 0;
+        CHECK(snug_body_get_parent(r.ctx, r.scene, body, &parent) == SNUG_OK);
+        if (kind == 0) CHECK_MSG(parent == 0, "the free move did not lift the table off the floor");
+        if (kind == 1) CHECK_MSG(parent == desk, "the re-seat did not put the lamp on the desk");
+        CHECK(violations(&r) == 0);
+        test_room_close(&r);
     }
-    CHECK(violations(&r) == 0);
-    test_room_close(&r);
 }
 
 /* A snapshot whose body records are inconsistent is refused without harm when the scene has a free slot (found by

@@ -100,7 +100,21 @@ typedef struct snug_toi_input {
     bool slide;                 /* sweep semantics: contacts must turn into crossings to block */
     bool rotation_pivot;        /* motion_a turns about pivot_a (body frame), not about its origin */
     double pivot_a[3];
+    struct snug_sweep_start* start; /* optional (sweeps): what the search learnt of the start pose */
 } snug_toi_input;
+
+/* Whether the meshes of a translation sweep overlap at its start pose (a triangle pair within eps, as
+ * snug_mesh_overlap judges): a by-product of the search, which examines every triangle pair near at u = 0 before
+ * anything later. known is false when it did not (a search cut short by its budget, or a motion that turns). */
+typedef struct snug_sweep_start {
+    bool known, overlap;
+} snug_sweep_start;
+
+/* snug_mesh_sweep, reporting *start as well (the mover's check before its first cast, which would otherwise
+ * traverse the same contact again). */
+snug_status snug_sweep_translation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
+                                   snug_mesh other, const snug_pose* other_pose, snug_toi_result* result,
+                                   snug_sweep_start* start);
 
 /* The dynamic / mixed / static search over all motion segments (toi.c). */
 snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_result* out);

@@ -522,6 +522,10 @@ static void leaf_pair_linear(toi_search* s, uint32_t na, uint32_t nb, double u0,
                 record(s, 0.0, SNUG_FEATURE_FACE_FACE, sa, sb, -1, -1, p, n);
                 return;
             }
+            /* every pair within eps at the start has its window from 0 (and no triple from 0 is ever pruned) */
+            if (lo == 0.0 && s->at_start && s->in->start && !s->in->start->overlap &&
+                tris_overlap_at(s, sa, sb, 0.0, wa, wb))
+                s->in->start->overlap = true;
             swept_tri ta, tb;
             tri_box(s, 0, sa, lo, hi, &ta);
             tri_box(s, 1, sb, lo, hi, &tb);
@@ -779,6 +783,7 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
         if (s.mode == LEAF_DYNAMIC) st = traverse(&s, 0.0, t1 > t0 ? 1.0 : 0.0);
         else st = traverse(&s, 1.0, 1.0);
         if (st) return st;
+        if (in->start && s.at_start) in->start->known = s.linear && !s.cut;
         if (s.cut && s.cut_u < s.best_u) {
             toi_cut(&s, t0, t1, &r);
             break;

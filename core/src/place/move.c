@@ -493,28 +493,17 @@ done:
     return snug_succeed(ctx);
 }
 
-/* A move changes the scene in steps (bindings broken in free mode, a re-seat, a turn, then the slide), and any of
- * them can fail (out of memory); so that a failed move leaves the scene as it was, as snug.h promises, the scene's
- * state is kept as a snapshot first and put back on failure (found by fuzz_place: a move failing for memory after
- * re-parenting left the floor with another child count). */
+/* A failed move leaves the scene as it was, as snug.h promises: the move runs journaled (journal.c) and is rolled
+ * back on failure (found by fuzz_place: a move failing for memory after re-parenting left the floor with another
+ * child count). */
 snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
                            snug_move_result* result) {
-    SNUG_BODY_ENTRY(ctx, scene, body, s, b);
-    (void)b;
-    size_t size = 0;
-    snug_status st = snug_scene_snapshot(ctx, scene, NULL, 0, &size);
-    if (st) return st;
-    void* before = snug_alloc(ctx, size);
-    if (!before) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "body_move: %zu bytes to keep the scene", size);
-    if ((st = snug_scene_snapshot(ctx, scene, before, size, &size)) == SNUG_OK) st = move(ctx, scene, body, def, result);
-    if (st) { /* put the scene back, keeping the failure's message (restoring stages in new memory: should that
-               * fail too, the scene stays as the failed step left it, consistent but moved) */
-        char why[sizeof ctx->last_error];
-        memcpy(why, ctx->last_error, sizeof why);
-        snug_scene_restore(ctx, scene, before, size);
-        memcpy(ctx->last_error, why, sizeof why);
-        ctx->last_status = st;
-    }
-    snug_free(ctx, before);
+    SNUG_SCENE_ENTRY(ctx, scene, s);
+    snug_place_scene* ps = snug_place_state(ctx, s);
+    if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
+    snug_place_journal_begin(s, ps);
+    snug_status st = move(ctx, scene, body, def, result);
+    if (st) snug_place_rollback(s, ps);
+    snug_place_journal_end(s, ps);
     return st;
 }

@@ -9,6 +9,7 @@
  * overlapping is never trapped. */
 #include <string.h>
 
+#include "ccd/ccd.h"
 #include "place/mover.h"
 #include "query/traverse.h"
 
@@ -24,6 +25,7 @@ typedef struct plane {
 
 typedef struct pair_state {
     bool excluded;                     /* overlapping before the call */
+    bool unchecked;                    /* within two skins at the start, not yet known to be clear there */
 } pair_state;
 
 static snug_pose pose_at(const snug_member* m, dvec offset) {
@@ -91,8 +93,9 @@ static void turned_box(const snug_member* m, dvec pivot, dvec axis, double angle
     *hi = dxyz(fmax(hi->x, hi1.x) + pad, fmax(hi->y, hi1.y) + pad, fmax(hi->z, hi1.z) + pad);
 }
 
-/* Adds the planes of the bodies within two skins of the group at offset; marks pairs overlapping at the start of
- * the call (first) as excluded. */
+/* Adds the planes of the bodies within two skins of the group at offset. At the start of the call (first), a pair
+ * whose witness is (nearly) touching is tested for overlap and excluded when it overlaps; the others are left
+ * unchecked, for the first cast's sweeps to settle (or check_start when there is no cast). */
 static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                            snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec offset, bool first,
                            double skin, plane* planes, uint32_t* plane_count, snug_mover_out* out) {
@@ -120,7 +123,8 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             if (!within) continue;
             dvec pa = dv(d.point_a), pb = dv(d.point_b);
             double dist = dlen(dsub(pa, pb));
-            if (first || dist <= 1e-3 * skin) {
+            if (first && dist > 1e-3 * skin) st->unchecked = true;
+            else if (dist <= 1e-3 * skin) {
                 /* later rounds start where the casts left the group, clear of everything it did not overlap */
                 bool hit = false;
                 snug_tri_pair pair;
@@ -137,6 +141,29 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
                                                    {d.point_b[0], d.point_b[1], d.point_b[2]}};
         }
     }
+    return SNUG_OK;
+}
+
+/* The overlap test of the pairs left unchecked at the start of the call (the first round ends without a cast):
+ * excludes those that overlap; *any when one did. */
+static snug_status check_start(snug_ctx* ctx, snug_place_scene* ps, const snug_group* g,
+                               snug_body_data** near, uint32_t near_count, pair_state* pairs, double skin, bool* any,
+                               snug_mover_out* out) {
+    *any = false;
+    for (uint32_t i = 0; i < g->count; i++)
+        for (uint32_t k = 0; k < near_count; k++) {
+            pair_state* st = &pairs[(size_t)i * near_count + k];
+            if (!st->unchecked) continue;
+            st->unchecked = false;
+            const snug_member* m = &g->members[i];
+            snug_body_data* c = near[k];
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            bool hit = false;
+            snug_tri_pair pair;
+            snug_status r = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
+            if (r) return r;
+            if (hit) st->excluded = out->started_overlapping = *any = true;
+        }
     return SNUG_OK;
 }
 
@@ -219,6 +246,13 @@ static dvec solve(const snug_dof* dof, dvec offset, dvec want, const plane* plan
     return ddot(dsub(o, offset), dsub(want, offset)) > 0.0 ? o : offset;
 }
 
+/* Undo a first round that met pairs overlapping at the start: its planes and what it reported. */
+static void forget_round(snug_mover_out* out, uint32_t* plane_count, uint32_t limit_planes) {
+    *plane_count = limit_planes;
+    out->blocked = out->limited = false;
+    out->blocker_count = 0;
+}
+
 snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                  const snug_dof* dof, const snug_limit* limits, uint32_t limit_count, dvec want,
                                  double skin, dvec* moved, snug_mover_out* out) {
@@ -240,9 +274,15 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
         planes[plane_count++] = (plane){limits[i].n, limits[i].c, NULL, NULL, {0, 0, 0}};
     out->path_count = 1;
     out->path[0] = offset;
-    for (uint32_t round = 0; round < ps->def.max_slides; round++) {
-        if ((st = collide(ctx, s, ps, g, near, near_count, pairs, offset, round == 0, skin, planes, &plane_count, out)))
+    uint32_t limit_planes = plane_count;
+    dvec collided = offset;
+    for (uint32_t round = 0; round < ps->def.max_slides;) {
+        /* a round after a cast that did not move would find the same planes again: its plane is the news */
+        bool same = round > 0 && collided.x == offset.x && collided.y == offset.y && collided.z == offset.z;
+        if (!same && (st = collide(ctx, s, ps, g, near, near_count, pairs, offset, round == 0, skin, planes,
+                                   &plane_count, out)))
             break;
+        collided = offset;
         dvec x = dsub(solve(dof, offset, want, planes, plane_count), offset);
         /* planes the wanted motion would cross stop it: a body's blocks it (reported as a cast's hit would be), a
          * limit's contains it */
@@ -256,7 +296,13 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                 add_blocker(out, planes[p].body, planes[p].by, planes[p].point, planes[p].n);
             }
         double len = dlen(x);
-        if (len < 1e-12) break;
+        bool again = false; /* pairs found overlapping at the start: the first round again without them */
+        if (len < 1e-12) {
+            if (round == 0 && (st = check_start(ctx, ps, g, near, near_count, pairs, skin, &again, out))) break;
+            if (!again) break;
+            forget_round(out, &plane_count, limit_planes);
+            continue;
+        }
         double best_t = 1.0;
         snug_toi_result hit;
         const snug_body_data *hit_body = NULL, *hit_by = NULL;
@@ -271,22 +317,49 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
             hi = dxyz(fmax(hi.x, hi2.x), fmax(hi.y, hi2.y), fmax(hi.z, hi2.z));
             for (uint32_t k = 0; k < near_count; k++) {
                 snug_body_data* c = near[k];
-                if (pairs[(size_t)i * near_count + k].excluded || !pair_tested(s, m, c)) continue;
+                pair_state* pst = &pairs[(size_t)i * near_count + k];
+                if (pst->excluded || !pair_tested(s, m, c)) continue;
                 float clo[3], chi[3];
                 snug_body_world_box(c, &c->world, clo, chi);
-                if (box_gap(lo, hi, clo, chi) > skin) continue;
+                if (box_gap(lo, hi, clo, chi) > skin) {
+                    pst->unchecked = false; /* apart at the start too */
+                    continue;
+                }
                 snug_pose pm = pose_at(m, dadd(offset, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
                 snug_toi_result r;
-                if ((st = snug_mesh_sweep(ctx, m->body->mesh, &pm, xf, c->mesh, &c->world, &r))) break;
+                /* an unchecked pair's sweep settles its start on the way: the overlap test would traverse the
+                 * same contact a second time */
+                snug_sweep_start start;
+                if ((st = snug_sweep_translation(ctx, m->body->mesh, &pm, xf, c->mesh, &c->world, &r,
+                                                 pst->unchecked ? &start : NULL)))
+                    break;
+                if (pst->unchecked && start.known) {
+                    pst->unchecked = false;
+                    if (start.overlap) pst->excluded = out->started_overlapping = again = true;
+                }
                 if (r.hit && r.t < best_t) best_t = r.t, hit = r, hit_body = c, hit_by = m->body;
             }
         }
         if (st) break;
+        if (round == 0) { /* what the sweeps left unsettled (cut short by their budget) */
+            bool more = false;
+            if ((st = check_start(ctx, ps, g, near, near_count, pairs, skin, &more, out))) break;
+            again |= more;
+        }
+        if (again) {
+            forget_round(out, &plane_count, limit_planes);
+            continue;
+        }
         double u = hit_body ? fmax(0.0, best_t - skin / len) : 1.0;
+        /* a contact within a skin and a tenth ahead, where the last event or round left the group pressed
+         * against it (a drag pushing on along another direction meets it a little more than a skin ahead): stay.
+         * The offset is where the group already is, clear of what it did not overlap, so the static guard (a
+         * traversal of the whole contact, as costly as a third of the sweep) has nothing to check */
+        if (hit_body && u * len < 0.1 * skin) u = 0.0;
         bool overlap = false;
         const snug_body_data *o_body = NULL, *o_by = NULL;
-        if ((st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre, dmadd(offset, x, u),
-                                 skin, &overlap, &o_body, &o_by)))
+        if (u > 0.0 && (st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre,
+                                            dmadd(offset, x, u), skin, &overlap, &o_body, &o_by)))
             break;
         if (overlap) { /* a missed contact: the last free point of this cast, a skin short of it */
             double lo;
@@ -318,6 +391,7 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
         add_blocker(out, hit_body, hit_by, hit.point, n);
         if (plane_count < MAX_PLANES)
             planes[plane_count++] = (plane){n, ddot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]}};
+        round++;
     }
     if (st) return st;
     *moved = offset;

@@ -25,6 +25,7 @@ static void free_state(snug_ctx* ctx, void* data) {
     snug_free(ctx, ps->near.data);
     snug_free(ctx, ps->pairs.data);
     snug_free(ctx, ps->undo.data);
+    snug_free(ctx, ps->journal.data);
     snug_free(ctx, ps);
 }
 
@@ -50,6 +51,7 @@ snug_place_body* snug_place_body_at(snug_place_scene* ps, const snug_scene_data*
 }
 
 snug_place_body* snug_place_body_of(snug_ctx* ctx, snug_place_scene* ps, const snug_body_data* b) {
+    if (snug_place_journal_note(ctx, ps, b->slot)) return NULL;
     if (b->slot >= ps->body_cap) {
         uint32_t cap = ps->body_cap ? ps->body_cap : 64;
         while (cap <= b->slot) cap *= 2;

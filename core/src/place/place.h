@@ -46,12 +46,33 @@ typedef struct snug_place_scene {
     snug_buffer near;                  /* bodies near the group (snug_group_neighbours) */
     snug_buffer pairs;                 /* the mover's per member and neighbour state */
     snug_buffer undo;                  /* the snapshot a delete restores when one of its steps fails */
+    snug_buffer journal;               /* snug_place_record[journal_count] while journaling (journal.c) */
+    uint32_t journal_count;
+    bool journaling;
 } snug_place_scene;
+
+/* A binding record as it was before a change (journal.c). */
+typedef struct snug_place_record {
+    uint32_t slot;
+    snug_place_body body;
+} snug_place_record;
 
 /* The scene's placement state, made with the defaults on first use; NULL after recording OUT_OF_MEMORY. */
 snug_place_scene* snug_place_state(snug_ctx* ctx, snug_scene_data* s);
-/* The body's record (empty for a new body in a reused slot); NULL after recording OUT_OF_MEMORY. */
+/* The body's record (empty for a new body in a reused slot), to change; NULL after recording OUT_OF_MEMORY. While
+ * journaling, its state before is journaled first. */
 snug_place_body* snug_place_body_of(snug_ctx* ctx, snug_place_scene* ps, const snug_body_data* b);
+
+/* journal.c: a move changes the scene in steps (bindings broken in free mode, a re-seat, a turn, then the slide),
+ * any of which can fail (out of memory). While journaling, each change first records what it changes, the binding
+ * records here and the hierarchy in the scene (snug_hierarchy_record): work proportional to the bodies the call
+ * touches, where a snapshot of the scene cost as much as the whole move of a body in the open. Rolling back puts
+ * every record back, newest first, and cannot fail. */
+void snug_place_journal_begin(snug_scene_data* s, snug_place_scene* ps);
+void snug_place_journal_end(snug_scene_data* s, snug_place_scene* ps);
+void snug_place_rollback(snug_scene_data* s, snug_place_scene* ps);
+/* Record slot's binding record before a change (journal.c; no-op when not journaling). */
+snug_status snug_place_journal_note(snug_ctx* ctx, snug_place_scene* ps, uint32_t slot);
 /* The record of a slot if it belongs to the live body there, else NULL (no allocation). */
 snug_place_body* snug_place_body_at(snug_place_scene* ps, const snug_scene_data* s, uint32_t slot);
 /* Drop bindings whose supporter, mesh or surfaces are gone. */

@@ -127,11 +127,64 @@ static snug_status update_or_undo(snug_ctx* ctx, snug_scene_data* s, snug_body_d
                      (double)y, (double)z, (double)SNUG_MAX_COORDINATE);
 }
 
+/* ---------------------------------------------------------------- journal */
+
+void snug_hierarchy_journal_begin(snug_scene_data* s) {
+    s->journaling = true;
+    s->journal_count = 0;
+}
+
+void snug_hierarchy_journal_end(snug_scene_data* s) {
+    s->journaling = false;
+    s->journal_count = 0;
+}
+
+/* Before a change of b's local pose or parent: its record, when journaling. */
+static snug_status journal_note(snug_ctx* ctx, snug_scene_data* s, const snug_body_data* b) {
+    if (!s->journaling) return SNUG_OK;
+    size_t n = s->journal_count;
+    snug_status st = snug_buffer_reserve(ctx, &s->journal, (n + 1) * sizeof(snug_hierarchy_record),
+                                         n * sizeof(snug_hierarchy_record));
+    if (st) return st;
+    ((snug_hierarchy_record*)s->journal.data)[s->journal_count++] =
+        (snug_hierarchy_record){b->slot, b->local, b->parent, b->prev_sibling};
+    return SNUG_OK;
+}
+
+static uint32_t depth_of(const snug_scene_data* s, uint32_t slot) {
+    uint32_t d = 0;
+    for (uint32_t a = snug_body_at(s, slot)->parent; a != SNUG_NONE; a = snug_body_at(s, a)->parent) d++;
+    return d;
+}
+
+void snug_hierarchy_rollback(snug_scene_data* s) {
+    const snug_hierarchy_record* r = (const snug_hierarchy_record*)s->journal.data;
+    uint32_t deepest = 0;
+    for (uint32_t i = s->journal_count; i-- > 0;) {
+        snug_body_data* b = snug_body_at(s, r[i].slot);
+        if (b->parent != r[i].parent || b->prev_sibling != r[i].prev_sibling) {
+            snug_hierarchy_unlink(s, b);
+            if (r[i].parent != SNUG_NONE) link_after(s, b, snug_body_at(s, r[i].parent), r[i].prev_sibling);
+        }
+        b->local = r[i].local;
+    }
+    /* world poses top down: a body's after its parent's (a subtree's update covers what hangs below it now) */
+    for (uint32_t i = 0; i < s->journal_count; i++) {
+        uint32_t d = depth_of(s, r[i].slot);
+        deepest = d > deepest ? d : deepest;
+    }
+    for (uint32_t d = 0; d <= deepest; d++)
+        for (uint32_t i = 0; i < s->journal_count; i++)
+            if (depth_of(s, r[i].slot) == d) snug_hierarchy_update(s, snug_body_at(s, r[i].slot));
+    s->journal_count = 0;
+}
+
 /* ---------------------------------------------------------------- public */
 
 snug_status snug_body_set_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose) {
     SNUG_BODY_ENTRY(ctx, scene, body, S, b);
     snug_status st = snug_pose_check(ctx, pose, "pose");
+    if (!st) st = journal_note(ctx, S, b);
     if (st) return st;
     hierarchy_undo undo = undo_point(b);
     snug_pose n = snug_pose_normalized(pose);
@@ -155,6 +208,7 @@ snug_status snug_body_get_pose(snug_ctx* ctx, snug_scene scene, snug_body body, 
 snug_status snug_body_set_local_pose(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_pose* pose) {
     SNUG_BODY_ENTRY(ctx, scene, body, S, b);
     snug_status st = snug_pose_check(ctx, pose, "pose");
+    if (!st) st = journal_note(ctx, S, b);
     if (st) return st;
     hierarchy_undo undo = undo_point(b);
     b->local = snug_pose_normalized(pose);
@@ -180,6 +234,8 @@ snug_status snug_body_set_parent(snug_ctx* ctx, snug_scene scene, snug_body body
                 return snug_fail(ctx, SNUG_ERR_CYCLE, "body 0x%08x is an ancestor of (or is) the new parent 0x%08x",
                                  body, parent);
     }
+    snug_status st = journal_note(ctx, S, b);
+    if (st) return st;
     hierarchy_undo undo = undo_point(b);
     snug_hierarchy_unlink(S, b);
     if (p) snug_hierarchy_link(S, b, p);

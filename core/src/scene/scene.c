@@ -41,6 +41,7 @@ void snug_scene_data_free(snug_ctx* ctx, snug_scene_data* scene) {
     snug_free(ctx, scene->step.work.data);
     snug_free(ctx, scene->step.pairs.data);
     snug_free(ctx, scene->step.hits.data);
+    snug_free(ctx, scene->journal.data);
     snug_free(ctx, scene);
 }
 

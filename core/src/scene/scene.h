@@ -64,6 +64,9 @@ typedef struct snug_scene_data {
     snug_buffer buf;            /* query buffer (not the ctx scratch: the per-body queries use that) */
     snug_step_state step;
     snug_attachment place;      /* the placement layer's labels, settings and bindings (place/place.h) */
+    snug_buffer journal;        /* snug_hierarchy_record[journal_count] while journaling (hierarchy.c) */
+    uint32_t journal_count;
+    bool journaling;
 } snug_scene_data;
 
 /* The scene of a handle, or NULL after recording SNUG_ERR_STALE_HANDLE. */
@@ -125,5 +128,20 @@ void snug_hierarchy_unlink(snug_scene_data* scene, snug_body_data* body);
 void snug_hierarchy_link(snug_scene_data* scene, snug_body_data* body, snug_body_data* parent);
 /* Next body of a pre-order walk of root's subtree after b, SNUG_NONE at the end. */
 uint32_t snug_hierarchy_next(const snug_scene_data* scene, uint32_t root, uint32_t b);
+
+/* The journal of a compound call (a placement move) that must leave the hierarchy as it found it when a later step
+ * fails: while journaling, every change of a body's local pose or parent first records the body's local pose,
+ * parent and place among its siblings, in room reserved before the change (a failure to reserve fails that change
+ * before anything moved). Rolling back replays the records newest first and cannot fail; each world pose is then the
+ * product it was before, recomputed exactly as before. Begin empties the journal. */
+typedef struct snug_hierarchy_record {
+    uint32_t slot;
+    snug_pose local;
+    uint32_t parent, prev_sibling;
+} snug_hierarchy_record;
+
+void snug_hierarchy_journal_begin(snug_scene_data* scene);
+void snug_hierarchy_journal_end(snug_scene_data* scene);
+void snug_hierarchy_rollback(snug_scene_data* scene);
 
 #endif

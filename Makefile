@@ -442,6 +442,6 @@ bench: deps meshes $(BUILD)/bench/snug_bench $(BUILD)/bench/snug_bench.cjs $(BUI
 bench-place: deps meshes
 	@mkdir -p $(BUILD)/bench && rm -f $(BUILD)/bench/wasm.ok
 	$(MAKE) wasm && touch $(BUILD)/bench/wasm.ok
-	BENCH_ONLY='^placement' node tests/bench/run.mjs
+	BENCH_ONLY='^placement' BENCH_NAME=place node tests/bench/run.mjs
 
 .PHONY: bench bench-place

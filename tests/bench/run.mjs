@@ -397,7 +397,8 @@ const header = [
   ...targets,
 ];
 mkdirSync('tests/bench/results', { recursive: true });
-const out = `tests/bench/results/${machine}`;
+// a partial run (BENCH_ONLY) writes beside the full run's file, which keeps every section it measured
+const out = `tests/bench/results/${machine}${only ? `-${process.env.BENCH_NAME || 'partial'}` : ''}`;
 writeFileSync(`${out}.md`, header.concat(md).join('\n') + '\n');
 writeFileSync(`${out}.csv`, csv.join('\n') + '\n');
 console.log(header.concat(md).join('\n'));

@@ -632,6 +632,16 @@ snug_status snug_step_get_stats(snug_ctx* ctx, snug_scene scene, snug_step_stats
 #define SNUG_LABEL_MAX 64              /* labels per scene */
 #define SNUG_LABEL_NAME_MAX 32         /* bytes per label name, terminator included */
 #define SNUG_BINDINGS_MAX 4            /* satisfied bindings per body */
+/* The placement range: move, bind, drop, insert and push-out keep every body of the group they move (the body and
+ * its subtree) within +-SNUG_PLACE_RANGE times the radius of the group's smallest body (half its mesh box's
+ * diagonal) from the origin, in each coordinate of its pose. Float poses resolve |x| * 2^-23 there, under a quarter
+ * of the smallest skin the settings allow (SNUG_MIN_SKIN of a radius), so the gaps the mover keeps survive being
+ * stored in float; farther out a group collapses onto itself (at 1e9 poses resolve 64 units). A metre-sized table
+ * may go 2 km from the origin, a 10 cm cup 170 m. A move stops at the range as at an offer's edge
+ * (SNUG_MOVE_CONTAINED); a move of a group that stands beyond it already, and a bind, drop or insert whose seat lies
+ * beyond it, fail with SNUG_ERR_INVALID_ARGUMENT, changing nothing; push-out takes no push beyond it. */
+#define SNUG_PLACE_RANGE 2048.0f
+#define SNUG_MIN_SKIN 1e-3f
 
 typedef uint32_t snug_label;           /* index into the scene's label table */
 
@@ -744,7 +754,7 @@ snug_status snug_scene_label_fits(snug_ctx* ctx, snug_scene scene, snug_label bi
 typedef struct snug_place_def {
     float up[3];                       /* world up (unit); pseudo-gravity pulls along -up */
     float skin;                        /* gap the mover keeps between bodies that are not bound, relative to the
-                                        * moving group's radius */
+                                        * moving group's radius: [SNUG_MIN_SKIN, 0.1] */
     float overhang;                    /* how far a binding polygon may reach past its offer's edge, relative to the
                                         * binding polygon's radius (0.05: 5 %) */
     float snap_range;                  /* farthest plane distance a snap may move a body, relative to its radius */
@@ -825,7 +835,8 @@ snug_move_def snug_default_move_def(void);
 enum {
     SNUG_MOVE_REACHED = 0,
     SNUG_MOVE_BLOCKED = 1u << 0,       /* a body stopped the motion (blockers) */
-    SNUG_MOVE_CONTAINED = 1u << 1,     /* an offer's edge stopped a binding polygon */
+    SNUG_MOVE_CONTAINED = 1u << 1,     /* an offer's edge stopped a binding polygon, or the placement range the
+                                        * group (SNUG_PLACE_RANGE) */
     SNUG_MOVE_CONSTRAINED = 1u << 2,   /* bindings or orientation removed part of the motion or turn */
     SNUG_MOVE_TURN_BLOCKED = 1u << 3,  /* a body stopped the turn */
     SNUG_MOVE_TURN_LOCKED = 1u << 4,   /* no turn is allowed (two or more binding planes, or orientation) */

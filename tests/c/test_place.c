@@ -340,6 +340,59 @@ static void test_push_out_frees_an_overlapping_block(void) {
     test_room_close(&r);
 }
 
+/* Placement keeps a group within SNUG_PLACE_RANGE times its smallest body's radius from the origin (found by
+ * fuzz_place: a free move carried a stack to 9.9e8, where float poses resolve 64 units, and the stack collapsed
+ * onto itself: the check reported overlaps). A move stops at the range as at an offer's edge (here 2048 times the
+ * lamp's radius, 0.287: 588); a group already beyond it is not moved; a seat beyond it is not taken. */
+static void test_placement_stays_in_its_range(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 1, 0, 0), block = add(&r, TEST_BLOCK, 0, 2, 0, 0);
+    snug_body lamp = add(&r, TEST_LAMP, 0.1f, 3, 0, 0);
+    bind(&r, block, TEST_BLOCK, table, TEST_TABLE, 0);
+    bind(&r, lamp, TEST_LAMP, block, TEST_BLOCK, 0);
+    CHECK(violations(&r) == 0);
+    const float range = SNUG_PLACE_RANGE * 0.5f * sqrtf(0.2f * 0.2f + 0.5f * 0.5f + 0.2f * 0.2f) * 1.0001f; /* + box padding */
+    snug_move_def d = snug_default_move_def();
+    d.mode = SNUG_PLACE_FREE;
+    d.target = pose_of(&r, table);
+    d.target.p[0] = -9.9e8f;
+    snug_move_result res;
+    snug_status st = snug_body_move(r.ctx, r.scene, table, &d, &res);
+    CHECK_MSG(st == SNUG_OK, "move: %s", snug_ctx_last_error(r.ctx));
+    CHECK(res.reasons & SNUG_MOVE_CONTAINED);
+    const snug_body stack[3] = {table, block, lamp};
+    for (int i = 0; i < 3; i++) {
+        snug_pose p = pose_of(&r, stack[i]);
+        CHECK_MSG(fabsf(p.p[0]) <= range && fabsf(p.p[1]) < 5.0f && fabsf(p.p[2]) < 1.0f, "body %d at %g %g %g", i,
+                  p.p[0], p.p[1], p.p[2]);
+    }
+    CHECK_MSG(pose_of(&r, table).p[0] < 0.99f * -range, "table at %g", pose_of(&r, table).p[0]);
+    CHECK(violations(&r) == 0);
+    /* a block put beyond the range by the scene API: placement does not move it, nor seat a lamp on it */
+    snug_body far = add(&r, TEST_BLOCK, 2e5f, 0, 0, 0);
+    snug_pose before = pose_of(&r, far);
+    d = snug_default_move_def();
+    d.target = before;
+    d.target.p[0] = 0.0f;
+    st = snug_body_move(r.ctx, r.scene, far, &d, &res);
+    CHECK_MSG(st == SNUG_ERR_INVALID_ARGUMENT, "move: %s", snug_status_name(st));
+    snug_pose after = pose_of(&r, far);
+    CHECK(!memcmp(&before, &after, sizeof before));
+    snug_body lamp2 = add(&r, TEST_LAMP, 0, 0.5f, 2, 0);
+    st = snug_body_bind(r.ctx, r.scene, lamp2, test_item_surface(TEST_LAMP, SNUG_SURFACE_BINDING, 0), far,
+                        test_item_surface(TEST_BLOCK, SNUG_SURFACE_OFFER, 0));
+    CHECK_MSG(st == SNUG_ERR_INVALID_ARGUMENT, "bind: %s", snug_status_name(st));
+    CHECK(pose_of(&r, lamp2).p[0] == 0.0f);
+    /* the range holds for the smallest skin the settings take */
+    snug_place_def pd = snug_default_place_def();
+    pd.skin = 0.5f * SNUG_MIN_SKIN;
+    CHECK(snug_scene_set_place_def(r.ctx, r.scene, &pd) == SNUG_ERR_INVALID_ARGUMENT);
+    pd.skin = SNUG_MIN_SKIN;
+    CHECK(snug_scene_set_place_def(r.ctx, r.scene, &pd) == SNUG_OK);
+    test_room_close(&r);
+}
+
 int main(void) {
     RUN(test_labels_and_their_order);
     RUN(test_bad_surfaces_are_refused);
@@ -351,5 +404,6 @@ int main(void) {
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);
+    RUN(test_placement_stays_in_its_range);
     return harness_finish();
 }

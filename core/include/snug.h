@@ -876,8 +876,12 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
                            snug_move_result* result);
 
 /* The smallest translation found that separates the body (with its subtree) from every body it overlaps, other
- * than its supporters, searched along the contact normals, the axes and their diagonals: *moved is whether it
- * moved. An object that starts overlapping (a loaded scene, an insert) is never trapped. */
+ * than its supporters, searched along the axes and their diagonals: *moved is whether it moved. A group resting on
+ * bodies outside it keeps its bindings: it is pushed only within their planes (along their common line for two),
+ * its binding polygons staying on their offers; what rests on it with a second binding lets go when its support
+ * moves away, as after a move. When no push frees the body (boxed in; bound: within its planes; or only beyond the
+ * placement range) the call fails with SNUG_ERR_INVALID_ARGUMENT, changing nothing: unbind a bound body to push it
+ * out in any direction. */
 snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, float translation[3], bool* moved);
 
 typedef enum snug_violation_kind {

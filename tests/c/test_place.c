@@ -340,6 +340,55 @@ static void test_push_out_frees_an_overlapping_block(void) {
     test_room_close(&r);
 }
 
+/* A bound body is pushed out within its binding plane and stays bound (found by fuzz_place: push_out took the
+ * shortest way out in any direction, lifting a bound body off its offer while its binding stayed, and the check
+ * reported the plane violation). A lamp on a table over a book lying there: up, 3 cm, would free it; it goes
+ * sideways instead, along x, where it clears the book soonest (0.155), still on the table and bound. */
+static void test_push_out_keeps_a_bound_body_in_its_plane(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body lamp = add(&r, TEST_LAMP, 0, 1, 0, 0);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    snug_body book = add(&r, TEST_BOOK, 0, 0.78f, 0, 0);
+    snug_binding bd = {book, test_item_surface(TEST_BOOK, SNUG_SURFACE_BINDING, 0), table,
+                       test_item_surface(TEST_TABLE, SNUG_SURFACE_OFFER, 0)};
+    CHECK_MSG(snug_body_set_bindings(r.ctx, r.scene, book, &bd, 1) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    CHECK(violations(&r) == 1); /* the lamp's base and the book */
+    float t[3];
+    bool moved = false;
+    CHECK_MSG(snug_body_push_out(r.ctx, r.scene, lamp, t, &moved) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    CHECK(moved);
+    CHECK_MSG(fabsf(t[0]) > 0.155f && fabsf(t[0]) < 0.17f && t[1] == 0.0f && fabsf(t[2]) < 1e-6f, "pushed by %g %g %g",
+              t[0], t[1], t[2]);
+    snug_binding now[4];
+    uint32_t n = 0;
+    CHECK(snug_body_get_bindings(r.ctx, r.scene, lamp, now, 4, &n) == SNUG_OK && n == 1 && now[0].supporter == table);
+    CHECK(violations(&r) == 0);
+    /* on a block's top there is no room: sideways the lamp's base would leave the block before it cleared the
+     * book; refused, changing nothing */
+    test_room_close(&r);
+    test_room_open(&r);
+    table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body block = add(&r, TEST_BLOCK, 0, 1, 0, 0);
+    bind(&r, block, TEST_BLOCK, table, TEST_TABLE, 0);
+    lamp = add(&r, TEST_LAMP, 0, 2, 0, 0);
+    bind(&r, lamp, TEST_LAMP, block, TEST_BLOCK, 0);
+    snug_pose before = pose_of(&r, lamp);
+    book = add(&r, TEST_BOOK, before.p[0], before.p[1], before.p[2], 0);
+    bd = (snug_binding){book, test_item_surface(TEST_BOOK, SNUG_SURFACE_BINDING, 0), block,
+                        test_item_surface(TEST_BLOCK, SNUG_SURFACE_OFFER, 0)};
+    CHECK_MSG(snug_body_set_bindings(r.ctx, r.scene, book, &bd, 1) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    snug_status st = snug_body_push_out(r.ctx, r.scene, lamp, t, &moved);
+    CHECK_MSG(st == SNUG_ERR_INVALID_ARGUMENT && !moved, "push_out: %s, %s", snug_status_name(st), snug_ctx_last_error(r.ctx));
+    snug_pose after = pose_of(&r, lamp);
+    CHECK(!memcmp(&before, &after, sizeof before));
+    CHECK(snug_body_get_bindings(r.ctx, r.scene, lamp, now, 4, &n) == SNUG_OK && n == 1);
+    test_room_close(&r);
+}
+
 /* Placement keeps a group within SNUG_PLACE_RANGE times its smallest body's radius from the origin (found by
  * fuzz_place: a free move carried a stack to 9.9e8, where float poses resolve 64 units, and the stack collapsed
  * onto itself: the check reported overlaps). A move stops at the range as at an offer's edge (here 2048 times the
@@ -404,6 +453,7 @@ int main(void) {
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);
+    RUN(test_push_out_keeps_a_bound_body_in_its_plane);
     RUN(test_placement_stays_in_its_range);
     return harness_finish();
 }

@@ -823,7 +823,8 @@ typedef struct snug_move_def {
     snug_pose target;                  /* SNUG_MOVE_TARGET */
     snug_ray ray;                      /* SNUG_MOVE_POINTER: the pointer ray (world); also ranks offers under it */
     float grab[3];                     /* SNUG_MOVE_POINTER: the grabbed point in the body's frame */
-    float turn;                        /* radians about the allowed axis, added this call (both inputs) */
+    float turn;                        /* radians about the allowed axis, added this call (both inputs); at most
+                                        * a whole turn (2 pi) either way */
     float angle_step;                  /* > 0: the turn ends on a multiple of this angle about the axis */
     uint32_t internal_value;   /* set by snug_default_move_def(): marks a def made by it (do not set) */
 } snug_move_def;

@@ -442,6 +442,28 @@ static void test_placement_stays_in_its_range(void) {
     test_room_close(&r);
 }
 
+/* A turn of more than a whole turn is refused, changing nothing (found by fuzz_place: the mover sweeps a turn in
+ * parts of 3 radians, and a move asking for 1e19 never ended). */
+static void test_turn_beyond_a_whole_turn_is_refused(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_pose before = pose_of(&r, table);
+    snug_move_def d = snug_default_move_def();
+    d.target = before;
+    d.turn = 100.0f;
+    snug_move_result res;
+    snug_status st = snug_body_move(r.ctx, r.scene, table, &d, &res);
+    CHECK_MSG(st == SNUG_ERR_INVALID_ARGUMENT, "move: %s", snug_status_name(st));
+    snug_pose after = pose_of(&r, table);
+    CHECK(!memcmp(&before, &after, sizeof before));
+    d.turn = -6.2f; /* within a whole turn: taken */
+    CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_OK && !(res.reasons & SNUG_MOVE_TURN_LOCKED));
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
 int main(void) {
     RUN(test_labels_and_their_order);
     RUN(test_bad_surfaces_are_refused);
@@ -455,5 +477,6 @@ int main(void) {
     RUN(test_push_out_frees_an_overlapping_block);
     RUN(test_push_out_keeps_a_bound_body_in_its_plane);
     RUN(test_placement_stays_in_its_range);
+    RUN(test_turn_beyond_a_whole_turn_is_refused);
     return harness_finish();
 }

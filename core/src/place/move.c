@@ -38,6 +38,9 @@ static snug_status check_def(snug_ctx* ctx, const snug_move_def* d) {
                          (int)d->input);
     if (!isfinite(d->turn) || !isfinite(d->angle_step) || d->angle_step < 0.0f || d->angle_step > 3.2f)
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: turn or angle step not finite or out of [0, pi]");
+    /* the mover sweeps a turn in parts of 3 radians: one of 1e19 never ended (found by fuzz_place) */
+    if (fabsf(d->turn) > 2.0f * (float)SNUG_PI)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: turn %g beyond a whole turn (2 pi)", (double)d->turn);
     if (!finite_pose(&d->target)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: target pose not finite");
     snug_status st;
     /* the accepted-input rules of every pose and point (snug.h) */

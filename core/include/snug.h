@@ -764,6 +764,8 @@ typedef struct snug_place_def {
 
 /* Up +y, skin 2e-3, overhang 0.05, snap range 2, 4 slides. */
 snug_place_def snug_default_place_def(void);
+/* The settings hold from the next call on. Bindings a smaller overhang leaves reaching too far past their offers
+ * are not broken: the consistency check reports them (as after snug_scene_set_labels). */
 snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug_place_def* def);
 snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place_def* out);
 

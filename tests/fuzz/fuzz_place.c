@@ -6,8 +6,8 @@
  *
  * Oracle, after every operation: a failed one left the scene bit-identical (its snapshot) and the meshes' surfaces
  * as they were; a successful one added no violation to the consistency check (matched by kind and bodies) except
- * those a table change may cause by design (new labels or surfaces can invalidate standing bindings, which are
- * reported, not broken); a restore gives back exactly the snapshot it restored. */
+ * those a table or settings change may cause by design (new labels, surfaces or a smaller overhang can invalidate
+ * standing bindings, which are reported, not broken); a restore gives back exactly the snapshot it restored. */
 #include "place_room.h"
 
 #define MAX_OPS 48
@@ -319,7 +319,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             by_design = true; /* the body is not turned: a constraint it does not meet is reported, by design */
             break;
         }
-        case 16: st = op_place_def(&w, f); break;
+        case 16: /* a smaller overhang may leave standing bindings reaching too far: reported, by design */
+            st = op_place_def(&w, f), by_design = true;
+            break;
         default: /* the next operation's allocations: one fails */
             w.fail.countdown = (int)fz_below(f, 24);
             continue;

@@ -973,8 +973,9 @@ snug_status snug_scene_delete(snug_ctx* ctx, snug_scene scene, snug_body body, s
 /* Snapshots for undo: the whole state of a scene's bodies and placement (handles, meshes, parents, local and world
  * poses, flags, filters, ignore pairs, bindings, orientation, labels, settings, the handle pool), written to buffer
  * (NULL: only *size). Restoring one gives back that state bit for bit, with the same body handles; meshes are
- * referenced, not copied (keep them alive while a snapshot may be restored). A buffer that is not a snapshot of
- * this scene is rejected and the scene stays as it was. */
+ * referenced, not copied (keep them alive while a snapshot may be restored), and so are their surfaces: bindings to
+ * surfaces replaced since (snug_mesh_set_surfaces) are dropped, as they are from the scene itself. A buffer that is
+ * not a snapshot of this scene is rejected and the scene stays as it was. */
 snug_status snug_scene_snapshot(snug_ctx* ctx, snug_scene scene, void* buffer, size_t capacity, size_t* size);
 snug_status snug_scene_restore(snug_ctx* ctx, snug_scene scene, const void* snapshot, size_t size);
 

@@ -331,13 +331,11 @@ fuzz: $(FUZZ_BINS)
 # The smoke runs in make test: a fixed seed and number of inputs from the committed seeds alone, so CI replays
 # exactly what a local make test-fuzz ran (time-limited runs found different inputs on a faster machine and failed
 # CI on a defect no local run had reached). Ten seconds per input, since on a loaded machine a niced 9 ms input was
-# once descheduled past one. fuzz_place finds the open placement defects listed in tests/fuzz/README.md within a
-# minute; it joins once they are fixed (make fuzz runs it).
-FUZZ_SMOKE      := $(filter-out place,$(FUZZ_TARGETS))
+# once descheduled past one.
 FUZZ_SMOKE_RUNS ?= 100000
 test-fuzz: $(FUZZ_BINS)
 	@rm -rf $(BUILD)/fuzz/smoke
-	$(call fuzz_run,-seed=1 -runs=$(FUZZ_SMOKE_RUNS) -timeout=10,$(FUZZ_SMOKE),$(BUILD)/fuzz/smoke)
+	$(call fuzz_run,-seed=1 -runs=$(FUZZ_SMOKE_RUNS) -timeout=10,$(FUZZ_TARGETS),$(BUILD)/fuzz/smoke)
 
 .PHONY: fuzz test-fuzz
 

@@ -632,6 +632,16 @@ snug_status snug_step_get_stats(snug_ctx* ctx, snug_scene scene, snug_step_stats
 #define SNUG_LABEL_MAX 64              /* labels per scene */
 #define SNUG_LABEL_NAME_MAX 32         /* bytes per label name, terminator included */
 #define SNUG_BINDINGS_MAX 4            /* satisfied bindings per body */
+/* The placement range: move, bind, drop, insert and push-out keep every body of the group they move (the body and
+ * its subtree) within +-SNUG_PLACE_RANGE times the radius of the group's smallest body (half its mesh box's
+ * diagonal) from the origin, in each coordinate of its pose. Float poses resolve |x| * 2^-23 there, under a quarter
+ * of the smallest skin the settings allow (SNUG_MIN_SKIN of a radius), so the gaps the mover keeps survive being
+ * stored in float; farther out a group collapses onto itself (at 1e9 poses resolve 64 units). A metre-sized table
+ * may go 2 km from the origin, a 10 cm cup 170 m. A move stops at the range as at an offer's edge
+ * (SNUG_MOVE_CONTAINED); a move of a group that stands beyond it already, and a bind, drop or insert whose seat lies
+ * beyond it, fail with SNUG_ERR_INVALID_ARGUMENT, changing nothing; push-out takes no push beyond it. */
+#define SNUG_PLACE_RANGE 2048.0f
+#define SNUG_MIN_SKIN 1e-3f
 
 typedef uint32_t snug_label;           /* index into the scene's label table */
 
@@ -744,7 +754,7 @@ snug_status snug_scene_label_fits(snug_ctx* ctx, snug_scene scene, snug_label bi
 typedef struct snug_place_def {
     float up[3];                       /* world up (unit); pseudo-gravity pulls along -up */
     float skin;                        /* gap the mover keeps between bodies that are not bound, relative to the
-                                        * moving group's radius */
+                                        * moving group's radius: [SNUG_MIN_SKIN, 0.1] */
     float overhang;                    /* how far a binding polygon may reach past its offer's edge, relative to the
                                         * binding polygon's radius (0.05: 5 %) */
     float snap_range;                  /* farthest plane distance a snap may move a body, relative to its radius */
@@ -754,6 +764,8 @@ typedef struct snug_place_def {
 
 /* Up +y, skin 2e-3, overhang 0.05, snap range 2, 4 slides. */
 snug_place_def snug_default_place_def(void);
+/* The settings hold from the next call on. Bindings a smaller overhang leaves reaching too far past their offers
+ * are not broken: the consistency check reports them (as after snug_scene_set_labels). */
 snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug_place_def* def);
 snug_status snug_scene_get_place_def(snug_ctx* ctx, snug_scene scene, snug_place_def* out);
 
@@ -813,7 +825,8 @@ typedef struct snug_move_def {
     snug_pose target;                  /* SNUG_MOVE_TARGET */
     snug_ray ray;                      /* SNUG_MOVE_POINTER: the pointer ray (world); also ranks offers under it */
     float grab[3];                     /* SNUG_MOVE_POINTER: the grabbed point in the body's frame */
-    float turn;                        /* radians about the allowed axis, added this call (both inputs) */
+    float turn;                        /* radians about the allowed axis, added this call (both inputs); at most
+                                        * a whole turn (2 pi) either way */
     float angle_step;                  /* > 0: the turn ends on a multiple of this angle about the axis */
     uint32_t internal_value;   /* set by snug_default_move_def(): marks a def made by it (do not set) */
 } snug_move_def;
@@ -825,7 +838,8 @@ snug_move_def snug_default_move_def(void);
 enum {
     SNUG_MOVE_REACHED = 0,
     SNUG_MOVE_BLOCKED = 1u << 0,       /* a body stopped the motion (blockers) */
-    SNUG_MOVE_CONTAINED = 1u << 1,     /* an offer's edge stopped a binding polygon */
+    SNUG_MOVE_CONTAINED = 1u << 1,     /* an offer's edge stopped a binding polygon, or the placement range the
+                                        * group (SNUG_PLACE_RANGE) */
     SNUG_MOVE_CONSTRAINED = 1u << 2,   /* bindings or orientation removed part of the motion or turn */
     SNUG_MOVE_TURN_BLOCKED = 1u << 3,  /* a body stopped the turn */
     SNUG_MOVE_TURN_LOCKED = 1u << 4,   /* no turn is allowed (two or more binding planes, or orientation) */
@@ -865,8 +879,12 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
                            snug_move_result* result);
 
 /* The smallest translation found that separates the body (with its subtree) from every body it overlaps, other
- * than its supporters, searched along the contact normals, the axes and their diagonals: *moved is whether it
- * moved. An object that starts overlapping (a loaded scene, an insert) is never trapped. */
+ * than its supporters, searched along the axes and their diagonals: *moved is whether it moved. A group resting on
+ * bodies outside it keeps its bindings: it is pushed only within their planes (along their common line for two),
+ * its binding polygons staying on their offers; what rests on it with a second binding lets go when its support
+ * moves away, as after a move. When no push frees the body (boxed in; bound: within its planes; or only beyond the
+ * placement range) the call fails with SNUG_ERR_INVALID_ARGUMENT, changing nothing: unbind a bound body to push it
+ * out in any direction. */
 snug_status snug_body_push_out(snug_ctx* ctx, snug_scene scene, snug_body body, float translation[3], bool* moved);
 
 typedef enum snug_violation_kind {
@@ -955,8 +973,9 @@ snug_status snug_scene_delete(snug_ctx* ctx, snug_scene scene, snug_body body, s
 /* Snapshots for undo: the whole state of a scene's bodies and placement (handles, meshes, parents, local and world
  * poses, flags, filters, ignore pairs, bindings, orientation, labels, settings, the handle pool), written to buffer
  * (NULL: only *size). Restoring one gives back that state bit for bit, with the same body handles; meshes are
- * referenced, not copied (keep them alive while a snapshot may be restored). A buffer that is not a snapshot of
- * this scene is rejected and the scene stays as it was. */
+ * referenced, not copied (keep them alive while a snapshot may be restored), and so are their surfaces: bindings to
+ * surfaces replaced since (snug_mesh_set_surfaces) are dropped, as they are from the scene itself. A buffer that is
+ * not a snapshot of this scene is rejected and the scene stays as it was. */
 snug_status snug_scene_snapshot(snug_ctx* ctx, snug_scene scene, void* buffer, size_t capacity, size_t* size);
 snug_status snug_scene_restore(snug_ctx* ctx, snug_scene scene, const void* snapshot, size_t size);
 

@@ -376,6 +376,151 @@ static void test_a_ball_starting_inside_another_moves_freely(void) {
     test_room_close(&r);
 }
 
+/* A bound body is pushed out within its binding plane and stays bound (found by fuzz_place: push_out took the
+ * shortest way out in any direction, lifting a bound body off its offer while its binding stayed, and the check
+ * reported the plane violation). A lamp on a table over a book lying there: up, 3 cm, would free it; it goes
+ * sideways instead, along x, where it clears the book soonest (0.155), still on the table and bound. */
+static void test_push_out_keeps_a_bound_body_in_its_plane(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body lamp = add(&r, TEST_LAMP, 0, 1, 0, 0);
+    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    snug_body book = add(&r, TEST_BOOK, 0, 0.78f, 0, 0);
+    snug_binding bd = {book, test_item_surface(TEST_BOOK, SNUG_SURFACE_BINDING, 0), table,
+                       test_item_surface(TEST_TABLE, SNUG_SURFACE_OFFER, 0)};
+    CHECK_MSG(snug_body_set_bindings(r.ctx, r.scene, book, &bd, 1) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    CHECK(violations(&r) == 1); /* the lamp's base and the book */
+    float t[3];
+    bool moved = false;
+    CHECK_MSG(snug_body_push_out(r.ctx, r.scene, lamp, t, &moved) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    CHECK(moved);
+    CHECK_MSG(fabsf(t[0]) > 0.155f && fabsf(t[0]) < 0.17f && t[1] == 0.0f && fabsf(t[2]) < 1e-6f, "pushed by %g %g %g",
+              t[0], t[1], t[2]);
+    snug_binding now[4];
+    uint32_t n = 0;
+    CHECK(snug_body_get_bindings(r.ctx, r.scene, lamp, now, 4, &n) == SNUG_OK && n == 1 && now[0].supporter == table);
+    CHECK(violations(&r) == 0);
+    /* on a block's top there is no room: sideways the lamp's base would leave the block before it cleared the
+     * book; refused, changing nothing */
+    test_room_close(&r);
+    test_room_open(&r);
+    table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body block = add(&r, TEST_BLOCK, 0, 1, 0, 0);
+    bind(&r, block, TEST_BLOCK, table, TEST_TABLE, 0);
+    lamp = add(&r, TEST_LAMP, 0, 2, 0, 0);
+    bind(&r, lamp, TEST_LAMP, block, TEST_BLOCK, 0);
+    snug_pose before = pose_of(&r, lamp);
+    book = add(&r, TEST_BOOK, before.p[0], before.p[1], before.p[2], 0);
+    bd = (snug_binding){book, test_item_surface(TEST_BOOK, SNUG_SURFACE_BINDING, 0), block,
+                        test_item_surface(TEST_BLOCK, SNUG_SURFACE_OFFER, 0)};
+    CHECK_MSG(snug_body_set_bindings(r.ctx, r.scene, book, &bd, 1) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+    snug_status st = snug_body_push_out(r.ctx, r.scene, lamp, t, &moved);
+    CHECK_MSG(st == SNUG_ERR_INVALID_ARGUMENT && !moved, "push_out: %s, %s", snug_status_name(st), snug_ctx_last_error(r.ctx));
+    snug_pose after = pose_of(&r, lamp);
+    CHECK(!memcmp(&before, &after, sizeof before));
+    CHECK(snug_body_get_bindings(r.ctx, r.scene, lamp, now, 4, &n) == SNUG_OK && n == 1);
+    test_room_close(&r);
+}
+
+/* Placement keeps a group within SNUG_PLACE_RANGE times its smallest body's radius from the origin (found by
+ * fuzz_place: a free move carried a stack to 9.9e8, where float poses resolve 64 units, and the stack collapsed
+ * onto itself: the check reported overlaps). A move stops at the range as at an offer's edge (here 2048 times the
+ * lamp's radius, 0.287: 588); a group already beyond it is not moved; a seat beyond it is not taken. */
+static void test_placement_stays_in_its_range(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 1, 0, 0), block = add(&r, TEST_BLOCK, 0, 2, 0, 0);
+    snug_body lamp = add(&r, TEST_LAMP, 0.1f, 3, 0, 0);
+    bind(&r, block, TEST_BLOCK, table, TEST_TABLE, 0);
+    bind(&r, lamp, TEST_LAMP, block, TEST_BLOCK, 0);
+    CHECK(violations(&r) == 0);
+    const float range = SNUG_PLACE_RANGE * 0.5f * sqrtf(0.2f * 0.2f + 0.5f * 0.5f + 0.2f * 0.2f) * 1.0001f; /* + box padding */
+    snug_move_def d = snug_default_move_def();
+    d.mode = SNUG_PLACE_FREE;
+    d.target = pose_of(&r, table);
+    d.target.p[0] = -9.9e8f;
+    snug_move_result res;
+    snug_status st = snug_body_move(r.ctx, r.scene, table, &d, &res);
+    CHECK_MSG(st == SNUG_OK, "move: %s", snug_ctx_last_error(r.ctx));
+    CHECK(res.reasons & SNUG_MOVE_CONTAINED);
+    const snug_body stack[3] = {table, block, lamp};
+    for (int i = 0; i < 3; i++) {
+        snug_pose p = pose_of(&r, stack[i]);
+        CHECK_MSG(fabsf(p.p[0]) <= range && fabsf(p.p[1]) < 5.0f && fabsf(p.p[2]) < 1.0f, "body %d at %g %g %g", i,
+                  p.p[0], p.p[1], p.p[2]);
+    }
+    CHECK_MSG(pose_of(&r, table).p[0] < 0.99f * -range, "table at %g", pose_of(&r, table).p[0]);
+    CHECK(violations(&r) == 0);
+    /* a block put beyond the range by the scene API: placement does not move it, nor seat a lamp on it */
+    snug_body far = add(&r, TEST_BLOCK, 2e5f, 0, 0, 0);
+    snug_pose before = pose_of(&r, far);
+    d = snug_default_move_def();
+    d.target = before;
+    d.target.p[0] = 0.0f;
+    st = snug_body_move(r.ctx, r.scene, far, &d, &res);
+    CHECK_MSG(st == SNUG_ERR_INVALID_ARGUMENT, "move: %s", snug_status_name(st));
+    snug_pose after = pose_of(&r, far);
+    CHECK(!memcmp(&before, &after, sizeof before));
+    snug_body lamp2 = add(&r, TEST_LAMP, 0, 0.5f, 2, 0);
+    st = snug_body_bind(r.ctx, r.scene, lamp2, test_item_surface(TEST_LAMP, SNUG_SURFACE_BINDING, 0), far,
+                        test_item_surface(TEST_BLOCK, SNUG_SURFACE_OFFER, 0));
+    CHECK_MSG(st == SNUG_ERR_INVALID_ARGUMENT, "bind: %s", snug_status_name(st));
+    CHECK(pose_of(&r, lamp2).p[0] == 0.0f);
+    /* the range holds for the smallest skin the settings take */
+    snug_place_def pd = snug_default_place_def();
+    pd.skin = 0.5f * SNUG_MIN_SKIN;
+    CHECK(snug_scene_set_place_def(r.ctx, r.scene, &pd) == SNUG_ERR_INVALID_ARGUMENT);
+    pd.skin = SNUG_MIN_SKIN;
+    CHECK(snug_scene_set_place_def(r.ctx, r.scene, &pd) == SNUG_OK);
+    test_room_close(&r);
+}
+
+/* A turn of more than a whole turn is refused, changing nothing (found by fuzz_place: the mover sweeps a turn in
+ * parts of 3 radians, and a move asking for 1e19 never ended). */
+static void test_turn_beyond_a_whole_turn_is_refused(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
+    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_pose before = pose_of(&r, table);
+    snug_move_def d = snug_default_move_def();
+    d.target = before;
+    d.turn = 100.0f;
+    snug_move_result res;
+    snug_status st = snug_body_move(r.ctx, r.scene, table, &d, &res);
+    CHECK_MSG(st == SNUG_ERR_INVALID_ARGUMENT, "move: %s", snug_status_name(st));
+    snug_pose after = pose_of(&r, table);
+    CHECK(!memcmp(&before, &after, sizeof before));
+    d.turn = -6.2f; /* within a whole turn: taken */
+    CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_OK && !(res.reasons & SNUG_MOVE_TURN_LOCKED));
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
+/* A body resting on another turns only about the normal of the face it rests with (found by fuzz_place: a table
+ * standing unbound on the floor, turned in free mode about a tilted axis, sank its legs into the floor by up to the
+ * mover's half-skin lift, and the check, which excuses a hundredth of a skin, reported the overlap). */
+static void test_resting_body_does_not_tilt_into_its_support(void) {
+    for (int mode = 0; mode < 2; mode++) {
+        test_room r;
+        test_room_open(&r);
+        snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0); /* on the floor, unbound */
+        CHECK(violations(&r) == 0);
+        snug_move_def d = snug_default_move_def();
+        d.mode = mode ? SNUG_PLACE_FREE : SNUG_PLACE_CONSTRAINED;
+        d.target = pose_of(&r, table);
+        d.target.q[0] = sinf(0.005f), d.target.q[3] = cosf(0.005f); /* 0.01 about x */
+        snug_move_result res;
+        CHECK_MSG(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
+        CHECK(res.reasons & SNUG_MOVE_TURN_BLOCKED);
+        CHECK_MSG(violations(&r) == 0, "mode %d", mode);
+        test_room_close(&r);
+    }
+}
+
 int main(void) {
     RUN(test_labels_and_their_order);
     RUN(test_bad_surfaces_are_refused);
@@ -388,5 +533,9 @@ int main(void) {
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);
     RUN(test_a_ball_starting_inside_another_moves_freely);
+    RUN(test_push_out_keeps_a_bound_body_in_its_plane);
+    RUN(test_placement_stays_in_its_range);
+    RUN(test_turn_beyond_a_whole_turn_is_refused);
+    RUN(test_resting_body_does_not_tilt_into_its_support);
     return harness_finish();
 }

@@ -150,10 +150,8 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         dpose pa = dpose_f(&a->world);
         dvec lift = snug_rest_lift(ctx, ps, ma, pa, b, snug_contact_lift(ps, a, ma, b, mb));
         pa.p = dadd(pa.p, lift);
-        snug_pose pose_a = dpose_store(pa);
         bool hit = false;
-        snug_tri_pair pair;
-        if ((st = snug_mesh_overlap(ctx, a->mesh, &pose_a, b->mesh, &b->world, &hit, &pair))) return st;
+        if ((st = snug_overlap_in_frame(ctx, a, pa, b, &hit))) return st;
         if (hit) report(&v, SNUG_VIOLATION_OVERLAP, a->handle, b->handle, SNUG_NO_HIT, 0);
     }
     *total = v.total;

@@ -124,3 +124,45 @@ dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_d
             lift = dmadd(lift, n, -gap);
     return lift;
 }
+
+snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit) {
+    dpose pb = dpose_f(&b->world);
+    dquat inv = dq_conj(pb.q);
+    snug_pose rel = dpose_store((dpose){dq_mul(inv, pa.q), dq_rotate(inv, dsub(pa.p, pb.p))});
+    snug_pose id = snug_pose_identity();
+    snug_tri_pair pair;
+    return snug_mesh_overlap(ctx, a->mesh, &rel, b->mesh, &id, hit, &pair);
+}
+
+double snug_group_range(const snug_group* g) {
+    double r = INFINITY;
+    for (uint32_t i = 0; i < g->count; i++) r = fmin(r, snug_body_radius(g->members[i].body));
+    return fmin(SNUG_PLACE_RANGE * r, SNUG_MAX_COORDINATE);
+}
+
+static bool in_range(const float p[3], double range) {
+    return fabs(p[0]) <= range && fabs(p[1]) <= range && fabs(p[2]) <= range;
+}
+
+bool snug_group_in_range(const snug_group* g, dquat turn, dvec pivot, dvec shift) {
+    double range = snug_group_range(g);
+    for (uint32_t i = 0; i < g->count; i++) {
+        dpose p = dpose_turn(g->members[i].pose, turn, pivot);
+        snug_pose pf = dpose_store((dpose){p.q, dadd(p.p, shift)});
+        if (!in_range(pf.p, range)) return false;
+    }
+    return true;
+}
+
+snug_status snug_group_range_check(snug_ctx* ctx, const snug_group* g, const char* what) {
+    double range = snug_group_range(g);
+    for (uint32_t i = 0; i < g->count; i++) {
+        const snug_body_data* m = g->members[i].body;
+        if (!in_range(m->world.p, range))
+            return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                             "%s: body 0x%08x stands at (%g, %g, %g), beyond its group's placement range +-%g "
+                             "(SNUG_PLACE_RANGE times its smallest body's radius)", what, m->handle,
+                             (double)m->world.p[0], (double)m->world.p[1], (double)m->world.p[2], range);
+    }
+    return SNUG_OK;
+}

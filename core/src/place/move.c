@@ -38,6 +38,9 @@ static snug_status check_def(snug_ctx* ctx, const snug_move_def* d) {
                          (int)d->input);
     if (!isfinite(d->turn) || !isfinite(d->angle_step) || d->angle_step < 0.0f || d->angle_step > 3.2f)
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: turn or angle step not finite or out of [0, pi]");
+    /* the mover sweeps a turn in parts of 3 radians: one of 1e19 never ended (found by fuzz_place) */
+    if (fabsf(d->turn) > 2.0f * (float)SNUG_PI)
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "move def: turn %g beyond a whole turn (2 pi)", (double)d->turn);
     if (!finite_pose(&d->target)) return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "move def: target pose not finite");
     snug_status st;
     /* the accepted-input rules of every pose and point (snug.h) */
@@ -174,7 +177,7 @@ static snug_status take_first_free(snug_ctx* ctx, snug_scene_data* s, snug_place
         snug_status st = snug_group_free_at(ctx, s, ps, g, seats[i].turn, seats[i].pivot, seats[i].shift,
                                             &seats[i].b, &free, NULL);
         if (st) return st;
-        if (!free) continue;
+        if (!free || !snug_group_in_range(g, seats[i].turn, seats[i].pivot, seats[i].shift)) continue;
         if (apply) {
             if ((st = snug_seat_take(ctx, s, ps, g, &seats[i], keep_others))) return st;
         } else {
@@ -252,6 +255,23 @@ static dvec clamp_to_supports(const snug_support* sp, uint32_t n, const snug_gro
     return best;
 }
 
+/* The placement range (snug.h) as limits on the group's translation, so that the mover stops there as at an
+ * offer's edge; a hair inside it, so that float poses round to no farther. */
+static uint32_t range_limits(const snug_group* g, snug_limit* out) {
+    const double r = snug_group_range(g) * (1.0 - 1e-6);
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < g->count; i++) {
+        const double p[3] = {g->members[i].pose.p.x, g->members[i].pose.p.y, g->members[i].pose.p.z};
+        for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], p[k]), hi[k] = fmax(hi[k], p[k]);
+    }
+    for (int k = 0; k < 3; k++) {
+        dvec e = dxyz(k == 0, k == 1, k == 2);
+        out[2 * k] = (snug_limit){dscale(e, -1.0), hi[k] - r}; /* t_k <= r - hi */
+        out[2 * k + 1] = (snug_limit){e, -r - lo[k]};          /* t_k >= -r - lo */
+    }
+    return 6;
+}
+
 /* Free mode (IConS Alg. 4): the body's own bindings restrict nothing. It is lifted off them where there is room
  * (snug_lift_off); boxed in, it keeps them out of the group's external bindings until the motion ends, when those
  * that no longer hold go. */
@@ -277,7 +297,7 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
     memset(result, 0, sizeof *result);
     bool constrained = def->mode == SNUG_PLACE_CONSTRAINED;
     snug_group g;
-    if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
+    if ((st = snug_group_gather(ctx, s, ps, b, &g)) || (st = snug_group_range_check(ctx, &g, "move"))) return st;
     if (!constrained && (st = free_mode(ctx, s, ps, b, &g))) return st;
     double skin = ps->def.skin * g.radius;
     dvec up = dv(ps->def.up);
@@ -387,6 +407,10 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
             double turned = 0.0;
             if ((st = snug_mover_turn(ctx, s, ps, &g, pivot, axis, angle, skin, &turned, &mo))) return st;
             if (mo.turn_blocked) result->reasons |= SNUG_MOVE_TURN_BLOCKED;
+            if (!snug_group_in_range(&g, dq_axis_angle(axis, turned), pivot, dxyz(0, 0, 0))) {
+                turned = 0.0;
+                result->reasons |= SNUG_MOVE_CONTAINED;
+            }
             for (uint32_t i = 0; i < mo.blocker_count && result->blocker_count < SNUG_MOVE_BLOCKERS_MAX; i++)
                 result->blockers[result->blocker_count++] = mo.blockers[i];
             if (fabs(turned) > 1e-12) {
@@ -402,8 +426,8 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
          * the way after */
         dvec t = snug_dof_project(&dof, want_t);
         if (dlen(dsub(t, want_t)) > 1e-9 * (1.0 + dlen(want_t))) result->reasons |= SNUG_MOVE_CONSTRAINED;
-        snug_limit limits[MAX_SUPPORTS * (SNUG_SURFACE_MAX_VERTICES + 4)];
-        uint32_t nl = 0;
+        snug_limit limits[6 + MAX_SUPPORTS * (SNUG_SURFACE_MAX_VERTICES + 4)];
+        uint32_t nl = range_limits(&g, limits); /* first: the mover keeps the first limits it can hold */
         bool pieced = false;
         for (uint32_t i = 0; supported && i < ns; i++) {
             if (sp[i].count > 1) {

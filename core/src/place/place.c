@@ -106,10 +106,10 @@ snug_status snug_scene_set_place_def(snug_ctx* ctx, snug_scene scene, const snug
         return snug_fail(ctx, SNUG_ERR_NOT_FINITE, "place def has NaN or Inf");
     if (fabs(dlen(up) - 1.0) > 1e-3)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "place def: up is not a unit vector");
-    if (!(def->skin > 0.0f && def->skin <= 0.1f) || !(def->overhang >= 0.0f && def->overhang <= 1.0f) ||
+    if (!(def->skin >= SNUG_MIN_SKIN && def->skin <= 0.1f) || !(def->overhang >= 0.0f && def->overhang <= 1.0f) ||
         !(def->snap_range >= 0.0f && def->snap_range <= 100.0f) || def->max_slides < 1 || def->max_slides > 8)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
-                         "place def out of range: skin (0, 0.1], overhang [0, 1], snap range [0, 100], slides 1..8");
+                         "place def out of range: skin [0.001, 0.1], overhang [0, 1], snap range [0, 100], slides 1..8");
     snug_place_scene* ps = snug_place_state(ctx, s);
     if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
     ps->def = *def;

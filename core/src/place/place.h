@@ -122,6 +122,21 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
  * and then to the wall. Zero when neither rests on the other: then touching is a collision. */
 dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
                      const snug_body_data* b, double gap);
+/* Does body a at pose pa (a lifted pose, say) overlap body b where b stands? Tested in b's frame: a pose lifted by a
+ * few float steps of coordinates near the range limit would leave the accepted range in world coordinates. */
+snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit);
+
+/* A body's size for the skin, the contact lift and the placement range: half its mesh box's diagonal. */
+static inline double snug_body_radius(const snug_body_data* b) {
+    return 0.5 * dlen(dsub(dv(b->local_max), dv(b->local_min)));
+}
+/* The placement range of a group (snug.h, SNUG_PLACE_RANGE): how far from the origin its bodies may stand in each
+ * coordinate. */
+double snug_group_range(const snug_group* g);
+/* Would every member of the group stand within its range after turning by turn about pivot and shifting by shift? */
+bool snug_group_in_range(const snug_group* g, dquat turn, dvec pivot, dvec shift);
+/* Fails with INVALID_ARGUMENT, naming the body, when a member of the group stands beyond its range. */
+snug_status snug_group_range_check(snug_ctx* ctx, const snug_group* g, const char* what);
 
 /* Bodies outside the group that rest on a member lose that binding once it no longer holds (its plane or its
  * polygon left the offer): a body is carried only by the supporter of its main binding, its parent, and a second
@@ -137,13 +152,13 @@ bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
  * rounding, near enough (a hundredth of a skin of the smaller body) that nothing else is excused. */
 static inline double snug_contact_lift(const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
                                        const snug_body_data* b, const snug_mesh_data* mb) {
-    double ra = 0.5 * dlen(dsub(dv(a->local_max), dv(a->local_min)));
-    double rb = 0.5 * dlen(dsub(dv(b->local_max), dv(b->local_min)));
+    double ra = snug_body_radius(a), rb = snug_body_radius(b);
     double lift = 0.01 * ps->def.skin * (ra < rb ? ra : rb);
     double tol = 8.0 * (ma->tolerance > mb->tolerance ? ma->tolerance : mb->tolerance);
     if (tol > lift) lift = tol;
-    /* the lifted pose is stored in float: the lift must outlast its rounding there (a few steps of the largest
-     * coordinate of either body) */
+    /* the poses are stored in float: a resting body may stand into its supporter by their rounding, which the lift
+     * must outlast (a few steps of the largest coordinate of either body; the test runs in the supporter's frame,
+     * snug_overlap_in_frame, so that the lifted pose stays in range) */
     double mag = 0.0;
     for (int k = 0; k < 3; k++) mag = fmax(mag, fmax(fabs(a->world.p[k]), fabs(b->world.p[k])));
     double steps = 8.0 * FLT_EPSILON * mag;

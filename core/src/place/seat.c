@@ -168,10 +168,8 @@ snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
             }
             dpose lifted = m.pose;
             lifted.p = dadd(lifted.p, lift);
-            snug_pose pm = dpose_store(lifted);
             bool hit = false;
-            snug_tri_pair pair;
-            if ((st = snug_mesh_overlap(ctx, m.body->mesh, &pm, c->mesh, &c->world, &hit, &pair))) return st;
+            if ((st = snug_overlap_in_frame(ctx, m.body, lifted, c, &hit))) return st;
             if (hit) {
                 *free = false;
                 if (blocker) {
@@ -228,6 +226,10 @@ snug_status snug_bindings_set(snug_ctx* ctx, snug_scene_data* s, snug_place_scen
 snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                            const snug_seat* seat, bool keep_others) {
     const snug_member* m0 = &g->members[0];
+    if (!snug_group_in_range(g, seat->turn, seat->pivot, seat->shift))
+        return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT,
+                         "the seat on body 0x%08x would carry body 0x%08x beyond its group's placement range +-%g",
+                         seat->b.supporter, m0->body->handle, snug_group_range(g));
     dpose p = dpose_turn(m0->pose, seat->turn, seat->pivot);
     p.p = dadd(p.p, seat->shift);
     snug_pose pose = dpose_store(p);
@@ -347,7 +349,7 @@ snug_status snug_lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* p
     lift = dscale(dnorm(lift), ps->def.skin * g->radius);
     bool free = false;
     snug_status st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, lift, NULL, &free, NULL);
-    if (st || !free || !(dlen(lift) > 0.0)) return st;
+    if (st || !free || !(dlen(lift) > 0.0) || !snug_group_in_range(g, dq_identity(), g->centre, lift)) return st;
     dpose p = g->members[0].pose;
     p.p = dadd(p.p, lift);
     snug_pose pf = dpose_store(p);

@@ -122,6 +122,10 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
     double step = 0.5 * B->radius;
     int rings = (int)fmin(RINGS, ceil(2.0 * w.radius / step));
     const snug_seat_anchor clamp = {.rule = SNUG_SEAT_CLAMP};
+    /* the seats found blocked: candidates off the offer clamp onto its edge, many of them onto the same pose (60 of
+     * the 170 candidates of a dragon on a crowded shelf), and a pose is tested once */
+    snug_pose blocked[1 + RINGS * RING_STEPS];
+    uint32_t blocked_count = 0;
     for (int ring = 0; ring <= rings; ring++) {
         int steps = ring == 0 ? 1 : RING_STEPS;
         for (int k = 0; k < steps; k++) {
@@ -135,10 +139,19 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
             if ((st = snug_body_set_pose(ctx, scene, nb, &pf)) || (st = snug_group_gather(ctx, s, ps, b, &g))) goto fail;
             snug_seat seat;
             if (!snug_seat_find(ctx, s, ps, &g, binding, h, offer, &clamp, false, &seat)) continue;
+            dpose seated = dpose_turn(g.members[0].pose, seat.turn, seat.pivot);
+            seated.p = dadd(seated.p, seat.shift);
+            snug_pose sf = dpose_store(seated);
+            bool tried = false;
+            for (uint32_t i = 0; i < blocked_count && !tried; i++) tried = !memcmp(&blocked[i], &sf, sizeof sf);
+            if (tried) continue;
             bool free = false;
             if ((st = snug_group_free_at(ctx, s, ps, &g, seat.turn, seat.pivot, seat.shift, &seat.b, &free, NULL)))
                 goto fail;
-            if (!free) continue;
+            if (!free) {
+                blocked[blocked_count++] = sf;
+                continue;
+            }
             if ((st = snug_seat_take(ctx, s, ps, &g, &seat, false))) goto fail;
             *out = nb;
             if (bound) *bound = seat.b;

@@ -429,17 +429,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > skin) continue; /* the member's turn does not come near it */
-            dvec lift = snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
-            /* a face resting on c turned about any other axis than its normal goes into c on one side at once; the
-             * lift would excuse that up to half a skin, the check only a hundredth (found by fuzz_place: a table
-             * standing unbound on the floor tilted into it in free mode) */
-            if (dlen(lift) > 0.0 && dlen(dcross(axis, dnorm(lift))) > 1e-4) {
-                best_t = 0.0;
-                out->turn_blocked = true;
-                add_blocker(out, c, m->body, m->body->world.p, dnorm(lift));
-                continue;
-            }
-            snug_pose pm = pose_at(m, lift);
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool touching = false;
             if ((st = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, 0.0f, &touching))) return st;
             if (touching) {

@@ -27,6 +27,14 @@ static void bind(test_room* r, snug_body body, test_item_kind kind, snug_body su
     CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r->ctx));
 }
 
+/* add, then bind onto the supporter's first offer */
+static snug_body add_on(test_room* r, test_item_kind kind, float x, float y, float z, float yaw, snug_body sup,
+                        test_item_kind sup_kind) {
+    snug_body b = add(r, kind, x, y, z, yaw);
+    bind(r, b, kind, sup, sup_kind, 0);
+    return b;
+}
+
 static uint32_t violations(test_room* r) {
     snug_violation v[16];
     uint32_t total = 0;
@@ -127,12 +135,10 @@ static void test_bad_surfaces_are_refused(void) {
 static void test_bind_lamp_on_table(void) {
     test_room r;
     test_room_open(&r);
-    snug_body table = add(&r, TEST_TABLE, 0, 0.3f, 0, 0.3f);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0.3f, 0, 0.3f, r.floor, TEST_FLOOR);
     snug_pose tp = pose_of(&r, table);
     CHECK_NEAR(tp.p[1], 0.0f, 1e-5f); /* dropped onto the floor, turn kept */
-    snug_body lamp = add(&r, TEST_LAMP, 0.3f, 1.2f, 0.1f, 1.0f);
-    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    snug_body lamp = add_on(&r, TEST_LAMP, 0.3f, 1.2f, 0.1f, 1.0f, table, TEST_TABLE);
     snug_pose lp = pose_of(&r, lamp);
     CHECK_NEAR(lp.p[1], 0.78f, 1e-5f);
     snug_body parent = 0;
@@ -166,10 +172,8 @@ static void test_blocks_refuse_a_cycle(void) {
 static void test_slide_stays_on_the_table_and_turns_about_up(void) {
     test_room r;
     test_room_open(&r);
-    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
-    snug_body lamp = add(&r, TEST_LAMP, 0, 0.9f, 0, 0);
-    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body lamp = add_on(&r, TEST_LAMP, 0, 0.9f, 0, 0, table, TEST_TABLE);
     rng g = {harness_seed()};
     for (int i = 0; i < 200 * harness_scale(); i++) {
         snug_move_def d = snug_default_move_def();
@@ -201,12 +205,9 @@ static void test_slide_stays_on_the_table_and_turns_about_up(void) {
 static void test_blocked_by_a_book_then_slides(void) {
     test_room r;
     test_room_open(&r);
-    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
-    snug_body lamp = add(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0);
-    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
-    snug_body book = add(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0);
-    bind(&r, book, TEST_BOOK, table, TEST_TABLE, 0);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body lamp = add_on(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0, table, TEST_TABLE);
+    snug_body book = add_on(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0, table, TEST_TABLE);
     /* push the lamp at the book in 2 cm steps: it stops a skin short, reports the book */
     bool blocked = false;
     for (int i = 0; i < 60; i++) {
@@ -234,10 +235,8 @@ static void test_blocked_by_a_book_then_slides(void) {
 static void test_table_carries_its_lamp_and_stops_for_it(void) {
     test_room r;
     test_room_open(&r);
-    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
-    snug_body lamp = add(&r, TEST_LAMP, 0.6f, 0.9f, 0, 0);
-    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body lamp = add_on(&r, TEST_LAMP, 0.6f, 0.9f, 0, 0, table, TEST_TABLE);
     /* a wall whose foot the table passes but the lamp does not: a block on a block standing beside it */
     snug_body b1 = add(&r, TEST_BLOCK, 1.6f, 0.01f, 0, 0);
     snug_body b2 = add(&r, TEST_BLOCK, 1.6f, 0.42f, 0, 0);
@@ -262,12 +261,9 @@ static void test_table_carries_its_lamp_and_stops_for_it(void) {
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
-    snug_body desk = add(&r, TEST_DESK, -1.5f, 0, 0, 0);
-    bind(&r, desk, TEST_DESK, r.floor, TEST_FLOOR, 0);
-    snug_body table = add(&r, TEST_TABLE, 1.0f, 0, 0, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
-    snug_body lamp = add(&r, TEST_LAMP, -1.5f, 0.9f, 0.15f, 0);
-    bind(&r, lamp, TEST_LAMP, desk, TEST_DESK, 0);
+    snug_body desk = add_on(&r, TEST_DESK, -1.5f, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body table = add_on(&r, TEST_TABLE, 1.0f, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body lamp = add_on(&r, TEST_LAMP, -1.5f, 0.9f, 0.15f, 0, desk, TEST_DESK);
     /* grab the lamp's shade centre, point from above at the table */
     snug_move_def d = snug_default_move_def();
     d.input = SNUG_MOVE_POINTER;
@@ -299,8 +295,7 @@ static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
 static void test_bad_input_changes_nothing(void) {
     test_room r;
     test_room_open(&r);
-    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
     snug_pose before = pose_of(&r, table);
     snug_move_def d = snug_default_move_def();
     snug_move_result res;
@@ -383,10 +378,8 @@ static void test_a_ball_starting_inside_another_moves_freely(void) {
 static void test_push_out_keeps_a_bound_body_in_its_plane(void) {
     test_room r;
     test_room_open(&r);
-    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
-    snug_body lamp = add(&r, TEST_LAMP, 0, 1, 0, 0);
-    bind(&r, lamp, TEST_LAMP, table, TEST_TABLE, 0);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body lamp = add_on(&r, TEST_LAMP, 0, 1, 0, 0, table, TEST_TABLE);
     snug_body book = add(&r, TEST_BOOK, 0, 0.78f, 0, 0);
     snug_binding bd = {book, test_item_surface(TEST_BOOK, SNUG_SURFACE_BINDING, 0), table,
                        test_item_surface(TEST_TABLE, SNUG_SURFACE_OFFER, 0)};
@@ -406,12 +399,9 @@ static void test_push_out_keeps_a_bound_body_in_its_plane(void) {
      * book; refused, changing nothing */
     test_room_close(&r);
     test_room_open(&r);
-    table = add(&r, TEST_TABLE, 0, 0, 0, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
-    snug_body block = add(&r, TEST_BLOCK, 0, 1, 0, 0);
-    bind(&r, block, TEST_BLOCK, table, TEST_TABLE, 0);
-    lamp = add(&r, TEST_LAMP, 0, 2, 0, 0);
-    bind(&r, lamp, TEST_LAMP, block, TEST_BLOCK, 0);
+    table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body block = add_on(&r, TEST_BLOCK, 0, 1, 0, 0, table, TEST_TABLE);
+    lamp = add_on(&r, TEST_LAMP, 0, 2, 0, 0, block, TEST_BLOCK);
     snug_pose before = pose_of(&r, lamp);
     book = add(&r, TEST_BOOK, before.p[0], before.p[1], before.p[2], 0);
     bd = (snug_binding){book, test_item_surface(TEST_BOOK, SNUG_SURFACE_BINDING, 0), block,
@@ -483,8 +473,7 @@ static void test_placement_stays_in_its_range(void) {
 static void test_turn_beyond_a_whole_turn_is_refused(void) {
     test_room r;
     test_room_open(&r);
-    snug_body table = add(&r, TEST_TABLE, 0, 0, 0, 0);
-    bind(&r, table, TEST_TABLE, r.floor, TEST_FLOOR, 0);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
     snug_pose before = pose_of(&r, table);
     snug_move_def d = snug_default_move_def();
     d.target = before;

@@ -266,6 +266,38 @@ static void test_translation_closed_form(void) {
     }
 }
 
+/* Translation in the contact band: a vertex sliding within eps of a face's plane over one of its corners, and an edge
+ * sliding within eps of another's line across it, each inside only between the samples a scan would take (u = 0.5
+ * and 1). Every condition is linear in u, so every finder must find the entry exactly (a sweep's vouching for the
+ * poses before its first contact rests on it). */
+static void test_translation_enters_in_the_band(void) {
+    float tri[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, v[3] = {0, 0.1f, 0};
+    float e0[3] = {-1, 0.3f, 0}, e1[3] = {1, 0.3f, 0}, g0[3] = {0.2f, -1, 0}, g1[3] = {0.2f, 1, 0};
+    snug_ccd_feature vf = {SNUG_CCD_VF, {v, tri[0], tri[1], tri[2]}}, ee = {SNUG_CCD_EE, {e0, e1, g0, g1}};
+    /* the vertex runs x = -1 -> 3 at height 5e-8: over the face for x in [0, 0.9], u in [0.25, 0.475]; the edge runs
+     * x = 3 -> -5: across the other for an offset in [-0.8, 1.2], u in [0.225, 0.475] */
+    const snug_ccd_feature* feats[2] = {&vf, &ee};
+    float from[2] = {-1, 3}, to[2] = {3, -5};
+    double entry[2] = {0.25, 0.225};
+    for (int k = 0; k < 2; k++) {
+        snug_pose a = snug_pose_identity(), a1 = a, b = snug_pose_identity();
+        a.p[0] = from[k], a1.p[0] = to[k];
+        a.p[2] = a1.p[2] = 5e-8f;
+        snug_lerp_slerp la, lb;
+        snug_lerp_slerp_init(&la, &a, &a1);
+        snug_lerp_slerp_init(&lb, &b, &b);
+        snug_ccd_frames fr;
+        snug_ccd_frames_init(&fr, &la, &lb);
+        CHECK(fr.translation);
+        for (int f = 0; f < 5; f++) {
+            snug_ccd_params p = params(all_finders[f]);
+            snug_ccd_hit h;
+            CHECK_MSG(snug_ccd_feature_toi(&fr, feats[k], &p, 0.0, 1.0, &h), "feature %d, finder %d", k, f);
+            CHECK_NEAR(h.u, entry[k], 1e-6);
+        }
+    }
+}
+
 /* Rotating contacts: a vertex on an arm turning about z hits a wall; exact time from the circle. */
 static void test_rotation_against_exact(void) {
     rng r = {harness_seed() + 3};
@@ -402,6 +434,7 @@ int main(void) {
     RUN(test_swept_aabb_turn_about_up);
     RUN(test_quadratic_roots);
     RUN(test_translation_closed_form);
+    RUN(test_translation_enters_in_the_band);
     RUN(test_rotation_against_exact);
     RUN(test_enter_and_leave);
     RUN(test_random_features_against_dense_sampling);

@@ -73,27 +73,38 @@ bool snug_ccd_distance(snug_ccd_frames* fr, const snug_ccd_feature* f, double u,
     return distance_from_points(f, w, ref, d, n);
 }
 
-static bool inside_from_points(const snug_ccd_feature* f, const dvec w[4], double eps) {
+/* The inside test as values that hold where <= 0 (the comparisons' signs are exact): VF, the vertex on the inner
+ * side of each side plane of the face's prism; EE, both feet of the common perpendicular on their edges (Fig.
+ * 5.8); each within eps. Returns their count, 0 for a degenerate face or parallel edges (never inside). Under
+ * translation every value is linear in u. */
+static int inside_values(const snug_ccd_feature* f, const dvec w[4], double eps, double v[4]) {
     if (f->kind == SNUG_CCD_EE) {
         dvec a = dsub(w[1], w[0]), b = dsub(w[3], w[2]), n = dcross(a, b);
         double nn = ddot(n, n), la = sqrt(ddot(a, a)), lb = sqrt(ddot(b, b));
-        if (!(nn > 1e-14 * la * la * lb * lb)) return false;
-        /* feet of the common perpendicular (Fig. 5.8) */
+        if (!(nn > 1e-14 * la * la * lb * lb)) return 0;
         dvec r = dsub(w[2], w[0]);
         double l1 = ddot(dcross(r, b), n) / nn, l2 = ddot(dcross(r, a), n) / nn;
         double s1 = eps / la, s2 = eps / lb;
-        return l1 >= -s1 && l1 <= 1.0 + s1 && l2 >= -s2 && l2 <= 1.0 + s2;
+        v[0] = -(l1 + s1), v[1] = l1 - (1.0 + s1), v[2] = -(l2 + s2), v[3] = l2 - (1.0 + s2);
+        return 4;
     }
     dvec N = dcross(dsub(w[2], w[1]), dsub(w[3], w[1]));
-    double nn = sqrt(ddot(N, N));
-    if (!(nn > 0.0)) return false;
+    if (!(sqrt(ddot(N, N)) > 0.0)) return 0;
     for (int i = 0; i < 3; i++) {
         dvec a = w[1 + i], b = w[1 + (i + 1) % 3];
         dvec m = dcross(dsub(b, a), N); /* outward side normal of the prism, |m| = |e| |N| */
         double lm = sqrt(ddot(m, m));
-        if (lm > 0.0 && ddot(m, dsub(w[0], a)) > eps * lm) return false;
+        v[i] = lm > 0.0 ? ddot(m, dsub(w[0], a)) - eps * lm : -1.0;
     }
-    return true;
+    return 3;
+}
+
+static bool inside_from_points(const snug_ccd_feature* f, const dvec w[4], double eps) {
+    double v[4];
+    int n = inside_values(f, w, eps, v);
+    for (int i = 0; i < n; i++)
+        if (v[i] > 0.0) return false;
+    return n > 0;
 }
 
 bool snug_ccd_inside(snug_ccd_frames* fr, const snug_ccd_feature* f, double u, double eps) {
@@ -151,6 +162,33 @@ static double g_at(search* s, double u) {
 }
 
 static bool inside_at(search* s, double u) { return snug_ccd_inside(s->fr, s->f, u, s->eps); }
+
+/* Under translation, a feature starting within the band but outside the face (edge): the earliest u in [u0, u1]
+ * where it is within eps of the plane (line) and inside, exactly, since every condition is linear in u; false when
+ * there is none (it leaves the band, which it never re-enters, or passes the plane beside the face). */
+static bool band_entry_linear(search* s, double u0, double u1, double* found) {
+    double c[2][6];
+    int n = 0;
+    for (int k = 0; k < 2; k++) {
+        dvec w[4];
+        double d, nrm[3];
+        feature_points(s->fr, s->f, k ? u1 : u0, w);
+        if (!distance_from_points(s->f, w, s->has_ref ? s->ref : NULL, &d, nrm)) return false;
+        c[k][0] = d - s->eps, c[k][1] = -d - s->eps;
+        n = 2 + inside_values(s->f, w, s->eps, c[k] + 2);
+        if (n == 2) return false;
+    }
+    double lo = u0, hi = u1;
+    for (int i = 0; i < n; i++) {
+        double a = c[0][i], b = c[1][i];
+        if (a > 0.0 && b > 0.0) return false;
+        if (a > 0.0) lo = fmax(lo, u0 + (u1 - u0) * a / (a - b));
+        else if (b > 0.0) hi = fmin(hi, u0 + (u1 - u0) * a / (a - b));
+    }
+    if (lo > hi) return false;
+    *found = lo;
+    return true;
+}
 
 /* Illinois regula falsi on a bracket with g(a) > 0 >= g(b); returns the last u with g > 0 (the conservative
  * side, seed Fig. 5.14) once the bracket is tiny or the iterations run out. */
@@ -229,7 +267,9 @@ bool snug_ccd_feature_toi(snug_ccd_frames* fr, const snug_ccd_feature* f, const 
         if (inside_at(&s, u0)) found = u0;
     }
     snug_root_finder finder = fr->translation ? SNUG_ROOT_LINEAR : p->finder; /* linear is exact here */
-    if (found < 0.0 && g0 <= 0.0) {
+    if (found < 0.0 && g0 <= 0.0 && fr->translation) {
+        if (!band_entry_linear(&s, u0, u1, &found)) return false;
+    } else if (found < 0.0 && g0 <= 0.0) {
         /* in the band but outside the face / edge: scan for the moment it comes inside (coplanar sliding) */
         int n = finder == SNUG_ROOT_SAMPLING || finder == SNUG_ROOT_SAMPLING_REGULA_FALSI
                     ? (int)ceil((u1 - u0) / p->step - 1e-9) : 2;

@@ -101,6 +101,7 @@ typedef struct snug_toi_input {
     bool rotation_pivot;        /* motion_a turns about pivot_a (body frame), not about its origin */
     double pivot_a[3];
     struct snug_sweep_start* start; /* optional (sweeps): what the search learnt of the start pose */
+    bool* grazed;               /* optional (translation sweeps): see snug_sweep_translation */
 } snug_toi_input;
 
 /* Whether the meshes of a translation sweep overlap at its start pose (a triangle pair within eps, as
@@ -111,10 +112,12 @@ typedef struct snug_sweep_start {
 } snug_sweep_start;
 
 /* snug_mesh_sweep, reporting *start as well (the mover's check before its first cast, which would otherwise
- * traverse the same contact again). */
+ * traverse the same contact again) and *grazed: whether the search let a contact pass (sliding along it) or was cut
+ * short. When it did neither, its roots are exact and no feature pair came within eps before the reported contact,
+ * so no pose on the way there overlaps (what spares the mover the static check of a cast's end). Both optional. */
 snug_status snug_sweep_translation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
                                    snug_mesh other, const snug_pose* other_pose, snug_toi_result* result,
-                                   snug_sweep_start* start);
+                                   snug_sweep_start* start, bool* grazed);
 
 /* The dynamic / mixed / static search over all motion segments (toi.c). */
 snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_result* out);

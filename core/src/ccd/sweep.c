@@ -23,13 +23,14 @@
 
 static snug_status sweep_run(snug_ctx* ctx, snug_mesh moving, const snug_motion* motion, snug_mesh other,
                              const snug_pose* other_pose, const double* pivot, snug_toi_result* result,
-                             snug_sweep_start* start) {
+                             snug_sweep_start* start, bool* grazed) {
     snug_motion still = snug_motion_static(other_pose);
     snug_toi_input in;
     snug_status st = snug_toi_prepare(ctx, moving, motion, other, &still, NULL, &in);
     if (st) return st;
     in.slide = true;
     in.start = start;
+    in.grazed = grazed;
     if (pivot) {
         in.rotation_pivot = true;
         memcpy(in.pivot_a, pivot, sizeof in.pivot_a);
@@ -39,13 +40,14 @@ static snug_status sweep_run(snug_ctx* ctx, snug_mesh moving, const snug_motion*
 
 snug_status snug_mesh_sweep(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
                              snug_mesh other, const snug_pose* other_pose, snug_toi_result* result) {
-    return snug_sweep_translation(ctx, moving, pose, translation, other, other_pose, result, NULL);
+    return snug_sweep_translation(ctx, moving, pose, translation, other, other_pose, result, NULL, NULL);
 }
 
 snug_status snug_sweep_translation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float translation[3],
                                    snug_mesh other, const snug_pose* other_pose, snug_toi_result* result,
-                                   snug_sweep_start* start) {
+                                   snug_sweep_start* start, bool* grazed) {
     if (start) start->known = start->overlap = false;
+    if (grazed) *grazed = true;
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;
     if (!pose || !translation || !other_pose || !result)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "sweep: pose, translation, other_pose and result are required");
@@ -57,7 +59,7 @@ snug_status snug_sweep_translation(snug_ctx* ctx, snug_mesh moving, const snug_p
     for (int i = 0; i < 3; i++) end.p[i] += translation[i];
     snug_pose from = snug_pose_normalized(pose);
     snug_motion m = snug_motion_between(&from, &end);
-    return sweep_run(ctx, moving, &m, other, other_pose, NULL, result, start);
+    return sweep_run(ctx, moving, &m, other, other_pose, NULL, result, start, grazed);
 }
 
 snug_status snug_mesh_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug_pose* pose, const float pivot[3],
@@ -101,5 +103,5 @@ snug_status snug_mesh_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug
         c[col] = (double)R0[col][0] * (pivot[0] - start.p[0]) + (double)R0[col][1] * (pivot[1] - start.p[1]) +
                  (double)R0[col][2] * (pivot[2] - start.p[2]);
     snug_motion m = snug_motion_between(&start, &end);
-    return sweep_run(ctx, moving, &m, other, other_pose, c, result, NULL);
+    return sweep_run(ctx, moving, &m, other, other_pose, c, result, NULL, NULL);
 }

@@ -331,11 +331,18 @@ static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0,
         /* the reported feature stays a candidate while it touches within the tie window of the earliest contact */
         double first = h.u < s->best_u ? h.u : s->best_u, ap = contact_approach(s, &h);
         if (s->best_u <= 1.0 && s->feat_u <= first + s->tie && !better_simultaneous(s, h.u, ap, kind)) {
-            if (h.u >= s->best_u || (s->in->slide && !contact_blocks(s, sa, sb, &h))) continue;
+            if (h.u >= s->best_u) continue;
+            if (s->in->slide && !contact_blocks(s, sa, sb, &h)) {
+                if (s->in->grazed) *s->in->grazed = true;
+                continue;
+            }
             s->best_u = h.u; /* an earlier touch of the same contact sets the time, the better feature stays */
             continue;
         }
-        if (s->in->slide && !contact_blocks(s, sa, sb, &h)) continue;
+        if (s->in->slide && !contact_blocks(s, sa, sb, &h)) {
+            if (s->in->grazed) *s->in->grazed = true;
+            continue;
+        }
         record(s, first, kind, sa, sb, ia, ib, h.point, h.normal);
         s->feat_u = h.u;
         s->approach = ap;
@@ -730,6 +737,7 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
                                             in->a->tri_count + in->b->tri_count);
     snug_status st = snug_scratch_reserve(ctx, 64u * 1024u);
     if (st) return st;
+    if (in->grazed) *in->grazed = false;
 
     snug_toi_result r;
     snug_toi_result_clear(&r);
@@ -784,6 +792,7 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
         else st = traverse(&s, 1.0, 1.0);
         if (st) return st;
         if (in->start && s.at_start) in->start->known = s.linear && !s.cut;
+        if (in->grazed && (s.cut || !s.linear)) *in->grazed = true;
         if (s.cut && s.cut_u < s.best_u) {
             toi_cut(&s, t0, t1, &r);
             break;

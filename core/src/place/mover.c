@@ -26,6 +26,7 @@ typedef struct plane {
 typedef struct pair_state {
     bool excluded;                     /* overlapping before the call */
     bool unchecked;                    /* within two skins at the start, not yet known to be clear there */
+    bool grazed;                       /* this round's sweep cannot vouch for the cast's end (snug_sweep_translation) */
 } pair_state;
 
 static snug_pose pose_at(const snug_member* m, dvec offset) {
@@ -169,12 +170,13 @@ static snug_status check_start(snug_ctx* ctx, snug_place_scene* ps, const snug_g
 
 /* Does a member, turned by q about pivot and moved by offset, overlap a body it may not touch? (*who names the
  * pair.) The guard behind the casts: a sweep that starts within a few tolerances of a face and grazes along it can
- * miss the contact (ccd/sweep.c's crossing window), so the end of every cast is checked statically. pairs may be
- * NULL (none excluded). */
+ * miss the contact (ccd/sweep.c's crossing window), so the end of a cast is checked statically, for the pairs whose
+ * sweeps grazed when grazed_only (a translation's sweeps tell), else for all (a turn's root search samples). pairs
+ * may be NULL (none excluded). */
 static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                  snug_body_data** near, uint32_t near_count, const pair_state* pairs, dquat q,
-                                  dvec pivot, dvec offset, double skin, bool* overlap, const snug_body_data** who,
-                                  const snug_body_data** by) {
+                                  snug_body_data** near, uint32_t near_count, const pair_state* pairs, bool grazed_only,
+                                  dquat q, dvec pivot, dvec offset, double skin, bool* overlap,
+                                  const snug_body_data** who, const snug_body_data** by) {
     *overlap = false;
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member mm = moved_member(&g->members[i], q, pivot, offset);
@@ -183,7 +185,9 @@ static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_
         member_box(m, dxyz(0, 0, 0), &lo, &hi);
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
-            if ((pairs && pairs[(size_t)i * near_count + k].excluded) || !pair_tested(s, m, c)) continue;
+            const pair_state* pair_st = pairs ? &pairs[(size_t)i * near_count + k] : NULL;
+            if (pair_st && (pair_st->excluded || (grazed_only && !pair_st->grazed))) continue;
+            if (!pair_tested(s, m, c)) continue;
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 0.0) continue;
@@ -215,8 +219,8 @@ static snug_status last_free(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
         bool o = false;
         const snug_body_data *w1, *w2;
         dquat q = angle == 0.0 ? dq_identity() : dq_axis_angle(axis, angle * mid);
-        snug_status st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, q, pivot, dmadd(offset, x, mid), skin,
-                                        &o, &w1, &w2);
+        snug_status st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, false, q, pivot, dmadd(offset, x, mid),
+                                        skin, &o, &w1, &w2);
         if (st) return st;
         if (o) hi = mid;
         else lo = mid;
@@ -318,6 +322,7 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
             for (uint32_t k = 0; k < near_count; k++) {
                 snug_body_data* c = near[k];
                 pair_state* pst = &pairs[(size_t)i * near_count + k];
+                pst->grazed = false;
                 if (pst->excluded || !pair_tested(s, m, c)) continue;
                 float clo[3], chi[3];
                 snug_body_world_box(c, &c->world, clo, chi);
@@ -331,7 +336,7 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                  * same contact a second time */
                 snug_sweep_start start;
                 if ((st = snug_sweep_translation(ctx, m->body->mesh, &pm, xf, c->mesh, &c->world, &r,
-                                                 pst->unchecked ? &start : NULL)))
+                                                 pst->unchecked ? &start : NULL, &pst->grazed)))
                     break;
                 if (pst->unchecked && start.known) {
                     pst->unchecked = false;
@@ -358,7 +363,7 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
         if (hit_body && u * len < 0.1 * skin) u = 0.0;
         bool overlap = false;
         const snug_body_data *o_body = NULL, *o_by = NULL;
-        if (u > 0.0 && (st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, dq_identity(), g->centre,
+        if (u > 0.0 && (st = overlapping_at(ctx, s, ps, g, near, near_count, pairs, true, dq_identity(), g->centre,
                                             dmadd(offset, x, u), skin, &overlap, &o_body, &o_by)))
             break;
         if (overlap) { /* a missed contact: the last free point of this cast, a skin short of it */
@@ -465,7 +470,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
     /* the static guard of the casts (overlapping_at), for the turn */
     bool overlap = false;
     const snug_body_data *o_body, *o_by;
-    if ((st = overlapping_at(ctx, s, ps, g, near, near_count, NULL, dq_axis_angle(axis, angle * t), pivot,
+    if ((st = overlapping_at(ctx, s, ps, g, near, near_count, NULL, false, dq_axis_angle(axis, angle * t), pivot,
                              dxyz(0, 0, 0), skin, &overlap, &o_body, &o_by)))
         return st;
     if (overlap) {

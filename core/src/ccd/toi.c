@@ -12,6 +12,7 @@
  * Mixed mode runs the same traversal at the end pose only and refines the overlapping triangle pairs dynamically
  * (seed 000 Fig. 5.24); static mode stops at the first overlapping pair. */
 #include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "ccd/variants.h"
@@ -40,7 +41,6 @@ typedef struct toi_search {
     snug_ctx* ctx;
     const snug_toi_input* in;
     const snug_mesh_data* m[2];
-    snug_ccd_frames fr;
     snug_ccd_params prm;
     double pivot[2][3];
     double reach[2];            /* largest distance of the mesh's box from its pivot */
@@ -72,6 +72,7 @@ typedef struct toi_search {
     uint64_t work, work_budget;
     bool cut;                   /* the budget ran out: nothing before cut_u is cleared */
     double cut_u;
+    snug_ccd_frames fr;         /* last: its transform cache (18 KB) is not cleared with the rest */
 } toi_search;
 
 /* ------------------------------------------------------------------------------------------- heap */
@@ -720,7 +721,7 @@ static void toi_cut(toi_search* s, double t0, double t1, snug_toi_result* out) {
 
 snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_result* out) {
     toi_search s;
-    memset(&s, 0, sizeof s);
+    memset(&s, 0, offsetof(toi_search, fr)); /* snug_ccd_frames_init sets up fr for each motion piece */
     s.ctx = ctx;
     s.in = in;
     s.m[0] = in->a;

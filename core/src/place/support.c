@@ -5,6 +5,7 @@
  * hanging when either moved; onto the other table it goes by a re-seat under the pointer instead (move.c).
  * Pieces are convex, so "inside the union" is "the areas of the polygon's parts inside the pieces add up to its
  * area". */
+#include <stddef.h>
 #include <string.h>
 
 #include "place/support.h"
@@ -30,7 +31,7 @@ static void piece_in_plane(const snug_support* sp, const snug_place_surface* off
 
 snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, uint32_t member,
                                 snug_mesh_data* mesh, const snug_binding* bd, snug_support* sp) {
-    memset(sp, 0, sizeof *sp);
+    memset(sp, 0, offsetof(snug_support, pieces)); /* the pieces (18 KB) are written as they are found */
     const snug_place_surfaces* bs = snug_mesh_surfaces(mesh);
     snug_body_data* sup = snug_pool_get(&s->bodies, bd->supporter);
     snug_mesh_data* smesh = sup ? snug_pool_get(&ctx->meshes, sup->mesh) : NULL;
@@ -46,7 +47,7 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     sp->eps = 1e-6 * (sp->plane.radius + sp->binding->radius + dlen(sp->plane.origin));
     (void)ctx;
     /* the recorded offer first, so that ties keep the binding where it is */
-    sp->pieces[0] = (snug_support_piece){sup->handle, bd->offer, {0}};
+    sp->pieces[0].supporter = sup->handle, sp->pieces[0].offer = bd->offer;
     dpose sup_pose = dpose_f(&sup->world);
     piece_in_plane(sp, &ss->items[bd->offer], sup_pose, &sp->pieces[0].poly);
     sp->count = 1;
@@ -56,7 +57,7 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
         dvec n = dnorm(dpose_dir(sup_pose, dv(o->s.normal)));
         if (ddot(n, sp->plane.n) < 1.0 - 1e-9) continue;
         if (fabs(ddot(dsub(dpose_point(sup_pose, o->centroid), sp->plane.origin), sp->plane.n)) > tol) continue;
-        sp->pieces[sp->count] = (snug_support_piece){sup->handle, j, {0}};
+        sp->pieces[sp->count].supporter = sup->handle, sp->pieces[sp->count].offer = j;
         piece_in_plane(sp, o, sup_pose, &sp->pieces[sp->count].poly);
         sp->count++;
     }

@@ -151,7 +151,7 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         dvec lift = snug_rest_lift(ctx, ps, ma, pa, b, snug_contact_lift(ps, a, ma, b, mb));
         pa.p = dadd(pa.p, lift);
         bool hit = false;
-        if ((st = snug_overlap_in_frame(ctx, a, pa, b, &hit))) return st;
+        if ((st = snug_overlap_in_frame(ctx, a, pa, b, &hit, NULL))) return st;
         if (hit) report(&v, SNUG_VIOLATION_OVERLAP, a->handle, b->handle, SNUG_NO_HIT, 0);
     }
     *total = v.total;

@@ -65,7 +65,7 @@ snug_status snug_body_drop(snug_ctx* ctx, snug_scene scene, snug_body body, snug
     }
     bool free = false;
     snug_blocker who;
-    if ((st = snug_group_free_at(ctx, s, ps, &g, seat->turn, seat->pivot, seat->shift, &seat->b, &free, &who))) return st;
+    if ((st = snug_group_free_at(ctx, s, ps, &g, seat->turn, seat->pivot, seat->shift, &seat->b, &free, &who, NULL))) return st;
     if (!free) {
         *outcome = SNUG_DROP_BLOCKED;
         if (blocker) *blocker = who.body;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "place/place.h"
+#include "query/traverse.h"
 
 static snug_status next_stamp(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps) {
     uint32_t need = s->bodies.slot_count;
@@ -125,13 +126,31 @@ dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_d
     return lift;
 }
 
-snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit) {
+/* a at pa in b's frame: the meshes and B -> A */
+static snug_status in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b,
+                            snug_mesh_data** ma, snug_mesh_data** mb, snug_xform* x) {
     dpose pb = dpose_f(&b->world);
     dquat inv = dq_conj(pb.q);
     snug_pose rel = dpose_store((dpose){dq_mul(inv, pa.q), dq_rotate(inv, dsub(pa.p, pb.p))});
     snug_pose id = snug_pose_identity();
-    snug_tri_pair pair;
-    return snug_mesh_overlap(ctx, a->mesh, &rel, b->mesh, &id, hit, &pair);
+    return snug_query_begin_pair(ctx, a->mesh, &rel, b->mesh, &id, ma, mb, x);
+}
+
+snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit,
+                                  snug_overlap_hint* hint) {
+    snug_mesh_data *ma, *mb;
+    snug_xform x;
+    snug_status st = in_frame(ctx, a, pa, b, &ma, &mb, &x);
+    if (st) return st;
+    bool hinted = hint && hint->a == a->handle && hint->b == b->handle;
+    if (hinted && snug_overlap_pair(ma, mb, &x, hint->slot_a, hint->slot_b)) {
+        *hit = true;
+        return snug_succeed(ctx);
+    }
+    uint32_t sa, sb;
+    if ((st = snug_overlap_witness(ctx, ma, mb, &x, hit, &sa, &sb))) return st;
+    if (*hit && hint) *hint = (snug_overlap_hint){a->handle, b->handle, sa, sb};
+    return snug_succeed(ctx);
 }
 
 double snug_group_range(const snug_group* g) {

@@ -126,6 +126,7 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
      * the 170 candidates of a dragon on a crowded shelf), and a pose is tested once */
     snug_pose blocked[1 + RINGS * RING_STEPS];
     uint32_t blocked_count = 0;
+    snug_overlap_hint hint = {0}; /* nearby candidates are mostly blocked by the same triangles */
     for (int ring = 0; ring <= rings; ring++) {
         int steps = ring == 0 ? 1 : RING_STEPS;
         for (int k = 0; k < steps; k++) {
@@ -146,7 +147,7 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
             for (uint32_t i = 0; i < blocked_count && !tried; i++) tried = !memcmp(&blocked[i], &sf, sizeof sf);
             if (tried) continue;
             bool free = false;
-            if ((st = snug_group_free_at(ctx, s, ps, &g, seat.turn, seat.pivot, seat.shift, &seat.b, &free, NULL)))
+            if ((st = snug_group_free_at(ctx, s, ps, &g, seat.turn, seat.pivot, seat.shift, &seat.b, &free, NULL, &hint)))
                 goto fail;
             if (!free) {
                 blocked[blocked_count++] = sf;

@@ -167,15 +167,17 @@ static snug_status prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
     return snug_prism_seats(ctx, s, ps, g, dsub(g->lo, grow), dadd(g->hi, grow), true, in_snap_range, seats, cap, count);
 }
 
-/* Try seats in order; take the first the group is free at. */
+/* Try seats in order; take the first the group is free at. Neighbouring seats are mostly blocked by the same
+ * triangles, which are tried first. */
 static snug_status take_first_free(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                    const snug_seat* seats, uint32_t count, bool keep_others, bool apply,
                                    snug_move_result* r, bool* taken) {
     *taken = false;
+    snug_overlap_hint hint = {0};
     for (uint32_t i = 0; i < count; i++) {
         bool free = false;
         snug_status st = snug_group_free_at(ctx, s, ps, g, seats[i].turn, seats[i].pivot, seats[i].shift,
-                                            &seats[i].b, &free, NULL);
+                                            &seats[i].b, &free, NULL, &hint);
         if (st) return st;
         if (!free || !snug_group_in_range(g, seats[i].turn, seats[i].pivot, seats[i].shift)) continue;
         if (apply) {

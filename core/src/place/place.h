@@ -122,9 +122,18 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
  * and then to the wall. Zero when neither rests on the other: then touching is a collision. */
 dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
                      const snug_body_data* b, double gap);
+/* The triangle pair (by slots) that last showed two bodies overlapping: a caller testing a group at many nearby
+ * poses (the candidates of an insert or a snap) tries it first, since nearby poses are mostly blocked by the same. */
+typedef struct snug_overlap_hint {
+    snug_body a, b;
+    uint32_t slot_a, slot_b;
+} snug_overlap_hint;
+
 /* Does body a at pose pa (a lifted pose, say) overlap body b where b stands? Tested in b's frame: a pose lifted by a
- * few float steps of coordinates near the range limit would leave the accepted range in world coordinates. */
-snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit);
+ * few float steps of coordinates near the range limit would leave the accepted range in world coordinates. hint
+ * (optional): its pair is tested first when it is of these bodies, and a hit's pair replaces it. */
+snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit,
+                                  snug_overlap_hint* hint);
 
 /* A body's size for the skin, the contact lift and the placement range: half its mesh box's diagonal. */
 static inline double snug_body_radius(const snug_body_data* b) {

@@ -38,7 +38,7 @@ static snug_status push_out(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
                             const snug_group* g, const snug_support* sp, float translation[3], bool* moved) {
     bool free = false;
     snug_status st;
-    if ((st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, dxyz(0, 0, 0), NULL, &free, NULL))) return st;
+    if ((st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, dxyz(0, 0, 0), NULL, &free, NULL, NULL))) return st;
     if (free) return snug_succeed(ctx);
     /* the bodies the group overlaps now, by the same test */
     snug_body_data** near;
@@ -57,7 +57,7 @@ static snug_status push_out(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
             dpose p = m->pose;
             p.p = dadd(p.p, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, snug_contact_lift(ps, m->body, m->mesh, c, cm)));
             bool hit = false;
-            if ((st = snug_overlap_in_frame(ctx, m->body, p, c, &hit))) return st;
+            if ((st = snug_overlap_in_frame(ctx, m->body, p, c, &hit, NULL))) return st;
             if (hit) {
                 hits[nh++] = c;
                 double rc = snug_body_radius(c) + dlen(dsub(dv(c->world.p), g->centre));
@@ -110,7 +110,7 @@ static snug_status push_out(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
                 dvec t = dscale(d, push);
                 if (!snug_group_in_range(g, dq_identity(), g->centre, t) || !supports_hold(sp, g->ext_count, g, t))
                     continue;
-                if ((st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, t, NULL, &free, NULL))) return st;
+                if ((st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, t, NULL, &free, NULL, NULL))) return st;
                 if (free) best = push, best_t = t;
             }
     if (best == INFINITY)

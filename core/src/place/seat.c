@@ -133,9 +133,25 @@ snug_status snug_prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
     return SNUG_OK;
 }
 
+/* Does member m (already turned and shifted) touch body c, which it is not bound to? */
+static snug_status member_blocked(snug_ctx* ctx, snug_place_scene* ps, const snug_member* m, snug_body_data* c,
+                                  const snug_binding* seat, bool first, snug_overlap_hint* hint, bool* hit) {
+    snug_mesh_data* cm = snug_pool_get(&ctx->meshes, c->mesh);
+    if (!cm) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "body 0x%08x has no mesh", c->handle);
+    double gap = snug_contact_lift(ps, m->body, m->mesh, c, cm);
+    dvec lift = snug_rest_lift(ctx, ps, m->mesh, m->pose, c, gap);
+    if (seat && first && c->handle == seat->supporter) {
+        const snug_place_surface* A = surface_of(cm, seat->offer, SNUG_SURFACE_OFFER);
+        if (A) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&c->world), dv(A->s.normal))), gap);
+    }
+    dpose lifted = m->pose;
+    lifted.p = dadd(lifted.p, lift);
+    return snug_overlap_in_frame(ctx, m->body, lifted, c, hit, hint);
+}
+
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                dquat turn, dvec pivot, dvec shift, const snug_binding* seat, bool* free,
-                               snug_blocker* blocker) {
+                               snug_blocker* blocker, snug_overlap_hint* hint) {
     *free = true;
     dvec lo = dxyz(INFINITY, INFINITY, INFINITY), hi = dxyz(-INFINITY, -INFINITY, -INFINITY);
     for (uint32_t i = 0; i < g->count; i++) {
@@ -151,26 +167,19 @@ snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
     uint32_t count;
     snug_status st = snug_group_neighbours(ctx, s, ps, g, lo, hi, &near, &count);
     if (st) return st;
-    for (uint32_t i = 0; i < g->count; i++) {
-        snug_member m = g->members[i];
-        m.pose = dpose_turn(m.pose, turn, pivot);
-        m.pose.p = dadd(m.pose.p, shift);
-        for (uint32_t k = 0; k < count; k++) {
-            snug_body_data* c = near[k];
-            if (!snug_scene_pair_passes(s, m.body, c)) continue;
-            snug_mesh_data* cm = snug_pool_get(&ctx->meshes, c->mesh);
-            if (!cm) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "body 0x%08x has no mesh", c->handle);
-            double gap = snug_contact_lift(ps, m.body, m.mesh, c, cm);
-            dvec lift = snug_rest_lift(ctx, ps, m.mesh, m.pose, c, gap);
-            if (seat && i == 0 && c->handle == seat->supporter) {
-                const snug_place_surface* A = surface_of(cm, seat->offer, SNUG_SURFACE_OFFER);
-                if (A) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&c->world), dv(A->s.normal))), gap);
-            }
-            dpose lifted = m.pose;
-            lifted.p = dadd(lifted.p, lift);
-            bool hit = false;
-            if ((st = snug_overlap_in_frame(ctx, m.body, lifted, c, &hit))) return st;
-            if (hit) {
+    /* what blocked the last pose blocks most nearby ones too: the hint's pair of bodies first, then the others */
+    for (int pass = hint ? 0 : 1; pass < 2; pass++) {
+        for (uint32_t i = 0; i < g->count; i++) {
+            snug_member m = g->members[i];
+            m.pose = dpose_turn(m.pose, turn, pivot);
+            m.pose.p = dadd(m.pose.p, shift);
+            for (uint32_t k = 0; k < count; k++) {
+                snug_body_data* c = near[k];
+                bool hinted = hint && hint->a == m.body->handle && hint->b == c->handle;
+                if (hinted != (pass == 0) || !snug_scene_pair_passes(s, m.body, c)) continue;
+                bool hit = false;
+                if ((st = member_blocked(ctx, ps, &m, c, seat, i == 0, hint, &hit))) return st;
+                if (!hit) continue;
                 *free = false;
                 if (blocker) {
                     memset(blocker, 0, sizeof *blocker);
@@ -280,7 +289,7 @@ snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint
                          "and orientation forbid the turn)");
     bool free = false;
     snug_blocker blocker;
-    if ((st = snug_group_free_at(ctx, s, ps, &g, seat.turn, seat.pivot, seat.shift, &seat.b, &free, &blocker)))
+    if ((st = snug_group_free_at(ctx, s, ps, &g, seat.turn, seat.pivot, seat.shift, &seat.b, &free, &blocker, NULL)))
         return st;
     if (!free)
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "bind: body 0x%08x would overlap body 0x%08x there", body,
@@ -348,7 +357,7 @@ snug_status snug_lift_off(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* p
         lift = dadd(lift, dpose_dir(g->members[0].pose, dv(bs->items[rec->bindings[i].binding].s.normal)));
     lift = dscale(dnorm(lift), ps->def.skin * g->radius);
     bool free = false;
-    snug_status st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, lift, NULL, &free, NULL);
+    snug_status st = snug_group_free_at(ctx, s, ps, g, dq_identity(), g->centre, lift, NULL, &free, NULL, NULL);
     if (st || !free || !(dlen(lift) > 0.0) || !snug_group_in_range(g, dq_identity(), g->centre, lift)) return st;
     dpose p = g->members[0].pose;
     p.p = dadd(p.p, lift);

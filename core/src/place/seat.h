@@ -46,10 +46,11 @@ snug_status snug_prism_seats(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
                              uint32_t* count);
 
 /* Is the group free (touching nothing it is not bound to) after turning by turn about pivot and shifting by shift?
- * `seat` (or NULL) is a binding it would have there. On false, *blocker (optional) names a body it would touch. */
+ * `seat` (or NULL) is a binding it would have there. On false, *blocker (optional) names a body it would touch.
+ * hint (optional): the pair that blocked the caller's last pose, tested first; on false, the pair that blocks. */
 snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                dquat turn, dvec pivot, dvec shift, const snug_binding* seat, bool* free,
-                               snug_blocker* blocker);
+                               snug_blocker* blocker, snug_overlap_hint* hint);
 
 /* Move the group's body by the seat's motion (its subtree follows) and record the binding (replacing the body's
  * bindings unless keep_others). */

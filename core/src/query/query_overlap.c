@@ -100,6 +100,15 @@ snug_status snug_overlap_witness(snug_ctx* ctx, const snug_mesh_data* ma, const 
     return st;
 }
 
+bool snug_overlap_pair(const snug_mesh_data* ma, const snug_mesh_data* mb, const snug_xform* rel, uint32_t slot_a,
+                       uint32_t slot_b) {
+    if (slot_a >= ma->tri_count || slot_b >= mb->tri_count) return false;
+    float tb[3][3];
+    for (int c = 0; c < 3; c++) snug_xform_point(rel, snug_mesh_vertex(mb, slot_b, c), tb[c]);
+    const float* ta[3] = {snug_mesh_vertex(ma, slot_a, 0), snug_mesh_vertex(ma, slot_a, 1), snug_mesh_vertex(ma, slot_a, 2)};
+    return snug_tri_tri_overlap(ta[0], ta[1], ta[2], tb[0], tb[1], tb[2], max2(ma->tolerance, mb->tolerance));
+}
+
 snug_status snug_mesh_overlap(snug_ctx* ctx, snug_mesh a, const snug_pose* pose_a, snug_mesh b,
                                const snug_pose* pose_b, bool* hit, snug_tri_pair* pair) {
     if (!ctx) return SNUG_ERR_INVALID_ARGUMENT;

@@ -45,6 +45,10 @@ size_t snug_traverse_stack_pairs(const snug_bvh* a, const snug_bvh* b);
  * (query_overlap.c). */
 snug_status snug_overlap_witness(snug_ctx* ctx, const snug_mesh_data* ma, const snug_mesh_data* mb,
                                  const snug_xform* rel, bool* hit, uint32_t* slot_a, uint32_t* slot_b);
+/* Does the one triangle pair (slots; rel: B -> A) overlap, as the witness search's leaf test judges it? A witness
+ * found at one pose and tried first at a nearby one settles most repeated queries without a traversal. */
+bool snug_overlap_pair(const snug_mesh_data* ma, const snug_mesh_data* mb, const snug_xform* rel, uint32_t slot_a,
+                       uint32_t slot_b);
 
 /* snug_mesh_within with its witness: when within, *out (optional) gets the first triangle pair found within
  * max_distance by the nearest-first search, which need not be the closest pair (an upper bound on the distance, at

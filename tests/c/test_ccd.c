@@ -225,6 +225,20 @@ static snug_ccd_params params(snug_root_finder f) {
     return p;
 }
 
+/* Mesh A moving from a0 to a1 against B standing still at the identity: both segments and their frames, which point
+ * at them, so they live together. */
+typedef struct moving_a {
+    snug_lerp_slerp a, b;
+    snug_ccd_frames fr;
+} moving_a;
+
+static void moving_a_init(moving_a* m, const snug_pose* a0, const snug_pose* a1) {
+    snug_pose still = snug_pose_identity();
+    snug_lerp_slerp_init(&m->a, a0, a1);
+    snug_lerp_slerp_init(&m->b, &still, &still);
+    snug_ccd_frames_init(&m->fr, &m->a, &m->b);
+}
+
 /* A vertex moving straight at a face: every finder must give the closed-form time where |d| reaches eps. */
 static void test_translation_closed_form(void) {
     rng r = {harness_seed() + 2};
@@ -232,22 +246,19 @@ static void test_translation_closed_form(void) {
         float tri[3][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
         float v[3] = {rng_range(&r, 0.05f, 0.4f), rng_range(&r, 0.05f, 0.4f), 0};
         float h0 = rng_range(&r, 0.1f, 2.0f), h1 = -rng_range(&r, 0.1f, 2.0f);
-        snug_pose a = snug_pose_identity(), a1 = a, b = snug_pose_identity();
+        snug_pose a = snug_pose_identity(), a1 = a;
         a.p[2] = h0, a1.p[2] = h1;
         float lat = rng_range(&r, -0.04f, 0.04f);
         a1.p[0] += lat;
-        snug_lerp_slerp la, lb;
-        snug_lerp_slerp_init(&la, &a, &a1);
-        snug_lerp_slerp_init(&lb, &b, &b);
-        snug_ccd_frames fr;
-        snug_ccd_frames_init(&fr, &la, &lb);
-        CHECK(fr.translation);
+        moving_a m;
+        moving_a_init(&m, &a, &a1);
+        CHECK(m.fr.translation);
         snug_ccd_feature f = {SNUG_CCD_VF, {v, tri[0], tri[1], tri[2]}};
         double expect = ((double)h0 - 1e-7) / ((double)h0 - h1);
         for (int k = 0; k < 5; k++) {
             snug_ccd_params p = params(all_finders[k]);
             snug_ccd_hit h;
-            CHECK(snug_ccd_feature_toi(&fr, &f, &p, 0.0, 1.0, &h));
+            CHECK(snug_ccd_feature_toi(&m.fr, &f, &p, 0.0, 1.0, &h));
             CHECK_NEAR(h.u, expect, 1e-6);
             CHECK_NEAR(h.normal[2], 1.0, 1e-9);
         }
@@ -257,7 +268,7 @@ static void test_translation_closed_form(void) {
         for (int k = 0; k < 5; k++) {
             snug_ccd_params p = params(all_finders[k]);
             snug_ccd_hit h;
-            CHECK(snug_ccd_feature_toi(&fr, &ee, &p, 0.0, 1.0, &h));
+            CHECK(snug_ccd_feature_toi(&m.fr, &ee, &p, 0.0, 1.0, &h));
             CHECK_NEAR(h.u, expect, 1e-6);
             CHECK_NEAR(fabs(h.normal[2]), 1.0, 1e-9);
             CHECK(h.normal[2] > 0); /* from B (below at the start... A comes from above) towards A */
@@ -280,19 +291,16 @@ static void test_translation_enters_in_the_band(void) {
     float from[2] = {-1, 3}, to[2] = {3, -5};
     double entry[2] = {0.25, 0.225};
     for (int k = 0; k < 2; k++) {
-        snug_pose a = snug_pose_identity(), a1 = a, b = snug_pose_identity();
+        snug_pose a = snug_pose_identity(), a1 = a;
         a.p[0] = from[k], a1.p[0] = to[k];
         a.p[2] = a1.p[2] = 5e-8f;
-        snug_lerp_slerp la, lb;
-        snug_lerp_slerp_init(&la, &a, &a1);
-        snug_lerp_slerp_init(&lb, &b, &b);
-        snug_ccd_frames fr;
-        snug_ccd_frames_init(&fr, &la, &lb);
-        CHECK(fr.translation);
+        moving_a m;
+        moving_a_init(&m, &a, &a1);
+        CHECK(m.fr.translation);
         for (int f = 0; f < 5; f++) {
             snug_ccd_params p = params(all_finders[f]);
             snug_ccd_hit h;
-            CHECK_MSG(snug_ccd_feature_toi(&fr, feats[k], &p, 0.0, 1.0, &h), "feature %d, finder %d", k, f);
+            CHECK_MSG(snug_ccd_feature_toi(&m.fr, feats[k], &p, 0.0, 1.0, &h), "feature %d, finder %d", k, f);
             CHECK_NEAR(h.u, entry[k], 1e-6);
         }
     }
@@ -308,20 +316,17 @@ static void test_rotation_against_exact(void) {
         float v[3] = {R, 0, 0};
         /* face: the plane y = wall, a big triangle covering the arc region */
         float tri[3][3] = {{-10, wall, -10}, {10, wall, -10}, {0, wall, 10}};
-        snug_pose a = snug_pose_identity(), a1 = a, b = snug_pose_identity();
+        snug_pose a = snug_pose_identity(), a1 = a;
         a1.q[2] = sinf(total / 2), a1.q[3] = cosf(total / 2);
-        snug_lerp_slerp la, lb;
-        snug_lerp_slerp_init(&la, &a, &a1);
-        snug_lerp_slerp_init(&lb, &b, &b);
-        snug_ccd_frames fr;
-        snug_ccd_frames_init(&fr, &la, &lb);
+        moving_a m;
+        moving_a_init(&m, &a, &a1);
         snug_ccd_feature f = {SNUG_CCD_VF, {v, tri[0], tri[1], tri[2]}};
         double exact = asin((double)wall / R) / total; /* y = R sin(angle u) reaches wall */
         if (!(exact < 1.0)) continue;
         for (int k = 0; k < 5; k++) {
             snug_ccd_params p = params(all_finders[k]);
             snug_ccd_hit h;
-            bool hit = snug_ccd_feature_toi(&fr, &f, &p, 0.0, 1.0, &h);
+            bool hit = snug_ccd_feature_toi(&m.fr, &f, &p, 0.0, 1.0, &h);
             if (all_finders[k] == SNUG_ROOT_REGULA_FALSI || all_finders[k] == SNUG_ROOT_SAMPLING_REGULA_FALSI) {
                 CHECK(hit);
                 CHECK_NEAR(h.u, exact, 1e-6);
@@ -343,29 +348,26 @@ static void test_enter_and_leave(void) {
     float v[3] = {1, 0, 0};
     float tri[3][3] = {{0.9f, -5, -5}, {0.9f, 5, -5}, {0.9f, 0, 5}}; /* plane x = 0.9 */
     /* turning about z from -0.8 rad to +0.8 rad: x = cos(angle) dips above 0.9 in the middle */
-    snug_pose a = snug_pose_identity(), a1 = a, b = snug_pose_identity();
+    snug_pose a = snug_pose_identity(), a1 = a;
     a.q[2] = sinf(-0.4f), a.q[3] = cosf(-0.4f);
     a1.q[2] = sinf(0.4f), a1.q[3] = cosf(0.4f);
-    snug_lerp_slerp la, lb;
-    snug_lerp_slerp_init(&la, &a, &a1);
-    snug_lerp_slerp_init(&lb, &b, &b);
-    snug_ccd_frames fr;
-    snug_ccd_frames_init(&fr, &la, &lb);
+    moving_a m;
+    moving_a_init(&m, &a, &a1);
     snug_ccd_feature f = {SNUG_CCD_VF, {v, tri[0], tri[1], tri[2]}};
     double exact = (-acos(0.9) + 0.8) / 1.6;
     snug_ccd_hit h;
     snug_ccd_params p = params(SNUG_ROOT_LINEAR);
-    CHECK(!snug_ccd_feature_toi(&fr, &f, &p, 0.0, 1.0, &h));
+    CHECK(!snug_ccd_feature_toi(&m.fr, &f, &p, 0.0, 1.0, &h));
     p = params(SNUG_ROOT_REGULA_FALSI);
-    CHECK(!snug_ccd_feature_toi(&fr, &f, &p, 0.0, 1.0, &h));
+    CHECK(!snug_ccd_feature_toi(&m.fr, &f, &p, 0.0, 1.0, &h));
     p = params(SNUG_ROOT_QUADRATIC);
-    CHECK(snug_ccd_feature_toi(&fr, &f, &p, 0.0, 1.0, &h));
+    CHECK(snug_ccd_feature_toi(&m.fr, &f, &p, 0.0, 1.0, &h));
     CHECK_NEAR(h.u, exact, 0.05);
     p = params(SNUG_ROOT_SAMPLING);
-    CHECK(snug_ccd_feature_toi(&fr, &f, &p, 0.0, 1.0, &h));
+    CHECK(snug_ccd_feature_toi(&m.fr, &f, &p, 0.0, 1.0, &h));
     CHECK_NEAR(h.u, exact, 0.02);
     p = params(SNUG_ROOT_SAMPLING_REGULA_FALSI);
-    CHECK(snug_ccd_feature_toi(&fr, &f, &p, 0.0, 1.0, &h));
+    CHECK(snug_ccd_feature_toi(&m.fr, &f, &p, 0.0, 1.0, &h));
     CHECK_NEAR(h.u, exact, 1e-6);
 }
 

@@ -292,6 +292,14 @@ static bool contact_blocks(toi_search* s, uint32_t sa, uint32_t sb, const snug_c
     return snug_tri_tri_crossing(wa, wb, s->in->eps);
 }
 
+/* Sweep semantics: a contact that does not turn into a crossing lets the sweep slide on past it; the caller is told
+ * that the search let one pass (grazed). */
+static bool slides_past(toi_search* s, uint32_t sa, uint32_t sb, const snug_ccd_hit* h) {
+    if (!s->in->slide || contact_blocks(s, sa, sb, h)) return false;
+    if (s->in->grazed) *s->in->grazed = true;
+    return true;
+}
+
 /* All feature pairs of triangle slots sa (A) and sb (B) over [u0, u1]; with swept boxes (ta, tb) a feature pair
  * whose swept vertex / edge / face boxes are apart is skipped before any root finding. */
 static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0, double u1, const swept_tri* ta,
@@ -332,18 +340,11 @@ static void tri_pair_dynamic(toi_search* s, uint32_t sa, uint32_t sb, double u0,
         /* the reported feature stays a candidate while it touches within the tie window of the earliest contact */
         double first = h.u < s->best_u ? h.u : s->best_u, ap = contact_approach(s, &h);
         if (s->best_u <= 1.0 && s->feat_u <= first + s->tie && !better_simultaneous(s, h.u, ap, kind)) {
-            if (h.u >= s->best_u) continue;
-            if (s->in->slide && !contact_blocks(s, sa, sb, &h)) {
-                if (s->in->grazed) *s->in->grazed = true;
-                continue;
-            }
+            if (h.u >= s->best_u || slides_past(s, sa, sb, &h)) continue;
             s->best_u = h.u; /* an earlier touch of the same contact sets the time, the better feature stays */
             continue;
         }
-        if (s->in->slide && !contact_blocks(s, sa, sb, &h)) {
-            if (s->in->grazed) *s->in->grazed = true;
-            continue;
-        }
+        if (slides_past(s, sa, sb, &h)) continue;
         record(s, first, kind, sa, sb, ia, ib, h.point, h.normal);
         s->feat_u = h.u;
         s->approach = ap;

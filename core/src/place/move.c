@@ -210,6 +210,18 @@ static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* 
     return true;
 }
 
+/* The last fraction in [lo, hi] of a motion (a turn by angle about pivot, then a translation by from + t) at which
+ * the supports hold, bisected from lo, where they hold, to hi, where they do not. */
+static double last_supported(const snug_support* sp, uint32_t n, const snug_group* g, dvec axis, double angle,
+                             dvec pivot, dvec from, dvec t, double lo, double hi, bool slack) {
+    for (int i = 0; i < 30; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * mid), pivot, dmadd(from, t, mid), slack)) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* The largest fraction s of a motion (a turn by angle about pivot, then a translation by t) such that the supports
  * hold all along [0, s]: sampled in steps that move no polygon vertex more than a quarter of the smallest binding
  * polygon (holding is not monotonic: a square turned by 90 degrees fits again), then bisected in the first step
@@ -231,13 +243,7 @@ static double supported_fraction(const snug_support* sp, uint32_t n, const snug_
             good = s;
             continue;
         }
-        double lo = good, hi = s;
-        for (int i = 0; i < 30; i++) {
-            double mid = 0.5 * (lo + hi);
-            if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * mid), pivot, dmadd(from, t, mid), false)) lo = mid;
-            else hi = mid;
-        }
-        return lo;
+        return last_supported(sp, n, g, axis, angle, pivot, from, t, good, s, false);
     }
     return 1.0;
 }
@@ -415,13 +421,8 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
              * a lamp at a table's edge, turned 0.22 rad, held from 0.05 rad on, but a body stopped it at 0.01 */
             if (supported && fabs(turned) > 1e-12 &&
                 !supports_hold(sp, ns, &g, dq_axis_angle(axis, turned), pivot, dxyz(0, 0, 0), true)) {
-                double lo = 0.0, hi = 1.0;
-                for (int i = 0; i < 30; i++) {
-                    double mid = 0.5 * (lo + hi);
-                    if (supports_hold(sp, ns, &g, dq_axis_angle(axis, turned * mid), pivot, dxyz(0, 0, 0), true)) lo = mid;
-                    else hi = mid;
-                }
-                turned *= lo;
+                dvec still = dxyz(0, 0, 0);
+                turned *= last_supported(sp, ns, &g, axis, turned, pivot, still, still, 0.0, 1.0, true);
                 result->reasons |= SNUG_MOVE_CONTAINED;
             }
             if (!snug_group_in_range(&g, dq_axis_angle(axis, turned), pivot, dxyz(0, 0, 0))) {

@@ -232,6 +232,47 @@ static void test_blocked_by_a_book_then_slides(void) {
     test_room_close(&r);
 }
 
+/* Pushes the lamp in 2 cm steps along (dx, dz) until the book blocks it, then once more; returns whether it was
+ * blocked by the book both times. */
+static bool push_until_the_book(test_room* r, snug_body lamp, snug_body book, float dx, float dz) {
+    for (int i = 0; i < 40; i++) {
+        snug_move_result res = move_to(r, lamp, dx, 0, dz, 0);
+        if (!(res.reasons & SNUG_MOVE_BLOCKED)) continue;
+        snug_pose before = pose_of(r, lamp);
+        snug_move_result again = move_to(r, lamp, dx, 0, dz, 0);
+        snug_pose after = pose_of(r, lamp);
+        return res.blockers[0].body == book && (again.reasons & SNUG_MOVE_BLOCKED) && again.blocker_count >= 1 &&
+               again.blockers[0].body == book && !memcmp(&before, &after, sizeof before);
+    }
+    return false;
+}
+
+/* A drag pressed against a body remembers the contact for the next event (mover.c): never once the body has moved
+ * or no longer collides with it. */
+static void test_a_pressed_drag_forgets_a_contact_that_went_away(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body lamp = add_on(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0, table, TEST_TABLE);
+    snug_body book = add_on(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0, table, TEST_TABLE);
+    CHECK(push_until_the_book(&r, lamp, book, 0.02f, 0));
+    /* the book moves aside (on the table): the lamp goes on */
+    snug_pose bp = pose_of(&r, book);
+    bp.p[2] += 0.3f;
+    CHECK(snug_body_set_pose(r.ctx, r.scene, book, &bp) == SNUG_OK);
+    snug_pose l0 = pose_of(&r, lamp);
+    snug_move_result res = move_to(&r, lamp, 0.02f, 0, 0, 0);
+    CHECK(!(res.reasons & SNUG_MOVE_BLOCKED) && pose_of(&r, lamp).p[0] > l0.p[0] + 0.019f);
+    /* pressed against it again, sideways; then the book stops colliding: the lamp goes on */
+    CHECK(push_until_the_book(&r, lamp, book, 0, 0.02f));
+    CHECK(snug_body_set_enabled(r.ctx, r.scene, book, false) == SNUG_OK);
+    l0 = pose_of(&r, lamp);
+    res = move_to(&r, lamp, 0, 0, 0.02f, 0);
+    CHECK(!(res.reasons & SNUG_MOVE_BLOCKED) && pose_of(&r, lamp).p[2] > l0.p[2] + 0.019f);
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
 static void test_table_carries_its_lamp_and_stops_for_it(void) {
     test_room r;
     test_room_open(&r);
@@ -496,6 +537,7 @@ int main(void) {
     RUN(test_blocks_refuse_a_cycle);
     RUN(test_slide_stays_on_the_table_and_turns_about_up);
     RUN(test_blocked_by_a_book_then_slides);
+    RUN(test_a_pressed_drag_forgets_a_contact_that_went_away);
     RUN(test_table_carries_its_lamp_and_stops_for_it);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);

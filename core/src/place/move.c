@@ -305,6 +305,7 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
     snug_place_prune(ctx, s, ps);
     memset(result, 0, sizeof *result);
     bool constrained = def->mode == SNUG_PLACE_CONSTRAINED;
+    bool left_there = false; /* the group ends where the mover's translation left it (snug_mover_seal) */
     snug_group g;
     if ((st = snug_group_gather(ctx, s, ps, b, &g)) || (st = snug_group_range_check(ctx, &g, "move"))) return st;
     if (!constrained && (st = free_mode(ctx, s, ps, b, &g))) return st;
@@ -463,6 +464,7 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
             snug_mover_out mo = {0};
             dvec moved;
             if ((st = snug_mover_translate(ctx, s, ps, &g, &dof, limits, nl, t, skin, &moved, &mo))) return st;
+            left_there = true;
             if (mo.blocked) result->reasons |= SNUG_MOVE_BLOCKED;
             if (mo.limited) result->reasons |= SNUG_MOVE_CONTAINED;
             if (mo.started_overlapping) result->reasons |= SNUG_MOVE_STARTED_OVERLAPPING;
@@ -474,6 +476,7 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
                 double part = supported_fraction(sp, ns, &g, up, 0.0, dxyz(0, 0, 0), from, leg);
                 if (part < 1.0) {
                     moved = dmadd(from, leg, part);
+                    left_there = false;
                     result->reasons |= SNUG_MOVE_CONTAINED;
                     break;
                 }
@@ -516,6 +519,7 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
             bool taken = false;
             if ((st = take_first_free(ctx, s, ps, &g, seats, count, true, constrained, result, &taken))) return st;
             if (taken && constrained) {
+                left_there = false;
                 result->reasons |= SNUG_MOVE_SNAPPED;
                 if ((st = snug_group_gather(ctx, s, ps, b, &g))) return st;
             }
@@ -530,6 +534,7 @@ done:
             if (snug_binding_holds(ctx, s, ps, &rec->bindings[i], NULL, NULL)) kept[n++] = rec->bindings[i];
         if (rec && n < rec->binding_count && (st = snug_bindings_set(ctx, s, ps, b, kept, n))) return st;
     }
+    snug_mover_seal(s, ps, left_there);
     result->pose = b->world;
     store_binding_list(ps, s, b, result);
     return snug_succeed(ctx);

@@ -21,6 +21,7 @@ typedef struct plane {
     double c;
     const snug_body_data *body, *by;   /* the other body, and the member it faces */
     float point[3];                    /* on the other body */
+    bool met;                          /* met by a cast (or recalled): kept for the next call */
 } plane;
 
 typedef struct pair_state {
@@ -139,7 +140,7 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             dvec n = dscale(dsub(pa, pb), 1.0 / dist);
             if (*plane_count < MAX_PLANES)
                 planes[(*plane_count)++] = (plane){n, ddot(n, offset) - fmax(dist - skin, 0.0), c, m->body,
-                                                   {d.point_b[0], d.point_b[1], d.point_b[2]}};
+                                                   {d.point_b[0], d.point_b[1], d.point_b[2]}, false};
         }
     }
     return SNUG_OK;
@@ -257,6 +258,51 @@ static void forget_round(snug_mover_out* out, uint32_t* plane_count, uint32_t li
     out->blocker_count = 0;
 }
 
+/* The contacts the last call ended pressed against, as planes: a drag pushing into a wedge meets the same contact at
+ * every event, and the cast that finds it again, starting a skin from a fine mesh, was a drag's costliest work (the
+ * dragon at a desk's edge: 1 ms per event, natively). A contact holds while both its bodies are where they were, bit
+ * for bit, the member is in the group and the pair is still tested. */
+static void recall(snug_scene_data* s, snug_place_scene* ps, const snug_group* g, plane* planes, uint32_t* plane_count) {
+    const snug_mover_memory* mem = &ps->memory;
+    for (uint32_t i = 0; mem->sealed && i < mem->contact_count && *plane_count < MAX_PLANES; i++) {
+        const snug_mover_contact* k = &mem->contacts[i];
+        const snug_body_data* body = snug_pool_get(&s->bodies, k->body);
+        const snug_body_data* by = snug_pool_get(&s->bodies, k->by);
+        if (!body || !by || memcmp(&body->world, &k->body_pose, sizeof k->body_pose) ||
+            memcmp(&by->world, &k->by_pose, sizeof k->by_pose) || !snug_group_has(ps, g, by->slot) ||
+            !snug_scene_pair_passes(s, by, body))
+            continue;
+        plane* p = &planes[(*plane_count)++];
+        p->n = k->n, p->c = k->c, p->body = body, p->by = by, p->met = true;
+        memcpy(p->point, k->point, sizeof p->point);
+    }
+}
+
+/* Keeps the planes met on the way for the next call (recall), pending until move.c seals them. */
+static void remember(snug_place_scene* ps, const plane* planes, uint32_t plane_count, dvec offset) {
+    snug_mover_memory* mem = &ps->memory;
+    mem->pending = true;
+    mem->sealed = false;
+    mem->contact_count = 0;
+    for (uint32_t i = 0; i < plane_count && mem->contact_count < SNUG_MOVER_MEMORY_CONTACTS; i++) {
+        if (!planes[i].met) continue;
+        snug_mover_contact* k = &mem->contacts[mem->contact_count++];
+        k->n = planes[i].n, k->c = planes[i].c - ddot(planes[i].n, offset);
+        k->body = planes[i].body->handle, k->by = planes[i].by->handle, k->body_pose = planes[i].body->world;
+        memcpy(k->point, planes[i].point, sizeof k->point);
+    }
+}
+
+void snug_mover_seal(snug_scene_data* s, snug_place_scene* ps, bool left_there) {
+    snug_mover_memory* mem = &ps->memory;
+    mem->sealed = mem->pending && left_there;
+    mem->pending = false;
+    for (uint32_t i = 0; mem->sealed && i < mem->contact_count; i++) {
+        const snug_body_data* by = snug_pool_get(&s->bodies, mem->contacts[i].by);
+        if (by) mem->contacts[i].by_pose = by->world; /* where the call left it */
+    }
+}
+
 snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                  const snug_dof* dof, const snug_limit* limits, uint32_t limit_count, dvec want,
                                  double skin, dvec* moved, snug_mover_out* out) {
@@ -275,7 +321,8 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
     plane planes[MAX_PLANES];
     uint32_t plane_count = 0; /* kept through the rounds: a plane met by a cast still holds while sliding on */
     for (uint32_t i = 0; i < limit_count && plane_count < MAX_PLANES; i++)
-        planes[plane_count++] = (plane){limits[i].n, limits[i].c, NULL, NULL, {0, 0, 0}};
+        planes[plane_count++] = (plane){limits[i].n, limits[i].c, NULL, NULL, {0, 0, 0}, false};
+    recall(s, ps, g, planes, &plane_count);
     out->path_count = 1;
     out->path[0] = offset;
     uint32_t limit_planes = plane_count;
@@ -395,10 +442,12 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
         dvec n = dnorm(dv(hit.normal));
         add_blocker(out, hit_body, hit_by, hit.point, n);
         if (plane_count < MAX_PLANES)
-            planes[plane_count++] = (plane){n, ddot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]}};
+            planes[plane_count++] =
+                (plane){n, ddot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]}, true};
         round++;
     }
     if (st) return st;
+    remember(ps, planes, plane_count, offset);
     *moved = offset;
     return SNUG_OK;
 }

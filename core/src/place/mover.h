@@ -30,6 +30,9 @@ typedef struct snug_mover_out {
 snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                  const snug_dof* dof, const snug_limit* limits, uint32_t limit_count, dvec want,
                                  double skin, dvec* moved, snug_mover_out* out);
+/* At the end of a move call: keeps the contacts of its translation for the next call when left_there (nothing moved
+ * the group after the translation), else forgets them. */
+void snug_mover_seal(snug_scene_data* s, snug_place_scene* ps, bool left_there);
 /* How far the group may turn by `angle` about the unit axis through pivot; *turned is the angle. */
 snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                             dvec pivot, dvec axis, double angle, double skin, double* turned, snug_mover_out* out);

@@ -33,6 +33,24 @@ typedef struct snug_place_body {
     float orient_local[3], orient_world[3];
 } snug_place_body;
 
+/* A plane a translation ended pressed against: n . o >= c for the group's offset o from where it ended. */
+typedef struct snug_mover_contact {
+    dvec n;
+    double c;
+    snug_body body, by;               /* the other body, and the member facing it */
+    snug_pose body_pose, by_pose;     /* their world poses then */
+    float point[3];
+} snug_mover_contact;
+
+#define SNUG_MOVER_MEMORY_CONTACTS 8
+
+/* What the last translation ended pressed against, for the next while nothing has moved (mover.c). */
+typedef struct snug_mover_memory {
+    bool pending, sealed;
+    uint32_t contact_count;
+    snug_mover_contact contacts[SNUG_MOVER_MEMORY_CONTACTS];
+} snug_mover_memory;
+
 typedef struct snug_place_scene {
     snug_place_def def;
     uint32_t label_count;
@@ -45,6 +63,7 @@ typedef struct snug_place_scene {
     snug_buffer group;                 /* the moving group's members and external bindings (group.c) */
     snug_buffer near;                  /* bodies near the group (snug_group_neighbours) */
     snug_buffer pairs;                 /* the mover's per member and neighbour state */
+    snug_mover_memory memory;          /* the mover's contacts from the last move call */
     snug_buffer undo;                  /* the snapshot a delete restores when one of its steps fails */
     snug_buffer journal;               /* snug_place_record[journal_count] while journaling (journal.c) */
     uint32_t journal_count;

@@ -490,8 +490,11 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
                 out->started_overlapping = true;
                 continue;
             }
-            double left = angle, done = 0.0;
-            /* the rotation sweep takes less than half a turn at a time */
+            /* only a little beyond the earliest contact found so far: a table's sweep that met a neighbour bounds
+             * the sweeps of what stands on it. (Ending right at it, a pair touching there as well would have to be
+             * cleared all the way to its contact, the costliest part of a search.) The rotation sweep takes less
+             * than half a turn at a time */
+            double left = angle * fmin(1.0, best_t + 2.0 * skin / (fabs(angle) * fmax(r, skin))), done = 0.0;
             while (fabs(left) > 1e-12) {
                 double part = fabs(left) > 3.0 ? (left > 0 ? 3.0 : -3.0) : left;
                 snug_pose start = pm;

@@ -247,8 +247,8 @@ static bool push_until_the_book(test_room* r, snug_body lamp, snug_body book, fl
     return false;
 }
 
-/* A drag pressed against a body remembers the contact for the next event (mover.c): never once the body has moved
- * or no longer collides with it. */
+/* A drag remembers what it ended pressed against and clear of for the next event (mover.c): never once the other
+ * body has moved or no longer collides with it. */
 static void test_a_pressed_drag_forgets_a_contact_that_went_away(void) {
     test_room r;
     test_room_open(&r);
@@ -256,12 +256,20 @@ static void test_a_pressed_drag_forgets_a_contact_that_went_away(void) {
     snug_body lamp = add_on(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0, table, TEST_TABLE);
     snug_body book = add_on(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0, table, TEST_TABLE);
     CHECK(push_until_the_book(&r, lamp, book, 0.02f, 0));
-    /* the book moves aside (on the table): the lamp goes on */
+    /* the book moved 1 cm into it: the next drag starts overlapping, reports it and is not trapped */
     snug_pose bp = pose_of(&r, book);
-    bp.p[2] += 0.3f;
+    bp.p[0] -= 0.01f;
     CHECK(snug_body_set_pose(r.ctx, r.scene, book, &bp) == SNUG_OK);
     snug_pose l0 = pose_of(&r, lamp);
-    snug_move_result res = move_to(&r, lamp, 0.02f, 0, 0, 0);
+    snug_move_result res = move_to(&r, lamp, -0.02f, 0, 0, 0);
+    CHECK((res.reasons & SNUG_MOVE_STARTED_OVERLAPPING) && pose_of(&r, lamp).p[0] < l0.p[0] - 0.019f);
+    CHECK(push_until_the_book(&r, lamp, book, 0.02f, 0));
+    /* the book moves aside (on the table): the lamp goes on */
+    bp = pose_of(&r, book);
+    bp.p[2] += 0.3f;
+    CHECK(snug_body_set_pose(r.ctx, r.scene, book, &bp) == SNUG_OK);
+    l0 = pose_of(&r, lamp);
+    res = move_to(&r, lamp, 0.02f, 0, 0, 0);
     CHECK(!(res.reasons & SNUG_MOVE_BLOCKED) && pose_of(&r, lamp).p[0] > l0.p[0] + 0.019f);
     /* pressed against it again, sideways; then the book stops colliding: the lamp goes on */
     CHECK(push_until_the_book(&r, lamp, book, 0, 0.02f));
@@ -269,6 +277,24 @@ static void test_a_pressed_drag_forgets_a_contact_that_went_away(void) {
     l0 = pose_of(&r, lamp);
     res = move_to(&r, lamp, 0, 0, 0.02f, 0);
     CHECK(!(res.reasons & SNUG_MOVE_BLOCKED) && pose_of(&r, lamp).p[2] > l0.p[2] + 0.019f);
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
+/* The memory keeps only what a drag ends pressed against: a lamp slid along a book's side goes on past its end (a
+ * plane kept from the first contact would hold it in line with the side for the rest of the drag). */
+static void test_a_slide_along_a_body_goes_on_past_its_end(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body lamp = add_on(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0, table, TEST_TABLE);
+    snug_body book = add_on(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0, table, TEST_TABLE);
+    CHECK(push_until_the_book(&r, lamp, book, 0.02f, 0));
+    float pressed = pose_of(&r, lamp).p[0];
+    /* diagonally: along the book's side (z) while it is there (0.11 + 0.08 from the book's centre), then on in x */
+    for (int i = 0; i < 15; i++) move_to(&r, lamp, 0.02f, 0, 0.02f, 0);
+    snug_pose p = pose_of(&r, lamp);
+    CHECK_MSG(p.p[2] > 0.25f && p.p[0] > pressed + 0.04f, "lamp at x %g z %g, pressed at x %g", p.p[0], p.p[2], pressed);
     CHECK(violations(&r) == 0);
     test_room_close(&r);
 }
@@ -538,6 +564,7 @@ int main(void) {
     RUN(test_slide_stays_on_the_table_and_turns_about_up);
     RUN(test_blocked_by_a_book_then_slides);
     RUN(test_a_pressed_drag_forgets_a_contact_that_went_away);
+    RUN(test_a_slide_along_a_body_goes_on_past_its_end);
     RUN(test_table_carries_its_lamp_and_stops_for_it);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);

@@ -14,6 +14,7 @@
 #include "query/traverse.h"
 
 #define MAX_PLANES 32
+#define NOT_MET UINT32_MAX
 
 /* n . o >= c for the group's offset o from where the call started. */
 typedef struct plane {
@@ -21,13 +22,14 @@ typedef struct plane {
     double c;
     const snug_body_data *body, *by;   /* the other body, and the member it faces */
     float point[3];                    /* on the other body */
-    bool met;                          /* met by a cast (or recalled): kept for the next call */
+    uint32_t met_at;                   /* the corner of the path where a cast met it (recalled: 0), else NOT_MET */
 } plane;
 
 typedef struct pair_state {
     bool excluded;                     /* overlapping before the call */
     bool unchecked;                    /* within two skins at the start, not yet known to be clear there */
     bool grazed;                       /* this round's sweep cannot vouch for the cast's end (snug_sweep_translation) */
+    bool known;                        /* clear at the start: the last call ended there (recall) */
 } pair_state;
 
 static snug_pose pose_at(const snug_member* m, dvec offset) {
@@ -125,7 +127,9 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             if (!within) continue;
             dvec pa = dv(d.point_a), pb = dv(d.point_b);
             double dist = dlen(dsub(pa, pb));
-            if (first && dist > 1e-3 * skin) st->unchecked = true;
+            if (first && st->known) {
+                /* as the last call left it */
+            } else if (first && dist > 1e-3 * skin) st->unchecked = true;
             else if (dist <= 1e-3 * skin) {
                 /* later rounds start where the casts left the group, clear of everything it did not overlap */
                 bool hit = false;
@@ -140,7 +144,7 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             dvec n = dscale(dsub(pa, pb), 1.0 / dist);
             if (*plane_count < MAX_PLANES)
                 planes[(*plane_count)++] = (plane){n, ddot(n, offset) - fmax(dist - skin, 0.0), c, m->body,
-                                                   {d.point_b[0], d.point_b[1], d.point_b[2]}, false};
+                                                   {d.point_b[0], d.point_b[1], d.point_b[2]}, NOT_MET};
         }
     }
     return SNUG_OK;
@@ -258,49 +262,71 @@ static void forget_round(snug_mover_out* out, uint32_t* plane_count, uint32_t li
     out->blocker_count = 0;
 }
 
-/* The contacts the last call ended pressed against, as planes: a drag pushing into a wedge meets the same contact at
- * every event, and the cast that finds it again, starting a skin from a fine mesh, was a drag's costliest work (the
- * dragon at a desk's edge: 1 ms per event, natively). A contact holds while both its bodies are where they were, bit
- * for bit, the member is in the group and the pair is still tested. */
-static void recall(snug_scene_data* s, snug_place_scene* ps, const snug_group* g, plane* planes, uint32_t* plane_count) {
+/* Where the last call left a lone body, pressed against contacts and clear of its neighbours, for
+ * the next call while nothing has moved, bit for bit: a drag pushing into a wedge meets the same contact at every
+ * event, and the cast that found it again (starting a skin from a fine mesh) or the overlap test of the start was a
+ * drag's costliest work (the dragon at a desk's edge: 1 ms per event, natively). Contacts become planes while their
+ * body is where it was and still collides; neighbours where they were need no test of the start. */
+static void recall(snug_scene_data* s, snug_place_scene* ps, const snug_group* g, snug_body_data** near,
+                   uint32_t near_count, pair_state* pairs, plane* planes, uint32_t* plane_count) {
     const snug_mover_memory* mem = &ps->memory;
-    for (uint32_t i = 0; mem->sealed && i < mem->contact_count && *plane_count < MAX_PLANES; i++) {
+    const snug_body_data* b = g->members[0].body;
+    if (!mem->sealed || g->count != 1 || b->handle != mem->member ||
+        memcmp(&b->world, &mem->member_pose, sizeof b->world))
+        return;
+    for (uint32_t i = 0; i < mem->contact_count && *plane_count < MAX_PLANES; i++) {
         const snug_mover_contact* k = &mem->contacts[i];
         const snug_body_data* body = snug_pool_get(&s->bodies, k->body);
-        const snug_body_data* by = snug_pool_get(&s->bodies, k->by);
-        if (!body || !by || memcmp(&body->world, &k->body_pose, sizeof k->body_pose) ||
-            memcmp(&by->world, &k->by_pose, sizeof k->by_pose) || !snug_group_has(ps, g, by->slot) ||
-            !snug_scene_pair_passes(s, by, body))
+        if (!body || memcmp(&body->world, &k->body_pose, sizeof k->body_pose) || !snug_scene_pair_passes(s, b, body))
             continue;
         plane* p = &planes[(*plane_count)++];
-        p->n = k->n, p->c = k->c, p->body = body, p->by = by, p->met = true;
+        p->n = k->n, p->c = k->c, p->body = body, p->by = b, p->met_at = 0;
         memcpy(p->point, k->point, sizeof p->point);
     }
+    const snug_mover_neighbour* was = (const snug_mover_neighbour*)mem->neighbours.data;
+    for (uint32_t k = 0; k < near_count; k++)
+        for (uint32_t j = 0; j < mem->neighbour_count; j++)
+            if (was[j].body == near[k]->handle && !memcmp(&was[j].pose, &near[k]->world, sizeof was[j].pose)) {
+                pairs[k].known = true;
+                break;
+            }
 }
 
-/* Keeps the planes met on the way for the next call (recall), pending until move.c seals them. */
-static void remember(snug_place_scene* ps, const plane* planes, uint32_t plane_count, dvec offset) {
+/* Keeps what the group ends pressed against (planes met where it ends: no motion after them) and its neighbours for
+ * the next call (recall), pending until move.c seals them. A plane the group slid along afterwards is left behind:
+ * beyond the contact that made it (a table's side, past its end) it would stop motion nothing stops. */
+static snug_status remember(snug_ctx* ctx, snug_place_scene* ps, const snug_group* g, snug_body_data** near,
+                            uint32_t near_count, const pair_state* pairs, const plane* planes, uint32_t plane_count,
+                            dvec offset, uint32_t end) {
     snug_mover_memory* mem = &ps->memory;
-    mem->pending = true;
-    mem->sealed = false;
+    mem->pending = mem->sealed = false;
+    if (g->count != 1) return SNUG_OK;
+    snug_status st = snug_buffer_reserve(ctx, &mem->neighbours, (size_t)near_count * sizeof(snug_mover_neighbour) + 1, 0);
+    if (st) return st;
+    /* a pair overlapping at the start may or may not overlap where the group ends: left to the next call's test */
+    snug_mover_neighbour* n = (snug_mover_neighbour*)mem->neighbours.data;
+    mem->neighbour_count = 0;
+    for (uint32_t k = 0; k < near_count; k++)
+        if (!pairs[k].excluded) n[mem->neighbour_count++] = (snug_mover_neighbour){near[k]->handle, near[k]->world};
+    mem->member = g->members[0].body->handle;
     mem->contact_count = 0;
     for (uint32_t i = 0; i < plane_count && mem->contact_count < SNUG_MOVER_MEMORY_CONTACTS; i++) {
-        if (!planes[i].met) continue;
+        if (planes[i].met_at != end) continue;
         snug_mover_contact* k = &mem->contacts[mem->contact_count++];
         k->n = planes[i].n, k->c = planes[i].c - ddot(planes[i].n, offset);
-        k->body = planes[i].body->handle, k->by = planes[i].by->handle, k->body_pose = planes[i].body->world;
+        k->body = planes[i].body->handle, k->body_pose = planes[i].body->world;
         memcpy(k->point, planes[i].point, sizeof k->point);
     }
+    mem->pending = true;
+    return SNUG_OK;
 }
 
 void snug_mover_seal(snug_scene_data* s, snug_place_scene* ps, bool left_there) {
     snug_mover_memory* mem = &ps->memory;
-    mem->sealed = mem->pending && left_there;
+    const snug_body_data* b = snug_pool_get(&s->bodies, mem->member);
+    mem->sealed = mem->pending && left_there && b;
     mem->pending = false;
-    for (uint32_t i = 0; mem->sealed && i < mem->contact_count; i++) {
-        const snug_body_data* by = snug_pool_get(&s->bodies, mem->contacts[i].by);
-        if (by) mem->contacts[i].by_pose = by->world; /* where the call left it */
-    }
+    if (mem->sealed) mem->member_pose = b->world; /* where the call left it */
 }
 
 snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
@@ -321,8 +347,8 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
     plane planes[MAX_PLANES];
     uint32_t plane_count = 0; /* kept through the rounds: a plane met by a cast still holds while sliding on */
     for (uint32_t i = 0; i < limit_count && plane_count < MAX_PLANES; i++)
-        planes[plane_count++] = (plane){limits[i].n, limits[i].c, NULL, NULL, {0, 0, 0}, false};
-    recall(s, ps, g, planes, &plane_count);
+        planes[plane_count++] = (plane){limits[i].n, limits[i].c, NULL, NULL, {0, 0, 0}, NOT_MET};
+    recall(s, ps, g, near, near_count, pairs, planes, &plane_count);
     out->path_count = 1;
     out->path[0] = offset;
     uint32_t limit_planes = plane_count;
@@ -443,11 +469,12 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
         add_blocker(out, hit_body, hit_by, hit.point, n);
         if (plane_count < MAX_PLANES)
             planes[plane_count++] =
-                (plane){n, ddot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]}, true};
+                (plane){n, ddot(n, offset), hit_body, hit_by, {hit.point[0], hit.point[1], hit.point[2]},
+                        out->path_count - 1};
         round++;
     }
     if (st) return st;
-    remember(ps, planes, plane_count, offset);
+    if ((st = remember(ctx, ps, g, near, near_count, pairs, planes, plane_count, offset, out->path_count - 1))) return st;
     *moved = offset;
     return SNUG_OK;
 }

@@ -24,6 +24,7 @@ static void free_state(snug_ctx* ctx, void* data) {
     snug_free(ctx, ps->group.data);
     snug_free(ctx, ps->near.data);
     snug_free(ctx, ps->pairs.data);
+    snug_free(ctx, ps->memory.neighbours.data);
     snug_free(ctx, ps->undo.data);
     snug_free(ctx, ps->journal.data);
     snug_free(ctx, ps);

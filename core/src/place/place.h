@@ -37,18 +37,28 @@ typedef struct snug_place_body {
 typedef struct snug_mover_contact {
     dvec n;
     double c;
-    snug_body body, by;               /* the other body, and the member facing it */
-    snug_pose body_pose, by_pose;     /* their world poses then */
+    snug_body body;                   /* the other body */
+    snug_pose body_pose;              /* its world pose then */
     float point[3];
 } snug_mover_contact;
 
 #define SNUG_MOVER_MEMORY_CONTACTS 8
 
-/* What the last translation ended pressed against, for the next while nothing has moved (mover.c). */
+/* A body the group ended a translation clear of, and where it was. */
+typedef struct snug_mover_neighbour {
+    snug_body body;
+    snug_pose pose;
+} snug_mover_neighbour;
+
+/* What the last translation of a lone body ended pressed against and clear of, for the next while nothing has moved
+ * (mover.c). */
 typedef struct snug_mover_memory {
     bool pending, sealed;
-    uint32_t contact_count;
+    snug_body member;
+    snug_pose member_pose;            /* where the call left it, when sealed */
+    uint32_t contact_count, neighbour_count;
     snug_mover_contact contacts[SNUG_MOVER_MEMORY_CONTACTS];
+    snug_buffer neighbours;           /* snug_mover_neighbour[neighbour_count] */
 } snug_mover_memory;
 
 typedef struct snug_place_scene {

@@ -197,6 +197,7 @@ static inline __attribute__((always_inline)) bool run(driver* d, const snug_pair
         const snug_node* A = &na_nodes[na];
         const snug_node* B = &nb_nodes[nb];
         uint32_t ka = SNUG_NODE_CHILDREN(A->info), kb = SNUG_NODE_CHILDREN(B->info);
+        if (kb == 0 && q->prune && q->prune(q->user, na, nb)) continue;
         if (ka == 0 && kb == 0) {
             if (q->leaf(q->user, na, nb)) return true;
             continue;

@@ -507,6 +507,29 @@ static void test_scene_file_with_a_wild_mesh_count(void) {
     test_room_close(&b);
 }
 
+/* A scene of unbound bodies loads: the loader bounded the body count by 88 bytes a body where a body record is 80,
+ * so a file with two or more bodies and little after them (no bindings) was refused as corrupt (found replaying the
+ * insert benchmark natively from a saved scene of the four inserted meshes). */
+static void test_scene_file_of_unbound_bodies(void) {
+    test_room a;
+    test_room_open(&a);
+    add(&a, TEST_LAMP, 0, 1, 0);
+    add(&a, TEST_BOOK, 2, 1, 0);
+    size_t n;
+    unsigned char* f = save(&a, &n);
+    test_room b;
+    test_room_open(&b);
+    snug_body handles[8];
+    snug_mesh meshes[8];
+    uint32_t nb = 0, nm = 0;
+    CHECK_MSG(snug_scene_load(b.ctx, b.scene, f, n, handles, 8, &nb, meshes, 8, &nm) == SNUG_OK, "%s",
+              snug_ctx_last_error(b.ctx));
+    CHECK(nb == 3); /* the room's floor and the two */
+    free(f);
+    test_room_close(&a);
+    test_room_close(&b);
+}
+
 /* A move that fails for memory at any of its allocations leaves the scene as it was (found by fuzz_place: a move
  * failing after re-parenting left the floor with another child count). Every allocation of a free-mode lift of a
  * table carrying a lamp (the table leaves the floor as its parent, then the mover's buffers are made), a pointer
@@ -655,6 +678,7 @@ int main(void) {
     RUN(test_set_bindings_restores_without_moving);
     RUN(test_scene_file_with_too_many_surface_vertices);
     RUN(test_scene_file_with_a_wild_mesh_count);
+    RUN(test_scene_file_of_unbound_bodies);
     RUN(test_failed_moves_change_nothing);
     RUN(test_restore_refuses_bad_records_with_free_slots);
     RUN(test_resting_contact_far_from_the_origin);

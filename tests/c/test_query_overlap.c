@@ -284,8 +284,31 @@ static void test_bad_input(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* A fine mesh against one leaf of two small triangles at opposite corners outside it: the leaf's box holds all of
+ * the fine mesh, each triangle's box none of it. The search ends at the root pair instead of meeting every leaf of
+ * the fine mesh (each one then rejected triangle by triangle), as it did for a 48k dragon beside a monitor. */
+static void test_a_loose_leaf_does_not_open_the_fine_mesh(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    test_mesh sphere;
+    test_mesh_sphere(1.0f, 64, 128, &sphere);
+    float corners[6][3] = {{-1.3f, -1.3f, -1.3f}, {-1.25f, -1.3f, -1.3f}, {-1.3f, -1.25f, -1.3f},
+                           {1.3f, 1.3f, 1.3f},    {1.25f, 1.3f, 1.3f},    {1.3f, 1.25f, 1.3f}};
+    uint32_t idx[6] = {0, 1, 2, 3, 4, 5};
+    test_mesh pair = {&corners[0][0], idx, 6, 2};
+    snug_mesh a = qs_make(ctx, &sphere, SNUG_BV_AABB), b = qs_make(ctx, &pair, SNUG_BV_AABB);
+    snug_pose p = snug_pose_identity();
+    bool hit = true;
+    CHECK(snug_mesh_overlap(ctx, a, &p, b, &p, &hit, NULL) == SNUG_OK && !hit);
+    const snug_query_stats* st = snug_ctx_last_stats(ctx);
+    CHECK_MSG(st->primitive_tests == 0 && st->nodes_visited <= 4, "%llu node pairs visited, %llu triangle pairs tested",
+              (unsigned long long)st->nodes_visited, (unsigned long long)st->primitive_tests);
+    test_mesh_free(&sphere);
+    snug_ctx_destroy(ctx);
+}
+
 int main(void) {
     RUN(test_bad_input);
+    RUN(test_a_loose_leaf_does_not_open_the_fine_mesh);
     if (!getenv("QS_SKIP_SMALL")) RUN(test_small_meshes_match_brute_force);
     if (!getenv("QS_SKIP_BIG")) RUN(test_big_meshes_match_brute_force);
     return harness_finish();

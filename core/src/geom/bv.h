@@ -162,6 +162,19 @@ typedef struct snug_rel {
 } snug_rel;
 void snug_rel_prepare(const snug_xform* rel, snug_rel* out);
 bool snug_aabb_aabb_rel(const snug_aabb* a, const snug_aabb* b, const snug_rel* rel);
+/* snug_aabb_aabb_rel in two halves, for a traversal that tests one node against each of another's children: each
+ * box's side is computed once, the test of two sides gives exactly snug_aabb_aabb_rel's answer. */
+typedef struct snug_aabb_side_a {
+    vec3 c, h;       /* centre, half extents */
+    float mag;       /* |c|_1 + |h|_1 */
+} snug_aabb_side_a;
+typedef struct snug_aabb_side_b {
+    vec3 h, cw, hw;  /* half extents; centre and half extents wrapped into A's frame */
+    float mc, mh;    /* |c|_1, |h|_1 */
+} snug_aabb_side_b;
+void snug_aabb_side_a_of(const snug_aabb* a, snug_aabb_side_a* out);
+void snug_aabb_side_b_of(const snug_aabb* b, const snug_rel* rel, snug_aabb_side_b* out);
+bool snug_aabb_sides_overlap(const snug_aabb_side_a* a, const snug_aabb_side_b* b, const snug_rel* rel);
 
 /* k-DOP pair in relative pose. B's support along each of A's directions d (in A's frame) is bounded through a
  * decomposition of u = R^T d over B's own slab directions: u = lambda d1 + sum_k r_k e_k with d1 the signed

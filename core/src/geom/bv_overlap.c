@@ -75,29 +75,48 @@ void snug_rel_prepare(const snug_xform* rel, snug_rel* out) {
     out->tmag = l1(rel->t);
 }
 
-bool snug_aabb_aabb_rel(const snug_aabb* a, const snug_aabb* b, const snug_rel* rel) {
-    vec3 ca, ha, cb, hb, cbb, hbb, d;
-    glm_vec3_add((float*)a->min, (float*)a->max, ca);
-    glm_vec3_sub((float*)a->max, (float*)a->min, ha);
+void snug_aabb_side_a_of(const snug_aabb* a, snug_aabb_side_a* out) {
+    glm_vec3_add((float*)a->min, (float*)a->max, out->c);
+    glm_vec3_sub((float*)a->max, (float*)a->min, out->h);
+    glm_vec3_scale(out->c, 0.5f, out->c);
+    glm_vec3_scale(out->h, 0.5f, out->h);
+    out->mag = l1(out->c) + l1(out->h);
+}
+
+void snug_aabb_side_b_of(const snug_aabb* b, const snug_rel* rel, snug_aabb_side_b* out) {
+    vec3 cb;
     glm_vec3_add((float*)b->min, (float*)b->max, cb);
-    glm_vec3_sub((float*)b->max, (float*)b->min, hb);
-    glm_vec3_scale(ca, 0.5f, ca);
-    glm_vec3_scale(ha, 0.5f, ha);
+    glm_vec3_sub((float*)b->max, (float*)b->min, out->h);
     glm_vec3_scale(cb, 0.5f, cb);
-    glm_vec3_scale(hb, 0.5f, hb);
+    glm_vec3_scale(out->h, 0.5f, out->h);
     /* re-wrap: B's box in A's frame has centre R cb + t and half extents |R| hb */
-    glm_mat3_mulv((vec3*)rel->x.R, cb, cbb);
-    glm_vec3_add(cbb, (float*)rel->x.t, cbb);
-    glm_mat3_mulv((vec3*)rel->absR, hb, hbb);
-    glm_vec3_sub(cbb, ca, d);
-    float g = GUARD(l1(ca) + l1(ha) + l1(cb) + l1(hb) + rel->tmag);
+    glm_mat3_mulv((vec3*)rel->x.R, cb, out->cw);
+    glm_vec3_add(out->cw, (float*)rel->x.t, out->cw);
+    glm_mat3_mulv((vec3*)rel->absR, out->h, out->hw);
+    out->mc = l1(cb);
+    out->mh = l1(out->h);
+}
+
+bool snug_aabb_sides_overlap(const snug_aabb_side_a* a, const snug_aabb_side_b* b, const snug_rel* rel) {
+    vec3 d;
+    const float *ha = a->h, *hbb = b->hw;
+    glm_vec3_sub((float*)b->cw, (float*)a->c, d);
+    float g = GUARD(a->mag + b->mc + b->mh + rel->tmag);
     bool sep = (fabsf(d[0]) > ha[0] + hbb[0] + g) | (fabsf(d[1]) > ha[1] + hbb[1] + g) | (fabsf(d[2]) > ha[2] + hbb[2] + g);
     /* B's face axes too (A's box re-wrapped in B's frame): a thin slab turned against A, such as a wall or a
      * board beside a finely meshed ornament, wraps into a box far larger than itself in A's frame, and only its
      * own axes then separate what lies beside it */
     for (int j = 0; j < 3; j++)
-        sep |= fabsf(glm_vec3_dot((float*)rel->x.R[j], d)) > hb[j] + glm_vec3_dot((float*)rel->absR[j], ha) + g;
+        sep |= fabsf(glm_vec3_dot((float*)rel->x.R[j], d)) > b->h[j] + glm_vec3_dot((float*)rel->absR[j], (float*)ha) + g;
     return !sep;
+}
+
+bool snug_aabb_aabb_rel(const snug_aabb* a, const snug_aabb* b, const snug_rel* rel) {
+    snug_aabb_side_a sa;
+    snug_aabb_side_b sb;
+    snug_aabb_side_a_of(a, &sa);
+    snug_aabb_side_b_of(b, rel, &sb);
+    return snug_aabb_sides_overlap(&sa, &sb, rel);
 }
 
 bool snug_aabb_aabb(const snug_aabb* a, const snug_aabb* b, const snug_xform* rel) {

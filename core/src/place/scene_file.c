@@ -340,7 +340,7 @@ static snug_status build(snug_ctx* ctx, const unsigned char* data, size_t size, 
     }
     /* bodies, created in file order (slots 0, 1, ...); parents linked from the last body back so that every child
      * list comes out in slot order */
-    if (!r_count(&r, &l->body_count, 88)) CORRUPT("bodies: count");
+    if (!r_count(&r, &l->body_count, 80)) CORRUPT("bodies: count");
     l->bodies = snug_calloc(ctx, l->body_count + 1u, sizeof *l->bodies);
     l->handles = snug_calloc(ctx, l->body_count + 1u, sizeof *l->handles);
     if (!l->bodies || !l->handles) return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "scene_load bodies");

@@ -145,7 +145,7 @@ static bool generic_test(driver* d, snug_bv_type ta, const void* a, snug_bv_type
 /* Modes of the homogeneous fast paths; GENERIC dispatches per node (mixed trees, different types). */
 enum { MODE_AABB, MODE_SPHERE, MODE_OBB, MODE_KDOP, MODE_GENERIC };
 
-static inline bool pair_test(driver* d, uint32_t na, uint32_t nb, const int mode, snug_bv_type kdop_type,
+static __attribute__((noinline)) bool pair_test(driver* d, uint32_t na, uint32_t nb, const int mode, snug_bv_type kdop_type,
                              uint64_t* counts) {
     any_bv ga;
     switch (mode) {
@@ -197,32 +197,45 @@ static inline __attribute__((always_inline)) bool run(driver* d, const snug_pair
         const snug_node* A = &na_nodes[na];
         const snug_node* B = &nb_nodes[nb];
         uint32_t ka = SNUG_NODE_CHILDREN(A->info), kb = SNUG_NODE_CHILDREN(B->info);
+        if (kb == 0 && q->prune && q->prune(q->user, na, nb)) continue;
         if (ka == 0 && kb == 0) {
             if (q->leaf(q->user, na, nb)) return true;
             continue;
         }
         snug_expand e = snug_traverse_choose(d->a, na, d->b, nb, q->strategy);
-        /* push in reverse so the first child pair is searched first */
-        if (e == SNUG_EXPAND_A) {
-            for (uint32_t i = A->first + ka; i-- > A->first;)
-                if (pair_test(d, i, nb, mode, kdop_type, counts)) {
-                    stack[top++] = i;
-                    stack[top++] = nb;
+        /* the pairs of A nodes [a0, a0 + an) and B nodes [b0, b0 + bn), pushed in reverse so that the first child
+         * pair is searched first */
+        uint32_t a0 = e == SNUG_EXPAND_B ? na : A->first, an = e == SNUG_EXPAND_B ? 1 : ka;
+        uint32_t b0 = e == SNUG_EXPAND_A ? nb : B->first, bn = e == SNUG_EXPAND_A ? 1 : kb;
+        if (mode == MODE_AABB) { /* each node's side of the box test once, not once per pair */
+            snug_aabb_side_b sb[6];
+            for (uint32_t j = 0; j < bn; j++) {
+                snug_aabb bb;
+                glm_vec3_copy((float*)nb_nodes[b0 + j].min, bb.min);
+                glm_vec3_copy((float*)nb_nodes[b0 + j].max, bb.max);
+                snug_aabb_side_b_of(&bb, &d->prel, &sb[j]);
+            }
+            for (uint32_t i = a0 + an; i-- > a0;) {
+                any_bv ga;
+                snug_aabb_side_a sa;
+                grown_bv_a(d, i, SNUG_BV_AABB, &ga);
+                snug_aabb_side_a_of(&ga.aabb, &sa);
+                for (uint32_t j = bn; j-- > 0;) {
+                    counts[0]++;
+                    if (snug_aabb_sides_overlap(&sa, &sb[j], &d->prel)) {
+                        stack[top++] = i;
+                        stack[top++] = b0 + j;
+                    }
                 }
-        } else if (e == SNUG_EXPAND_B) {
-            for (uint32_t j = B->first + kb; j-- > B->first;)
-                if (pair_test(d, na, j, mode, kdop_type, counts)) {
-                    stack[top++] = na;
+            }
+            continue;
+        }
+        for (uint32_t i = a0 + an; i-- > a0;)
+            for (uint32_t j = b0 + bn; j-- > b0;)
+                if (pair_test(d, i, j, mode, kdop_type, counts)) {
+                    stack[top++] = i;
                     stack[top++] = j;
                 }
-        } else {
-            for (uint32_t i = A->first + ka; i-- > A->first;)
-                for (uint32_t j = B->first + kb; j-- > B->first;)
-                    if (pair_test(d, i, j, mode, kdop_type, counts)) {
-                        stack[top++] = i;
-                        stack[top++] = j;
-                    }
-        }
     }
     return false;
 }

@@ -19,6 +19,9 @@ snug_expand snug_traverse_choose(const snug_bvh* a, uint32_t na, const snug_bvh*
 
 /* Called for every overlapping leaf pair; return true to stop the traversal. */
 typedef bool (*snug_leaf_pair_fn)(void* user, uint32_t leaf_a, uint32_t leaf_b);
+/* A finer bound than B's BV for a pair of A's node (inner or leaf) and B's leaf: true means that no leaf pair
+ * under it can give the leaf callback anything, so it is skipped. */
+typedef bool (*snug_leaf_prune_fn)(void* user, uint32_t node_a, uint32_t leaf_b);
 
 typedef struct snug_pair_query {
     const snug_bvh* a;
@@ -27,6 +30,7 @@ typedef struct snug_pair_query {
     float margin;            /* A's BVs grow by this much: tolerance plus float rounding of the transform */
     snug_traversal strategy;
     snug_leaf_pair_fn leaf;
+    snug_leaf_prune_fn prune; /* optional */
     void* user;
 } snug_pair_query;
 

@@ -1,5 +1,6 @@
 /* Pair traversal driver: expansion choice, margin-grown BV pair tests, depth-first overlap search. */
 #include "query/traverse.h"
+#include "bvh/split.h"
 
 #include <float.h>
 #include <math.h>
@@ -208,7 +209,7 @@ static inline __attribute__((always_inline)) bool run(driver* d, const snug_pair
         uint32_t a0 = e == SNUG_EXPAND_B ? na : A->first, an = e == SNUG_EXPAND_B ? 1 : ka;
         uint32_t b0 = e == SNUG_EXPAND_A ? nb : B->first, bn = e == SNUG_EXPAND_A ? 1 : kb;
         if (mode == MODE_AABB) { /* each node's side of the box test once, not once per pair */
-            snug_aabb_side_b sb[6];
+            snug_aabb_side_b sb[SNUG_MAX_BRANCHING];
             for (uint32_t j = 0; j < bn; j++) {
                 snug_aabb bb;
                 glm_vec3_copy((float*)nb_nodes[b0 + j].min, bb.min);

@@ -533,6 +533,20 @@ static void test_a_lamp_at_the_edge_far_out_is_carried_home(void) {
     }
 }
 
+/* With no overhang a binding polygon the size of its offer still fits: the float allowance placement keeps comes
+ * out of the overhang only (taken from the offer as well, it left such a block no seat on another). */
+static void test_a_polygon_the_size_of_its_offer_fits_with_no_overhang(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_place_def pd = snug_default_place_def();
+    pd.overhang = 0.0f;
+    CHECK(snug_scene_set_place_def(r.ctx, r.scene, &pd) == SNUG_OK);
+    snug_body below = add(&r, TEST_BLOCK, 1, 1, 0, 0.3f), above = add(&r, TEST_BLOCK, 1, 1.4f, 0, 0.3f);
+    bind(&r, above, TEST_BLOCK, below, TEST_BLOCK, 0);
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
 /* A turn stopped short by a body ends where the supports hold without the float allowance. The lamp's base, a
  * square, stands with a corner pointing at the table's edge, 0.25 rad to one side; it is turned 0.5 rad, sampled at
  * thirds (its corner within the edge at each), and a plate in the shade's way stops it near the middle, where the
@@ -601,5 +615,6 @@ int main(void) {
     RUN(test_turn_beyond_a_whole_turn_is_refused);
     RUN(test_a_lamp_at_the_edge_far_out_is_carried_home);
     RUN(test_a_turn_stopped_short_ends_inside_the_allowance);
+    RUN(test_a_polygon_the_size_of_its_offer_fits_with_no_overhang);
     return harness_finish();
 }

@@ -18,6 +18,7 @@ typedef struct snug_support {
     snug_label label;
     double margin;                     /* the overhang allowed, world units */
     double eps;                        /* what float poses may add to it (snug_surface_allowance) */
+    double placed;                     /* how far placement may take the polygon (snug_placement_margin) */
     snug_world_surface plane;          /* the recorded offer at gather time: plane, basis and origin */
     uint32_t count;                    /* pieces; [0] is the recorded offer */
     snug_support_piece pieces[SNUG_SUPPORT_PIECES];
@@ -29,8 +30,8 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
                                 snug_mesh_data* mesh, const snug_binding* bd, snug_support* sp);
 /* Does the binding polygon, with its member at this pose, lie in the union of the pieces? With slack, poses read
  * back from float count as in when they are out by rounding (is the body supported now?); without, the polygon must
- * keep the allowance inside the margin (where a clamp, a seat or a bisection may take the body: its rounding, there
- * or wherever its supporter carries it, stays within the slack). */
+ * stay within the placement margin (where a clamp, a seat or a bisection may take the body: its rounding, there or
+ * wherever its supporter carries it, stays within the slack). */
 bool snug_support_holds(const snug_support* sp, dpose member_pose, bool slack);
 /* The piece the polygon overlaps most at this pose (ties keep the recorded offer). */
 uint32_t snug_support_main_piece(const snug_support* sp, dpose member_pose);

@@ -223,6 +223,18 @@ typedef struct snug_world_surface {
 } snug_world_surface;
 
 void snug_world_surface_at(const snug_place_surface* ps, dpose pose, snug_world_surface* out);
+/* What float poses may add to the overhang of a binding polygon (radius binding_radius) past offer w: rounding that
+ * grows with the coordinates, so with the offer's distance from the origin. Placement leaves the polygon this far
+ * inside the overhang and the check allows this far beyond it: a child's local pose keeps the rounding of where it
+ * was placed, and wherever its supporter carries it, a few float steps there stay within both allowances. */
+static inline double snug_surface_allowance(const snug_world_surface* w, double binding_radius) {
+    return 1e-6 * (w->radius + binding_radius + dlen(w->origin));
+}
+/* How far placement lets the polygon reach past offer w, given the overhang allowed (world units): the overhang less
+ * the allowance, which comes out of the overhang only (a polygon the size of its offer still fits with none). */
+static inline double snug_placement_margin(double overhang, const snug_world_surface* w, double binding_radius) {
+    return fmax(0.0, overhang - snug_surface_allowance(w, binding_radius));
+}
 /* The polygon's vertices (world) of a surface at a pose. */
 dvec snug_surface_vertex(const snug_place_surface* ps, dpose pose, uint32_t i);
 

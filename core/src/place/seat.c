@@ -66,7 +66,7 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
     memcpy(offer_poly.x, Aw.x, Aw.count * sizeof(double));
     memcpy(offer_poly.y, Aw.y, Aw.count * sizeof(double));
     snug_poly2 f;
-    double margin = ps->def.overhang * B->radius;
+    double margin = snug_placement_margin(ps->def.overhang * B->radius, &Aw, B->radius);
     snug_feasible_region(&offer_poly, bx, by, B->s.vertex_count, margin, &f);
     if (f.n == 0) return false; /* the polygon is larger than the offer */
     double wx = 0.0, wy = 0.0;

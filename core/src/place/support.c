@@ -44,7 +44,8 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     sp->margin = ps->def.overhang * sp->binding->radius;
     snug_world_surface_at(&ss->items[bd->offer], dpose_f(&sup->world), &sp->plane);
     double tol = 1e-5 * (sp->plane.radius + sp->binding->radius);
-    sp->eps = 1e-6 * (sp->plane.radius + sp->binding->radius + dlen(sp->plane.origin));
+    sp->eps = snug_surface_allowance(&sp->plane, sp->binding->radius);
+    sp->placed = snug_placement_margin(sp->margin, &sp->plane, sp->binding->radius);
     (void)ctx;
     /* the recorded offer first, so that ties keep the binding where it is */
     sp->pieces[0].supporter = sup->handle, sp->pieces[0].offer = bd->offer;
@@ -64,7 +65,7 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     return SNUG_OK;
 }
 
-/* The area of the binding polygon inside each piece (grown by the margin and the float allowance). */
+/* The area of the binding polygon inside each piece (grown by grow). */
 static double covered(const snug_support* sp, const snug_poly2* b, double grow, double* per_piece) {
     double sum = 0.0;
     for (uint32_t j = 0; j < sp->count; j++) {
@@ -81,7 +82,7 @@ bool snug_support_holds(const snug_support* sp, dpose member_pose, bool slack) {
     snug_poly2 b;
     binding_in_plane(sp, member_pose, &b);
     double area = snug_poly2_area(&b);
-    return covered(sp, &b, sp->margin + (slack ? sp->eps : 0.0), NULL) >= area * (1.0 - 1e-12);
+    return covered(sp, &b, slack ? sp->margin + sp->eps : sp->placed, NULL) >= area * (1.0 - 1e-12);
 }
 
 uint32_t snug_support_main_piece(const snug_support* sp, dpose member_pose) {
@@ -102,7 +103,7 @@ dvec snug_support_clamp(const snug_support* sp, dpose member_pose, dvec t) {
     double best = INFINITY, bx = 0.0, by = 0.0;
     for (uint32_t j = 0; j < sp->count; j++) {
         snug_poly2 f;
-        snug_feasible_region(&sp->pieces[j].poly, b.x, b.y, b.n, sp->margin, &f);
+        snug_feasible_region(&sp->pieces[j].poly, b.x, b.y, b.n, sp->placed, &f);
         if (f.n == 0) continue;
         double cx, cy;
         snug_poly2_closest(&f, tx, ty, &cx, &cy);
@@ -116,7 +117,7 @@ dvec snug_support_clamp(const snug_support* sp, dpose member_pose, dvec t) {
 uint32_t snug_support_limits(const snug_support* sp, dpose member_pose, snug_limit* out) {
     snug_poly2 b, f;
     binding_in_plane(sp, member_pose, &b);
-    snug_feasible_region(&sp->pieces[0].poly, b.x, b.y, b.n, sp->margin, &f);
+    snug_feasible_region(&sp->pieces[0].poly, b.x, b.y, b.n, sp->placed, &f);
     if (f.n < 3) return 0;
     /* f's edges, counter-clockwise: inside lies to the left, so the inward normal of edge (p, q) is its left turn */
     uint32_t n = 0;

@@ -401,7 +401,9 @@ static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
         if (j->aimed) tri_extents(j->f, a0, a1, a2, af);
         for (uint32_t k = 0; k < nb; k++) {
             /* lower bounds on the triangle distance: the gaps along the frame and the box gap (the projections
-             * round with the coordinates: the guard) */
+             * and B's vertices moved into A's frame round with the coordinates: the guard; without it on the box
+             * gap, a within query at a mesh's own tolerance missed two touching triangles 3e7 from the origin:
+             * found by fuzz_mesh) */
             float lim = j->best + j->guard;
             if (j->aimed && extents_gap2(af, bf[k]) >= lim * lim) continue;
             float g2 = 0.0f;
@@ -409,7 +411,7 @@ static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
                 float g1 = blo[k][c] - hi[c], g2b = lo[c] - bhi[k][c], g = g1 > g2b ? g1 : g2b;
                 if (g > 0.0f) g2 += g * g;
             }
-            if (g2 > j->best * j->best) continue;
+            if (g2 > lim * lim) continue;
             /* either triangle's plane with the other wholly beyond it: a bound the box of a big triangle turned
              * against A (a book's side beside a dragon) cannot give */
             if (span >= j->best) {

@@ -66,6 +66,9 @@ void snug_lerp_slerp_init_pivot(snug_lerp_slerp* m, const snug_pose* a, const sn
         m->half_angle = 0.0;
         for (int i = 0; i < 4; i++) m->q1[i] = m->q0[i];
     }
+    double h = m->half_angle;
+    m->inv_sin_half = h < 1e-6 ? 0.0 : 1.0 / sin(h);
+    m->cot_half = h < 1e-6 ? 0.0 : cos(h) / sin(h);
     /* world axis of the turn: the vector part of q1 q0^-1 */
     const double *qa = m->q0, *qb = m->q1;
     double ax[3] = {qa[3] * qb[0] - qb[3] * qa[0] - (qb[1] * qa[2] - qb[2] * qa[1]),
@@ -95,10 +98,10 @@ static void quat_at(const snug_lerp_slerp* m, double u, double q[4]) {
     if (h < 1e-6) { /* sin(h) ~ h: normalised lerp is exact to double rounding here */
         w0 = 1.0 - u;
         w1 = u;
-    } else {
-        double s = 1.0 / sin(h);
-        w0 = sin((1.0 - u) * h) * s;
-        w1 = sin(u * h) * s;
+    } else { /* sin((1 - u) h) / sin h and sin(u h) / sin h, with one angle's sine and cosine per call */
+        double su = sin(u * h), cu = cos(u * h);
+        w0 = cu - su * m->cot_half;
+        w1 = su * m->inv_sin_half;
     }
     double n = 0.0;
     for (int i = 0; i < 4; i++) {

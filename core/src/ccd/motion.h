@@ -27,6 +27,7 @@ typedef struct snug_lerp_slerp {
     double c[3];           /* pivot in the body frame */
     double p0[3], p1[3];   /* world position of the pivot at u = 0 and u = 1 */
     double half_angle;     /* acos(q0 . q1): the rotation turns by 2 * half_angle in [0, pi] */
+    double inv_sin_half, cot_half; /* 1 / sin and cos / sin of it, for the slerp weights (0 below 1e-6: a lerp) */
     bool translation_only; /* equal rotations: every point moves on a straight line at constant speed */
     double R0[9];          /* rotation at u = 0 (the constant one of a translation) */
     double spread[3];      /* per world axis i, sqrt(1 - a_i^2) for the world rotation axis a (rounded up): how far

@@ -202,12 +202,18 @@ static void test_slide_stays_on_the_table_and_turns_about_up(void) {
     test_room_close(&r);
 }
 
+/* A room with a table, a lamp at x = -0.5 and a book at x = 0.2 on it, both bound to it. */
+static void lamp_and_book_on_a_table(test_room* r, snug_body* lamp, snug_body* book) {
+    test_room_open(r);
+    snug_body table = add_on(r, TEST_TABLE, 0, 0, 0, 0, r->floor, TEST_FLOOR);
+    *lamp = add_on(r, TEST_LAMP, -0.5f, 0.9f, 0, 0, table, TEST_TABLE);
+    *book = add_on(r, TEST_BOOK, 0.2f, 0.9f, 0, 0, table, TEST_TABLE);
+}
+
 static void test_blocked_by_a_book_then_slides(void) {
     test_room r;
-    test_room_open(&r);
-    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
-    snug_body lamp = add_on(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0, table, TEST_TABLE);
-    snug_body book = add_on(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0, table, TEST_TABLE);
+    snug_body lamp, book;
+    lamp_and_book_on_a_table(&r, &lamp, &book);
     /* push the lamp at the book in 2 cm steps: it stops a skin short, reports the book */
     bool blocked = false;
     for (int i = 0; i < 60; i++) {
@@ -251,10 +257,8 @@ static bool push_until_the_book(test_room* r, snug_body lamp, snug_body book, fl
  * body has moved or no longer collides with it. */
 static void test_a_pressed_drag_forgets_a_contact_that_went_away(void) {
     test_room r;
-    test_room_open(&r);
-    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
-    snug_body lamp = add_on(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0, table, TEST_TABLE);
-    snug_body book = add_on(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0, table, TEST_TABLE);
+    snug_body lamp, book;
+    lamp_and_book_on_a_table(&r, &lamp, &book);
     CHECK(push_until_the_book(&r, lamp, book, 0.02f, 0));
     /* the book moved 1 cm into it: the next drag starts overlapping, reports it and is not trapped */
     snug_pose bp = pose_of(&r, book);
@@ -285,10 +289,8 @@ static void test_a_pressed_drag_forgets_a_contact_that_went_away(void) {
  * plane kept from the first contact would hold it in line with the side for the rest of the drag). */
 static void test_a_slide_along_a_body_goes_on_past_its_end(void) {
     test_room r;
-    test_room_open(&r);
-    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
-    snug_body lamp = add_on(&r, TEST_LAMP, -0.5f, 0.9f, 0, 0, table, TEST_TABLE);
-    snug_body book = add_on(&r, TEST_BOOK, 0.2f, 0.9f, 0, 0, table, TEST_TABLE);
+    snug_body lamp, book;
+    lamp_and_book_on_a_table(&r, &lamp, &book);
     CHECK(push_until_the_book(&r, lamp, book, 0.02f, 0));
     float pressed = pose_of(&r, lamp).p[0];
     /* diagonally: along the book's side (z) while it is there (0.11 + 0.08 from the book's centre), then on in x */

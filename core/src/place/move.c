@@ -199,13 +199,13 @@ static snug_status take_first_free(snug_ctx* ctx, snug_scene_data* s, snug_place
     return SNUG_OK;
 }
 
-/* Do all supports hold after turning by q about pivot and moving by t (slack: see snug_support_holds)? */
-static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* g, dquat q, dvec pivot, dvec t,
-                          bool slack) {
+/* Do all supports hold, without the check's float allowance (placement stays inside it: snug_placement_margin),
+ * after turning by q about pivot and moving by t? */
+static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* g, dquat q, dvec pivot, dvec t) {
     for (uint32_t i = 0; i < n; i++) {
         dpose p = dpose_turn(g->members[sp[i].member].pose, q, pivot);
         p.p = dadd(p.p, t);
-        if (!snug_support_holds(&sp[i], p, slack)) return false;
+        if (!snug_support_holds(&sp[i], p, false)) return false;
     }
     return true;
 }
@@ -213,10 +213,10 @@ static bool supports_hold(const snug_support* sp, uint32_t n, const snug_group* 
 /* The last fraction in [lo, hi] of a motion (a turn by angle about pivot, then a translation by from + t) at which
  * the supports hold, bisected from lo, where they hold, to hi, where they do not. */
 static double last_supported(const snug_support* sp, uint32_t n, const snug_group* g, dvec axis, double angle,
-                             dvec pivot, dvec from, dvec t, double lo, double hi, bool slack) {
+                             dvec pivot, dvec from, dvec t, double lo, double hi) {
     for (int i = 0; i < 30; i++) {
         double mid = 0.5 * (lo + hi);
-        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * mid), pivot, dmadd(from, t, mid), slack)) lo = mid;
+        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * mid), pivot, dmadd(from, t, mid))) lo = mid;
         else hi = mid;
     }
     return lo;
@@ -239,11 +239,11 @@ static double supported_fraction(const snug_support* sp, uint32_t n, const snug_
     double good = 0.0;
     for (uint32_t k = 1; k <= steps; k++) {
         double s = (double)k / steps;
-        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * s), pivot, dmadd(from, t, s), false)) {
+        if (supports_hold(sp, n, g, dq_axis_angle(axis, angle * s), pivot, dmadd(from, t, s))) {
             good = s;
             continue;
         }
-        return last_supported(sp, n, g, axis, angle, pivot, from, t, good, s, false);
+        return last_supported(sp, n, g, axis, angle, pivot, from, t, good, s);
     }
     return 1.0;
 }
@@ -424,9 +424,9 @@ static snug_status move(snug_ctx* ctx, snug_scene scene, snug_body body, const s
              * check's allowance, which grows with the offer's distance from the origin, failed it once its table was
              * carried toward the origin (the random room, seed 79) */
             if (supported && fabs(turned) > 1e-12 &&
-                !supports_hold(sp, ns, &g, dq_axis_angle(axis, turned), pivot, dxyz(0, 0, 0), false)) {
+                !supports_hold(sp, ns, &g, dq_axis_angle(axis, turned), pivot, dxyz(0, 0, 0))) {
                 dvec still = dxyz(0, 0, 0);
-                turned *= last_supported(sp, ns, &g, axis, turned, pivot, still, still, 0.0, 1.0, false);
+                turned *= last_supported(sp, ns, &g, axis, turned, pivot, still, still, 0.0, 1.0);
                 result->reasons |= SNUG_MOVE_CONTAINED;
             }
             if (!snug_group_in_range(&g, dq_axis_angle(axis, turned), pivot, dxyz(0, 0, 0))) {

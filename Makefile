@@ -400,7 +400,7 @@ test-browser: web
 # beside it (the wasm bytes next to the module that loads them, in node as in a bundle). In the repository the
 # sources import the modules from the build folder (../build/wasm/), the three.js layer imports ../wasm/ and the glTF
 # extension (the package's snug/gltf) ../../wasm/; here all become ./, and no path may leave the folder.
-PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/internal.js wasm/worker.js wasm/node-web-worker.js \
+PKG_SRC  := wasm/snug.js wasm/scene.js wasm/place.js wasm/warm.js wasm/internal.js wasm/worker.js wasm/node-web-worker.js \
             wasm/snug.d.ts web/snug-three.js web/snug-three.d.ts $(wildcard web/gltf/placement*.js) web/gltf/placement.d.ts
 PKG_WASM := $(addprefix $(BUILD)/wasm/,snug.mjs snug.wasm snug-mt.mjs snug-mt.wasm snug-mt.worker.js snug-tools.mjs \
               snug-tools.wasm snug-layout.js)

@@ -394,6 +394,12 @@ export class Snug {
   motionPoseAt(motion: Motion, t: number, out?: Float32Array): Float32Array;
 
   createScene(): Scene;
+  /**
+   * Runs a small placement scene through a session's gestures once, in a scene of its own, so that the browser
+   * compiles the code of drags, slides, turns and inserts now instead of at a person's first gesture. Call it after
+   * loading, before the first drag.
+   */
+  warmUp(): { calls: number; reasons: MoveReason[] };
   dispose(): void;
 }
 

@@ -21,6 +21,7 @@ import { Scene, Body, SceneHit, Contact } from './scene.js';
 import {
   DEFAULT_LABELS, REASONS, VIOLATIONS, DROP_OUTCOMES, MoveResult, meshSetSurfaces, meshGetSurfaces, meshFindSurfaces,
 } from './place.js';
+import { warmUp } from './warm.js';
 
 export {
   STATUS_NAMES, BV_TYPES, SPLITTERS, MEASURES, TRAVERSALS, TOI_MODES, ROOT_FINDERS, FEATURES, SnugError, pose, Scene,
@@ -1005,6 +1006,17 @@ export class Snug {
     this._scenes.add(scene);
     this._track(scene, 'Scene');
     return scene;
+  }
+
+  /**
+   * Runs a small placement scene through a session's gestures once, in a scene of its own, so that the browser
+   * compiles the code of drags, slides, turns and inserts now instead of at a person's first gesture (WebAssembly
+   * functions are compiled at their first call: a first drag into a corner took 10 ms instead of 0.5). Call it after
+   * loading, before the first drag. Returns { calls, reasons }: the core calls made and the move reasons they reported.
+   */
+  warmUp() {
+    this._live();
+    return warmUp(this);
   }
 
   // ------------------------------------------------------------------------------------------------ lifetime

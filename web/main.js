@@ -47,6 +47,7 @@ export async function start() {
   // the default room does without them, so a first visit does not wait for them.
   const ornaments = loadOrnamentMeshes();
   const snug = await createSnug();
+  snug.warmUp(); // the first drag into a corner would otherwise compile what it reaches
   const catalog = new Catalog(catalogItems());
   catalog.addLater(ornaments.then(ornamentItems), (e) => status.error(`The ornaments could not be loaded: ${e.message}`));
   const placement = new Placement(snug, { root: viewport.scene, catalog, room: { interior: INTERIOR } });

@@ -233,3 +233,16 @@ test('body keys (the core\'s user data) name bodies again after a scene file is 
   for (const m of loaded.meshes) m.dispose();
   r.dispose();
 });
+
+test('the warm-up reaches the gestures it is for and leaves nothing behind', () => {
+  const s = new Set(snug.warmUp().reasons);
+  for (const reason of ['blocked', 'turn-blocked', 'snapped', 'reseated', 'contained', 'constrained']) {
+    assert.ok(s.has(reason), `the warm-up met no move reported '${reason}'`);
+  }
+  const bytes = snug.allocatedBytes(), meshes = snug._meshes.size, scenes = snug._scenes.size;
+  const { calls } = snug.warmUp();
+  assert.ok(calls >= 30, `${calls} core calls`);
+  assert.equal(snug.allocatedBytes(), bytes, 'the core frees what the warm-up allocated');
+  assert.equal(snug._meshes.size, meshes);
+  assert.equal(snug._scenes.size, scenes);
+});

@@ -53,6 +53,7 @@ for (const seed of LAYOUT_SEEDS.slice(0, layouts)) {
   const view = moverRoom(room);
   const layout = `layout ${seed}`;
   const core = await Snug.create(); // the measured context, as a page's
+  core.warmUp(); // as the page does before its first gesture (docs/guide.md, Load snug)
   const { scene, meshOf } = buildScene(core, view);
   const kindMesh = (id) => meshOf.get(id) || core.createMesh({ positions: kinds.get(id).arrays.positions, indices: kinds.get(id).arrays.indices, label: id });
   const insertMeshes = INSERTED.map((id) => {

@@ -59,6 +59,7 @@ export default {
   name: 'snug core mover',
   async create() {
     const snug = await Snug.create();
+    snug.warmUp(); // as the page does before its first gesture (docs/guide.md, Load snug)
     let scene = null, bodies = [], meshes = [];
     const pose = new Float32Array(7), target = new Float32Array(7);
 

@@ -55,8 +55,8 @@ export function warmUp(snug) {
     scene.createBody({ mesh: wall, isStatic: true });
     const at = (m, x, y, z) => scene.createBody({ mesh: m, pose: [0, 0, 0, 1, x, y, z] });
     const desk = at(table, 0, 0.02, 0), side = at(table, -1.9, 0.02, 0), seat = at(chair, 1.2, 0.02, 0.2);
-    const lamp = at(book, 0.3, 0.85, 0);
-    for (const b of [desk, side, seat, lamp]) b.drop();
+    const novel = at(book, 0.3, 0.85, 0);
+    for (const b of [desk, side, seat, novel]) b.drop();
     const before = scene.snapshot();
     const move = (body, def) => {
       const r = body.move({ mode: 'constrained', ...def });
@@ -81,9 +81,9 @@ export function warmUp(snug) {
     }
     // the book dragged by a pointer across the table, against its edge, over to the other table, and in free mode
     const ray = (x, z) => ({ ray: { origin: [x, 3, z + 1], dir: [0, -0.95, -0.31] }, grab: [0, 0.04, 0] });
-    for (const [x, z] of [[0.4, 0], [0.2, 0.5], [0.1, 0.6], [-0.4, 0.1], [-0.9, 0], [-1.3, 0], [-1.6, 0.1], [-1.2, 0]]) move(lamp, ray(x, z));
-    move(lamp, { mode: 'free', ...ray(-1.5, 0) });
-    move(lamp, ray(-1.6, 0));
+    for (const [x, z] of [[0.4, 0], [0.2, 0.5], [0.1, 0.6], [-0.4, 0.1], [-0.9, 0], [-1.3, 0], [-1.6, 0.1], [-1.2, 0]]) move(novel, ray(x, z));
+    move(novel, { mode: 'free', ...ray(-1.5, 0) });
+    move(novel, ray(-1.6, 0));
     // the table, carrying what stands on it, into the chair and the wall, and turned
     for (const [x, z] of [[0.3, 0], [0.8, 0], [1.4, -0.2]]) to(desk, x, z);
     move(desk, { turn: 0.6 });

@@ -13,14 +13,6 @@ void snug_ccd_frames_init(snug_ccd_frames* fr, const snug_lerp_slerp* a, const s
     fr->m[1] = b;
     for (int i = 0; i < SNUG_CCD_CACHE; i++) fr->key[i] = NAN;
     fr->translation = a->translation_only && b->translation_only;
-    if (!fr->translation) return;
-    for (int k = 0; k < 2; k++) {
-        snug_dxform end;
-        snug_lerp_slerp_at(fr->m[k], 0.0, &fr->start[k]);
-        snug_lerp_slerp_at(fr->m[k], 1.0, &end);
-        for (int r = 0; r < 3; r++) fr->velocity[k][r] = end.t[r] - fr->start[k].t[r];
-    }
-    for (int i = 0; i < 4; i++) fr->points[i] = NULL;
 }
 
 void snug_ccd_frames_at(snug_ccd_frames* fr, double u, const snug_dxform** d, const snug_xform** f) {
@@ -40,25 +32,12 @@ void snug_ccd_frames_at(snug_ccd_frames* fr, double u, const snug_dxform** d, co
     if (f) f[0] = &fr->f[slot][0], f[1] = &fr->f[slot][1];
 }
 
-/* World positions of the feature's four points at u (under translation straight from the start, with no frame to
- * look up or evaluate). */
+/* World positions of the feature's four points at u. */
 static void feature_points(snug_ccd_frames* fr, const snug_ccd_feature* f, double u, dvec w[4]) {
-    /* which mesh each point belongs to */
-    static const int owner[3][4] = {{0, 1, 1, 1}, {1, 0, 0, 0}, {0, 0, 1, 1}};
-    if (fr->translation) {
-        /* a root search evaluates one feature several times: its points at u = 0 are kept */
-        for (int i = 0; i < 4; i++) {
-            int k = owner[f->kind][i];
-            if (fr->points[i] != f->p[i] || fr->owner[i] != k) {
-                fr->points[i] = f->p[i], fr->owner[i] = k;
-                snug_dxform_point(&fr->start[k], f->p[i], fr->w0[i]);
-            }
-            w[i] = dmadd(dload(fr->w0[i]), dload(fr->velocity[k]), u);
-        }
-        return;
-    }
     const snug_dxform* x[2];
     snug_ccd_frames_at(fr, u, x, NULL);
+    /* which mesh each point belongs to */
+    static const int owner[3][4] = {{0, 1, 1, 1}, {1, 0, 0, 0}, {0, 0, 1, 1}};
     for (int i = 0; i < 4; i++) {
         double p[3];
         snug_dxform_point(x[owner[f->kind][i]], f->p[i], p);

@@ -38,12 +38,6 @@ typedef struct snug_ccd_frames {
     snug_dxform x[SNUG_CCD_CACHE][2];
     snug_xform f[SNUG_CCD_CACHE][2];
     bool translation;              /* both segments translate only: every feature distance is linear in u */
-    snug_dxform start[2];          /* translation: the transforms at u = 0, */
-    double velocity[2][3];         /* and their translations' change per unit u; */
-    const float* points[4];        /* the last feature's points (NULL: none yet) and their meshes (a mesh may
-                                    * sweep against itself), */
-    int owner[4];
-    double w0[4][3];               /* in the world at u = 0 */
 } snug_ccd_frames;
 
 void snug_ccd_frames_init(snug_ccd_frames* fr, const snug_lerp_slerp* a, const snug_lerp_slerp* b);

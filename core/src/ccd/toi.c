@@ -52,6 +52,8 @@ typedef struct toi_search {
     /* Both meshes translate only (dynamic mode): node boxes move rigidly along straight lines, so the interval in
      * which two of them are within eps follows exactly from their offset and relative velocity (slab clipping) */
     bool linear;
+    double lin_R[2][9];         /* the constant rotations */
+    double lin_t[2][3], lin_v[2][3]; /* world translation at u = 0 and its change per unit u */
     double rel_R[9], rel_t[3], rel_v[3]; /* B's frame in A's: rotation, translation at u = 0, its change per unit u */
     bool at_start;              /* this segment starts at global t = 0 */
     /* best so far, in segment-local u */
@@ -221,8 +223,7 @@ static void record(toi_search* s, double u, snug_feature_kind kind, uint32_t sa,
  * B's) / |that velocity|, -1 for a head-on contact, about 0 for a face the motion slides along. */
 static double contact_approach(toi_search* s, const snug_ccd_hit* h) {
     double du = 1e-6, v[3] = {0, 0, 0};
-    for (int r = 0; s->fr.translation && r < 3; r++) v[r] = s->fr.velocity[0][r] - s->fr.velocity[1][r];
-    for (int k = 0; !s->fr.translation && k < 2; k++) {
+    for (int k = 0; k < 2; k++) {
         snug_dxform x0, x1;
         snug_lerp_slerp_at(s->fr.m[k], h->u, &x0);
         snug_lerp_slerp_at(s->fr.m[k], h->u + du, &x1);
@@ -397,7 +398,7 @@ static bool clip_axis(double d0, double w, double reach, double* lo, double* hi)
 static bool linear_clip(const toi_search* s, double c[2][3], double e[2][3], double* u0, double* u1) {
     double lo = *u0, hi = *u1;
     for (int r = 0; r < 3; r++) {
-        double w = s->fr.velocity[0][r] - s->fr.velocity[1][r];
+        double w = s->lin_v[0][r] - s->lin_v[1][r];
         /* eps of the box test, plus float rounding of the boxes and of the leaf tests' transforms */
         double reach = e[0][r] + e[1][r] + s->in->eps +
                        1e-6 * (fabs(c[0][r]) + fabs(c[1][r]) + e[0][r] + e[1][r] + fabs(w));
@@ -417,12 +418,12 @@ typedef struct linear_tri {
 } linear_tri;
 
 static void linear_tri_at(const toi_search* s, int k, uint32_t slot, linear_tri* t) {
-    const double* R = s->fr.start[k].R;
+    const double* R = s->lin_R[k];
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (int v = 0; v < 3; v++) {
         const float* p = snug_mesh_vertex(s->m[k], slot, v);
         for (int r = 0; r < 3; r++) {
-            double w = t->w[v][r] = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->fr.start[k].t[r];
+            double w = t->w[v][r] = R[r] * p[0] + R[3 + r] * p[1] + R[6 + r] * p[2] + s->lin_t[k][r];
             lo[r] = w < lo[r] ? w : lo[r];
             hi[r] = w > hi[r] ? w : hi[r];
         }
@@ -440,7 +441,7 @@ static void linear_tri_normal(const toi_search* s, linear_tri* t) {
     n[0] = e0[1] * e1[2] - e0[2] * e1[1], n[1] = e0[2] * e1[0] - e0[0] * e1[2], n[2] = e0[0] * e1[1] - e0[1] * e1[0];
     double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]), k1 = len > 0.0 ? 1.0 / len : 0.0;
     t->lo = INFINITY, t->hi = -INFINITY, t->v = 0.0;
-    for (int i = 0; i < 3; i++) n[i] *= k1, t->v += (s->fr.velocity[0][i] - s->fr.velocity[1][i]) * n[i];
+    for (int i = 0; i < 3; i++) n[i] *= k1, t->v += (s->lin_v[0][i] - s->lin_v[1][i]) * n[i];
     for (int v = 0; v < 3; v++) {
         double a = t->w[v][0] * n[0] + t->w[v][1] * n[1] + t->w[v][2] * n[2];
         t->lo = a < t->lo ? a : t->lo, t->hi = a > t->hi ? a : t->hi;
@@ -770,15 +771,22 @@ snug_status snug_toi_run(snug_ctx* ctx, const snug_toi_input* in, snug_toi_resul
         s.at_start = t0 == 0.0;
         s.overlap_seen = false;
         s.linear = s.mode == LEAF_DYNAMIC && s.fr.translation;
+        for (int k = 0; s.linear && k < 2; k++) {
+            snug_dxform x0, x1;
+            snug_lerp_slerp_at(s.fr.m[k], 0.0, &x0);
+            snug_lerp_slerp_at(s.fr.m[k], 1.0, &x1);
+            memcpy(s.lin_R[k], x0.R, sizeof x0.R);
+            for (int i = 0; i < 3; i++) s.lin_t[k][i] = x0.t[i], s.lin_v[k][i] = x1.t[i] - x0.t[i];
+        }
         if (s.linear) { /* B in A's frame: R_A^T R_B, R_A^T (t_B - t_A), R_A^T (v_B - v_A) (column-major) */
-            const double *Ra = s.fr.start[0].R, *Rb = s.fr.start[1].R;
+            const double *Ra = s.lin_R[0], *Rb = s.lin_R[1];
             for (int i = 0; i < 3; i++) {
                 for (int c = 0; c < 3; c++)
                     s.rel_R[3 * c + i] = Ra[3 * i] * Rb[3 * c] + Ra[3 * i + 1] * Rb[3 * c + 1] + Ra[3 * i + 2] * Rb[3 * c + 2];
                 s.rel_t[i] = s.rel_v[i] = 0.0;
                 for (int k = 0; k < 3; k++) {
-                    s.rel_t[i] += Ra[3 * i + k] * (s.fr.start[1].t[k] - s.fr.start[0].t[k]);
-                    s.rel_v[i] += Ra[3 * i + k] * (s.fr.velocity[1][k] - s.fr.velocity[0][k]);
+                    s.rel_t[i] += Ra[3 * i + k] * (s.lin_t[1][k] - s.lin_t[0][k]);
+                    s.rel_v[i] += Ra[3 * i + k] * (s.lin_v[1][k] - s.lin_v[0][k]);
                 }
             }
         }

@@ -399,7 +399,7 @@ export class Snug {
    * compiles the code of drags, slides, turns and inserts now instead of at a person's first gesture. Call it after
    * loading, before the first drag.
    */
-  warmUp(): { calls: number; reasons: MoveReason[] };
+  warmUp(): { moves: number; reasons: MoveReason[] };
   dispose(): void;
 }
 

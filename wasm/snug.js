@@ -1012,7 +1012,7 @@ export class Snug {
    * Runs a small placement scene through a session's gestures once, in a scene of its own, so that the browser
    * compiles the code of drags, slides, turns and inserts now instead of at a person's first gesture (WebAssembly
    * functions are compiled at their first call: a first drag into a corner took 10 ms instead of 0.5). Call it after
-   * loading, before the first drag. Returns { calls, reasons }: the core calls made and the move reasons they reported.
+   * loading, before the first drag. Returns { moves, reasons }: the body.move calls made and the reasons they reported.
    */
   warmUp() {
     this._live();

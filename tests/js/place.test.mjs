@@ -240,8 +240,8 @@ test('the warm-up reaches the gestures it is for and leaves nothing behind', () 
     assert.ok(s.has(reason), `the warm-up met no move reported '${reason}'`);
   }
   const bytes = snug.allocatedBytes(), meshes = snug._meshes.size, scenes = snug._scenes.size;
-  const { calls } = snug.warmUp();
-  assert.ok(calls >= 30, `${calls} core calls`);
+  const { moves } = snug.warmUp();
+  assert.ok(moves >= 30, `${moves} moves`);
   assert.equal(snug.allocatedBytes(), bytes, 'the core frees what the warm-up allocated');
   assert.equal(snug._meshes.size, meshes);
   assert.equal(snug._scenes.size, scenes);

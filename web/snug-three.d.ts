@@ -1,7 +1,7 @@
 // Types of the three.js layer (web/snug-three.js; the package's `snug/three`). Kept in step with the code by hand and
 // checked against it by tests/js/dts.test.mjs, as wasm/snug.d.ts is. three.js types come from @types/three.
 import type { BufferGeometry, Matrix4, Object3D, Ray, Vector3 } from 'three';
-import type { Body, BvhDef, Mesh, MoveReason, Pose, Scene, Snug, Surface } from '../wasm/snug.js';
+import type { Body, BvhDef, Mesh, MoveReason, Pose, Scene, SceneSnapshot, Snug, Surface } from '../wasm/snug.js';
 
 export { pose } from '../wasm/snug.js';
 
@@ -100,6 +100,8 @@ export class SnugSync {
   subtree(entry: SyncEntry): SyncEntry[];
   /** Those entries and the registered three.js descendants of their objects, three.js parents first. */
   affected(entries: SyncEntry[]): SyncEntry[];
+  /** The entries a drag of `entries` (one group) can change: what moves with them and what is bound to that. */
+  reach(entries: SyncEntry[]): SyncEntry[];
   /** Show the bodies' world poses on the entries' objects (a list from affected()). */
   fromCore(entries: SyncEntry[]): void;
   /** Read every registered object's world pose from three.js (after the app moved objects). */
@@ -152,8 +154,8 @@ export class SnugDrag {
   grab: number[];
   /** The entries whose objects each call rewrites (the object and what the core moves with it). */
   moved: SyncEntry[];
-  /** Every entry's state when the drag began (what cancel() restores). */
-  before: Map<SyncEntry, EntryState>;
+  /** The scene when the drag began (what cancel() restores). */
+  before: SceneSnapshot;
   /** The object's world pose when the drag began. */
   start: Float32Array;
   /** The last call's feedback (null before the first). */

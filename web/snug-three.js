@@ -185,19 +185,19 @@ export class SnugSync {
 
   /**
    * The entries the core moves with `entry`: its body and the bodies below it in the core's hierarchy (what rests
-   * on it, and children of the three.js graph), parents first.
+   * on it), parents first.
    */
-  subtree(entry) {
-    const children = new Map();
-    for (const e of this.entries) {
-      const p = this.entryOf(e.body.parent);
-      if (!p) continue;
-      if (!children.has(p)) children.set(p, []);
-      children.get(p).push(e);
-    }
-    const out = [entry];
-    for (let i = 0; i < out.length; i++) out.push(...(children.get(out[i]) ?? []));
-    return out;
+  subtree(entry) { return entry.body.group().map((b) => this.entryOf(b)).filter(Boolean); }
+
+  /**
+   * The entries a drag of `entries` (carried as one group) can change: what moves with them, and what is bound to
+   * any of that (a binding lets go where its supporter moves away from under it). What an undo step must keep.
+   */
+  reach(entries) {
+    const out = new Set(this.affected(entries.flatMap((e) => this.subtree(e))));
+    for (const e of [...out]) for (const b of e.body.dependents()) out.add(this.entryOf(b));
+    out.delete(null);
+    return [...out];
   }
 
   /**
@@ -361,7 +361,7 @@ export class SnugDrag {
     this.entry = sync.byObject.get(object);
     if (!this.entry) throw new Error('snug: the dragged object is not registered');
     this.body = this.entry.body;
-    this.before = sync.capture();
+    this.before = sync.scene.snapshot();
     const inside = new Set(sync.subtree(this.entry));
     this._carried = carry.map((o) => sync.byObject.get(o)).filter((e) => e && !inside.has(e)).map((e) => [e, e.body.parent]);
     for (const [e] of this._carried) e.body.setParent(this.body, true);
@@ -432,9 +432,9 @@ export class SnugDrag {
 
   /** Everything back to where it was when the drag began: poses, bindings and parents. */
   cancel() {
-    this.release();
-    const failed = this.sync.restore(this.before);
-    if (failed.length) throw new Error(`snug: a cancelled drag could not bind again (${failed.join('; ')})`);
+    this._carried = [];
+    this.sync.scene.restore(this.before); // parents too: the carried ones go back under theirs
+    this.sync.fromCore(this.moved);
   }
 
   _call(def) {

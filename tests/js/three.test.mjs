@@ -225,6 +225,9 @@ test('SnugSync.insert: a new lamp lands bound on the table top under the pointer
 
 test('SnugDrag: a table carries its lamp (the Object3Ds of its subtree follow), a chair in the way blocks', () => {
   const r = catalogRoom();
+  // What the drag can change: the table, what it carries, and the chair bound to its front.
+  assert.deepEqual(r.sync.reach([r.t1]).map((e) => e.label).sort(), ['chair', 'lamp', 'table']);
+  const start = r.sync.capture();
   const drag = new SnugDrag(r.sync, r.t1.object, [-1, 0.75, 0]);
   assert.deepEqual(drag.moved.map((e) => e.label), ['table', 'lamp']);
   const lamp0 = r.lamp.object.position.clone();
@@ -245,9 +248,8 @@ test('SnugDrag: a table carries its lamp (the Object3Ds of its subtree follow), 
   assertInStep(r.sync);
   assert.deepEqual(r.sync.scene.check(), []);
   // Escape: everything back bit for bit, the chair's front binding too.
-  const before = drag.before;
   drag.cancel();
-  for (const [e, want] of before) {
+  for (const [e, want] of start) {
     assert.deepEqual(Array.from(e.body.getPose()), Array.from(want.pose), `${e.label} pose`);
     assert.equal(e.body.bindings().length, want.bindings.length, `${e.label} bindings`);
   }
@@ -270,6 +272,14 @@ test('SnugDrag carries a selection as one group: both tables move alike, release
   assert.equal(r.t2.body.parent, r.floor.body, 'released: it rests on the floor again');
   assert.equal(r.t2.body.bindings()[0].supporter, r.floor.body);
   assert.deepEqual(r.sync.scene.check(), []);
+  // Cancelled: the carried table's parent and both poses come back.
+  const start = r.sync.capture();
+  const again = new SnugDrag(r.sync, r.t1.object, [-1, 0.75, -0.6], { carry: [r.t2.object] });
+  again.move(down(-1, 0.2));
+  again.cancel();
+  assert.equal(r.t2.body.parent, r.floor.body);
+  for (const [e, want] of start) assert.deepEqual(Array.from(e.body.getPose()), Array.from(want.pose), `${e.label} pose`);
+  assertInStep(r.sync);
   r.sync.dispose();
 });
 

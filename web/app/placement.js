@@ -419,12 +419,14 @@ export class Placement extends EventDispatcher {
    * reasons, mode } with ids for objects.
    */
   beginDrag(ids, grabbed, point) {
-    const before = this.snapshot();
     let lead = this._record(grabbed);
     for (let b = lead.entry.body.parent; b; b = b.parent) if (ids.includes(idOf(b))) lead = this._record(idOf(b));
     // The rest of the selection is carried by the lead for the drag.
-    const carry = ids.filter((id) => id !== lead.id).map((id) => this._record(id).object);
-    const drag = new SnugDrag(this.sync, lead.object, point, { carry });
+    const carry = ids.filter((id) => id !== lead.id).map((id) => this._record(id));
+    // The records the drag can change, kept for its undo step (what it reaches, not the whole room).
+    const scope = this.sync.reach([lead, ...carry].map((r) => r.entry)).map((e) => idOfObject(e.object)).filter((id) => this._objects.has(id));
+    const before = scope.map((id) => this.record(id));
+    const drag = new SnugDrag(this.sync, lead.object, point, { carry: carry.map((r) => r.object) });
     const group = drag.moved.map((e) => idOfObject(e.object)).filter((id) => id !== lead.id && this._objects.has(id));
     const changed = () => this.dispatchEvent({ type: 'change', kind: 'move', ids: [lead.id, ...group] });
     let live = true, mode = 'constrained';
@@ -465,7 +467,7 @@ export class Placement extends EventDispatcher {
         else drag.cancel();
         changed();
         if (!landed) return { cancelled: true };
-        const after = new Map(this.snapshot().map((r) => [r.id, r]));
+        const after = new Map(scope.map((id) => [id, this.record(id)]));
         const moved = before.filter((r) => !sameRecord(r, after.get(r.id)));
         return { from: moved, to: moved.map((r) => after.get(r.id)) };
       },

@@ -182,6 +182,9 @@ export async function start() {
     if ($('status').dataset.kind !== 'error') status.info(restored ? 'Your room is back as you left it' : 'Drag furniture, or add some from the catalog');
     panel.drawThumbnails();
   });
+  // The page's drag path, compiled before the first grab needs it.
+  placement.warmUp((f) => feedback.show(f));
+  feedback.clear();
   viewport.start();
   window.snugApp = app;
   return app;

@@ -9,7 +9,7 @@
 // qw, px, py, pz] (the app's objects are children of an unmoved root), bindings what it rests on, [{ binding,
 // supporter, offer }] with the surface indices of the two catalog items and the supporter's id, local its pose
 // relative to that supporter (null for none), which gives the world pose back to the bit.
-import { EventDispatcher, Matrix4, Mesh, MeshStandardMaterial, Quaternion, Vector3 } from 'three';
+import { EventDispatcher, Matrix4, Mesh, MeshStandardMaterial, Quaternion, Ray, Vector3 } from 'three';
 import { SnugSync, SnugDrag, geometryArrays } from '../snug-three.js';
 
 /** A placement request the room cannot satisfy (no surface there, no room, bad pose): the message says why. */
@@ -51,7 +51,7 @@ export class Placement extends EventDispatcher {
     catalog.addEventListener('remove', ({ item }) => this._dropMesh(item.id));
     // The last drag event's times (null before the first): the core's body.move, and the seam's whole work for
     // the event (the core call and the scene update); their recent history; the last pick and insert search.
-    this.stats = { coreMs: null, pageMs: null, coreTimes: [], pageTimes: [], pickMs: null, insertMs: null };
+    this._resetStats();
   }
 
   // ---------------------------------------------------------------- the room shell
@@ -479,6 +479,26 @@ export class Placement extends EventDispatcher {
       },
     };
   }
+
+  /**
+   * A drag of the first object, moved in place and turned, each feedback passed to `show`, then cancelled (the
+   * core's snapshot gives everything back bit for bit). V8 compiles and optimizes the page's JS at its first use:
+   * without this a session's first grab and first turn cost 0.5-1 ms more (the XR test's frames); snug.warmUp()
+   * does the same for the core's code.
+   */
+  warmUp(show = () => {}) {
+    const id = this.ids()[0];
+    if (id === undefined) return;
+    const at = new Vector3().fromArray(this.poseOf(id), 4);
+    const drag = this.beginDrag([id], id, at);
+    show(drag.move(new Ray(at.clone().setY(at.y + 1), new Vector3(0, -1, 0))));
+    show(drag.turn(0.2));
+    show(drag.turn(-0.2, { free: true }));
+    drag.cancel();
+    this._resetStats(); // they describe the user's gestures
+  }
+
+  _resetStats() { this.stats = { coreMs: null, pageMs: null, coreTimes: [], pageTimes: [], pickMs: null, insertMs: null }; }
 
   // ---------------------------------------------------------------- for the debug views and tests
   /** The core's serialized mesh of an object, hierarchy included (the H view reads its boxes). */

@@ -21,10 +21,11 @@ export class XrGrab {
   get blocked() { return (this.last?.blockers.length ?? 0) > 0; }
 
   /**
-   * Grab the object the ray (three.js Ray) points at, with the selection it belongs to as on the desktop. Returns
-   * the picked object's id, or null when the ray meets no object (a shell part or nothing).
+   * Grab the object the ray (three.js Ray) points at, with the selection it belongs to as on the desktop, in drag
+   * mode `mode`. Returns the picked object's id, or null when the ray meets no object (a shell part or nothing).
+   * Nothing moves until the ray or the mode does (the grab's frame pays for the drag's start).
    */
-  begin(ray) {
+  begin(ray, mode) {
     const hit = this.placement.pick(ray);
     if (!hit || hit.shell) return null;
     if (!this.selection.has(hit.id)) this.selection.set([hit.id]);
@@ -34,7 +35,7 @@ export class XrGrab {
     this._grabbed = hit.id;
     this._local = o.worldToLocal(hit.point.clone());
     this._ray = ray.clone();
-    this._mode = null;
+    this._mode = mode;
     this.last = null;
     this._blockers.clear();
     return hit.id;

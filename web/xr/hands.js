@@ -78,14 +78,14 @@ export class XrHands {
       return 0;
     }
     const t0 = performance.now();
-    if (this.grab.begin(ray)) this.owner = c;
+    if (this.grab.begin(ray, this._mode())) this.owner = c;
     return performance.now() - t0;
   }
 
   // The controller holding the grab: the drag follows its ray, its stick turns.
   _drive(c, k, ray) {
     let work = 0;
-    const felt = this.grab.update(ray, this.actions.isFree() ? 'free' : 'constrained');
+    const felt = this.grab.update(ray, this._mode());
     if (felt) work += felt.ms;
     const s = this._stick[k], x = c.stick().x;
     let turned = null;
@@ -124,6 +124,8 @@ export class XrHands {
     const hit = this.placement.pick(ray);
     c.show(hit ? ray.origin.distanceTo(hit.point) : null, hit && !hit.shell ? RAY_COLOR.object : RAY_COLOR.idle);
   }
+
+  _mode() { return this.actions.isFree() ? 'free' : 'constrained'; }
 
   _pulse(c, felt) {
     if (felt.snap) c.pulse(...PULSE.snap);

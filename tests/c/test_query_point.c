@@ -99,6 +99,41 @@ static void test_closest_point_matches_brute_force(void) {
     snug_ctx_destroy(ctx);
 }
 
+/* Far from the mesh the answer is still the minimum over the triangles, to the bit: a node's box bound rounded in
+ * float once pruned a triangle on its face one float step nearer than the best so far, so that the answer depended
+ * on the tree (fuzz_blob: a loaded blob's tree against a rebuilt one, at 1e9). Meshes scaled up to 1e7 and points up
+ * to 1e9 away (SNUG_MAX_COORDINATE), in the mesh's frame (no pose rounding). */
+static void test_closest_point_far_is_the_exact_minimum(void) {
+    rng r = {harness_seed() ^ 0xfa7u};
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_pose identity = {{0, 0, 0, 1}, {0, 0, 0}};
+    test_mesh pool[QS_POOL];
+    qs_small_pool(&r, pool);
+    for (int i = 0; i < QS_POOL && !harness_current_failed; i++) {
+        test_mesh* m = &pool[i];
+        float scale = powf(10.0f, rng_range(&r, 0.0f, 7.0f)), at[3];
+        for (int c = 0; c < 3; c++) at[c] = rng_range(&r, -1e8f, 1e8f);
+        for (uint32_t v = 0; v < m->vertex_count; v++)
+            for (int c = 0; c < 3; c++) m->positions[3 * v + c] = m->positions[3 * v + c] * scale + at[c];
+        snug_mesh h = qs_make(ctx, m, SNUG_BV_AABB);
+        for (int k = 0; k < 200 * harness_scale() && !harness_current_failed; k++) {
+            float p[3], q[3], best = INFINITY;
+            float far = powf(10.0f, rng_range(&r, 3.0f, 9.0f));
+            for (int c = 0; c < 3; c++) p[c] = fmaxf(-SNUG_MAX_COORDINATE, fminf(SNUG_MAX_COORDINATE, at[c] + rng_range(&r, -far, far)));
+            for (uint32_t t = 0; t < m->triangle_count; t++)
+                best = fminf(best, snug_point_tri_closest(p, qs_vertex(m, t, 0), qs_vertex(m, t, 1), qs_vertex(m, t, 2), q));
+            snug_point_result res;
+            CHECK(snug_mesh_closest_point(ctx, h, &identity, p, INFINITY, &res) == SNUG_OK);
+            CHECK_MSG(res.distance == sqrtf(best), "mesh %d point %d (scale %g, %g away): %.9g, brute force %.9g (seed %llu)",
+                      i, k, (double)scale, (double)far, (double)res.distance, (double)sqrtf(best),
+                      (unsigned long long)harness_seed());
+        }
+        snug_mesh_destroy(ctx, h);
+    }
+    qs_free_pool(pool, QS_POOL);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_inside_matches_winding_number(void) {
     rng r = {harness_seed() ^ 0x1234567u};
     snug_ctx* ctx = snug_ctx_create(NULL);
@@ -184,6 +219,7 @@ static void test_bad_input(void) {
 int main(void) {
     RUN(test_bad_input);
     RUN(test_closest_point_matches_brute_force);
+    RUN(test_closest_point_far_is_the_exact_minimum);
     RUN(test_inside_matches_winding_number);
     return harness_finish();
 }

@@ -13,14 +13,17 @@
 
 #define POINT_STACK 400
 
+/* The squared distance from p to a node's box: a lower bound of its triangles' distances, which are computed in
+ * double. In float it rounded above a triangle on the box's face (points 1e9 away: one float step), pruned the
+ * node and made the answer depend on the tree (a loaded blob's against a rebuilt one, fuzz_blob); in double, shaved
+ * by far more than double rounds, it stays below them. */
 static float point_box_dist2(const float p[3], const snug_node* n) {
-    float s = 0.0f;
+    double s = 0.0;
     for (int c = 0; c < 3; c++) {
-        float lo = n->min[c] - p[c], hi = p[c] - n->max[c];
-        float g = lo > hi ? lo : hi;
-        if (g > 0.0f) s += g * g;
+        double g = fmax((double)n->min[c] - p[c], p[c] - (double)n->max[c]);
+        if (g > 0.0) s += g * g;
     }
-    return s;
+    return (float)(s * (1.0 - 1e-12));
 }
 
 /* Shared start of the point queries: the output and the point checked, the mesh looked up. */

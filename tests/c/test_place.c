@@ -327,6 +327,25 @@ static void test_table_carries_its_lamp_and_stops_for_it(void) {
     test_room_close(&r);
 }
 
+/* A block held unbound in the air, its base in the plane of a table's top beside it, and the slab the table stands
+ * on moved towards it while rising less than half a skin. The mover parts bodies that rest on each other by half a
+ * skin in its tests; it took the block for resting on the table although it was beside it, and let the table rise
+ * into it (fuzz_place: the floor carrying its tables under a block left standing on one of them). */
+static void test_a_table_carried_beside_a_block_at_its_height_does_not_rise_into_it(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body slab = add(&r, TEST_FLOOR, 0, 2.0f, 0, 0); /* a second floor 2 m up, unbound: it may rise */
+    add_on(&r, TEST_TABLE, -1.5f, 2.0f, 0, 0, slab, TEST_FLOOR);
+    snug_body block = add(&r, TEST_BLOCK, -0.45f, 2.78f, 0, 0);
+    CHECK(violations(&r) == 0);
+    snug_move_result res = move_to(&r, slab, 0.5f, 0.0006f, 0, 0);
+    bool found = false;
+    for (uint32_t i = 0; i < res.blocker_count; i++) found |= res.blockers[i].body == block;
+    CHECK_MSG(found, "the block stops the table (%u blockers, reasons %x)", res.blocker_count, res.reasons);
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
@@ -638,6 +657,7 @@ int main(void) {
     RUN(test_a_pressed_drag_forgets_a_contact_that_went_away);
     RUN(test_a_slide_along_a_body_goes_on_past_its_end);
     RUN(test_table_carries_its_lamp_and_stops_for_it);
+    RUN(test_a_table_carried_beside_a_block_at_its_height_does_not_rise_into_it);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);

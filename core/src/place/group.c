@@ -92,8 +92,38 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
     return SNUG_OK;
 }
 
-/* Does binding surface B (at pose pa) lie in the plane of one of the other mesh's offers (at pose pb), facing it,
- * with a label B may rest on? */
+/* Do convex polygons a (at pa) and b (at pb), both in a plane of normal n, overlap within tol? Separating axes: the
+ * in-plane normals of their edges. */
+static bool polygons_meet(const snug_surface* a, dpose pa, const snug_surface* b, dpose pb, dvec n, double tol) {
+    dvec u = dperp(n), v = dcross(n, u);
+    double xy[2][SNUG_SURFACE_MAX_VERTICES][2];
+    const snug_surface* poly[2] = {a, b};
+    const dpose* pose[2] = {&pa, &pb};
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < poly[k]->vertex_count; i++) {
+            dvec w = dpose_point(*pose[k], dv(poly[k]->vertices[i]));
+            xy[k][i][0] = ddot(w, u), xy[k][i][1] = ddot(w, v);
+        }
+    for (int k = 0; k < 2; k++)
+        for (uint32_t i = 0; i < poly[k]->vertex_count; i++) {
+            const double* p = xy[k][i];
+            const double* q = xy[k][(i + 1) % poly[k]->vertex_count];
+            double ex = q[0] - p[0], ey = q[1] - p[1], len = hypot(ex, ey);
+            if (len == 0.0) continue;
+            double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+            for (int j = 0; j < 2; j++)
+                for (uint32_t t = 0; t < poly[j]->vertex_count; t++) {
+                    double d = (xy[j][t][0] * ey - xy[j][t][1] * ex) / len;
+                    lo[j] = fmin(lo[j], d), hi[j] = fmax(hi[j], d);
+                }
+            if (hi[0] < lo[1] - tol || hi[1] < lo[0] - tol) return false;
+        }
+    return true;
+}
+
+/* Does binding surface B (at pose pa) lie on one of the other mesh's offers (at pose pb): in its plane, facing it,
+ * over it (a body beside a table, its base at the top's height, does not rest on it: the lift would let the table
+ * rise into it), with a label B may rest on? */
 static bool rests_on(const snug_place_scene* ps, const snug_place_surface* B, dpose pa, const snug_place_surfaces* others,
                      dpose pb, dvec* n) {
     *n = dnorm(dpose_dir(pa, dv(B->s.normal)));
@@ -104,7 +134,8 @@ static bool rests_on(const snug_place_scene* ps, const snug_place_surface* B, dp
         dvec no = dnorm(dpose_dir(pb, dv(O->s.normal)));
         dvec oc = dpose_point(pb, O->centroid);
         double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
-        if (ddot(*n, no) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), no)) <= tol) return true;
+        if (ddot(*n, no) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), no)) <= tol && polygons_meet(&B->s, pa, &O->s, pb, no, tol))
+            return true;
     }
     return false;
 }

@@ -346,6 +346,29 @@ static void test_a_table_carried_beside_a_block_at_its_height_does_not_rise_into
     test_room_close(&r);
 }
 
+/* A free move asking a table standing on the floor for a turn about a tilted axis: the mover tests resting pairs
+ * lifted apart by half a skin, and the turn tilted the table into the floor by up to that (fuzz_place). A turn that
+ * takes a point of the contact into the support is blocked where it starts. */
+static void test_a_free_turn_does_not_tilt_a_table_into_the_floor(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add_on(&r, TEST_TABLE, -0.9f, 0, -0.8f, 0, r.floor, TEST_FLOOR);
+    add(&r, TEST_BLOCK, -0.9f, 0.781f, -0.8f, 0); /* held 1 mm above its top: no room to lift it off the floor */
+    snug_move_def d = snug_default_move_def();
+    d.mode = SNUG_PLACE_FREE;
+    d.target = pose_of(&r, table);
+    const float q[4] = {0.194503427f, 0.194503427f, 0.194503427f, -0.941544116f};
+    memcpy(d.target.q, q, sizeof q);
+    d.target.p[0] = 13.75f, d.target.p[2] = 5.125f;
+    d.turn = -4.55f;
+    snug_move_result res;
+    CHECK(snug_body_move(r.ctx, r.scene, table, &d, &res) == SNUG_OK);
+    CHECK(violations(&r) == 0);
+    snug_pose p = pose_of(&r, table);
+    CHECK_MSG(fabsf(p.q[0]) < 1e-6f && fabsf(p.q[2]) < 1e-6f, "tilted: %g %g %g %g", p.q[0], p.q[1], p.q[2], p.q[3]);
+    test_room_close(&r);
+}
+
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
@@ -658,6 +681,7 @@ int main(void) {
     RUN(test_a_slide_along_a_body_goes_on_past_its_end);
     RUN(test_table_carries_its_lamp_and_stops_for_it);
     RUN(test_a_table_carried_beside_a_block_at_its_height_does_not_rise_into_it);
+    RUN(test_a_free_turn_does_not_tilt_a_table_into_the_floor);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);

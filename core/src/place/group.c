@@ -157,6 +157,36 @@ dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_d
     return lift;
 }
 
+/* The least parting speed, per radian, of the vertices of polygon B (at pose pose, moving with body a) along dir,
+ * a turning about omega through pivot; *at is that vertex. */
+static double parting(const snug_place_surface* B, dpose pose, dvec dir, dvec pivot, dvec omega, double least,
+                      dvec* at) {
+    for (uint32_t i = 0; i < B->s.vertex_count; i++) {
+        dvec x = dpose_point(pose, dv(B->s.vertices[i]));
+        double v = ddot(dcross(omega, dsub(x, pivot)), dir);
+        if (v < least) least = v, *at = x;
+    }
+    return least;
+}
+
+double snug_rest_parting(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                         const snug_body_data* b, dvec pivot, dvec omega, dvec* at) {
+    double least = INFINITY;
+    dvec n;
+    snug_mesh_data* mb = snug_pool_get(&ctx->meshes, b->mesh);
+    if (!mb) return least;
+    const snug_place_surfaces* sa = snug_mesh_surfaces(ma);
+    const snug_place_surfaces* sb = snug_mesh_surfaces(mb);
+    dpose pb = dpose_f(&b->world);
+    for (uint32_t j = 0; sa && j < sa->count; j++)
+        if (sa->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sa->items[j], pa, sb, pb, &n))
+            least = parting(&sa->items[j], pa, n, pivot, omega, least, at);
+    for (uint32_t j = 0; sb && j < sb->count; j++)
+        if (sb->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sb->items[j], pb, sa, pa, &n))
+            least = parting(&sb->items[j], pb, dscale(n, -1.0), pivot, omega, least, at);
+    return least;
+}
+
 /* a at pa in b's frame: the meshes and B -> A */
 static snug_status in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b,
                             snug_mesh_data** ma, snug_mesh_data** mb, snug_xform* x) {

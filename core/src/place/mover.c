@@ -510,9 +510,24 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > skin) continue; /* the member's turn does not come near it */
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            /* resting on each other, the pair is tested lifted apart by half a skin, which a turn that takes a
+             * contact point into the other body (a tilt of a table standing on the floor) would go into: such a turn
+             * is tested from where the member is, and blocked there when it touches (a chair bound to an offer 5 cm in
+             * front of a table does not) */
+            dvec contact;
+            bool closing = snug_rest_parting(ctx, ps, m->mesh, m->pose, c, pivot,
+                                             dscale(axis, angle > 0 ? 1.0 : -1.0), &contact) < -1e-9 * r;
+            snug_pose pm = pose_at(m, closing ? dxyz(0, 0, 0) : snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool touching = false;
             if ((st = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, 0.0f, &touching))) return st;
+            if (touching && closing) {
+                best_t = 0.0;
+                out->turn_blocked = true;
+                float at[3];
+                dstore_f(contact, at);
+                add_blocker(out, c, m->body, at, dxyz(0, 0, 0));
+                continue;
+            }
             if (touching) {
                 out->started_overlapping = true;
                 continue;

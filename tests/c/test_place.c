@@ -369,6 +369,28 @@ static void test_a_free_turn_does_not_tilt_a_table_into_the_floor(void) {
     test_room_close(&r);
 }
 
+/* A block on a table carried 530 m off, bound onto another block near the origin where the bind's clamp puts it at a
+ * corner of the overhang: the bind set its pose while the far table was still its parent, whose float local pose
+ * rounded it there by up to half a float step (3e-5), out of its new offer (fuzz_place). */
+static void test_a_bind_from_far_away_lands_inside_its_offer(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body top = add_on(&r, TEST_BLOCK, 0.3f, 0.78f, 0.1f, 0, table, TEST_TABLE);
+    snug_body base = add(&r, TEST_BLOCK, 1.5f, 0.01f, 1.5f, 0); /* held 1 cm above the floor */
+    CHECK(snug_body_unbind(r.ctx, r.scene, table) == SNUG_OK);
+    snug_pose far = pose_of(&r, table);
+    far.p[0] = 530.123f, far.p[1] = 0.7519f, far.p[2] = 2.569f;
+    CHECK(snug_body_set_pose(r.ctx, r.scene, table, &far) == SNUG_OK);
+    CHECK(violations(&r) == 0);
+    snug_status st = snug_body_bind(r.ctx, r.scene, top, test_item_surface(TEST_BLOCK, SNUG_SURFACE_BINDING, 0), base,
+                                    test_item_surface(TEST_BLOCK, SNUG_SURFACE_OFFER, 0));
+    CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r.ctx));
+    snug_pose p = pose_of(&r, top), b = pose_of(&r, base);
+    CHECK_MSG(violations(&r) == 0, "the block at %g %g off the other's centre", p.p[0] - b.p[0], p.p[2] - b.p[2]);
+    test_room_close(&r);
+}
+
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
@@ -682,6 +704,7 @@ int main(void) {
     RUN(test_table_carries_its_lamp_and_stops_for_it);
     RUN(test_a_table_carried_beside_a_block_at_its_height_does_not_rise_into_it);
     RUN(test_a_free_turn_does_not_tilt_a_table_into_the_floor);
+    RUN(test_a_bind_from_far_away_lands_inside_its_offer);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);

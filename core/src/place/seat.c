@@ -254,7 +254,10 @@ snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
         for (uint32_t i = 0; i < r->binding_count && n < SNUG_BINDINGS_MAX - 1; i++)
             if (r->bindings[i].binding != seat->b.binding) list[n++] = r->bindings[i];
     list[n++] = seat->b;
-    return snug_bindings_set(ctx, s, ps, m0->body, list, n);
+    if ((st = snug_bindings_set(ctx, s, ps, m0->body, list, n))) return st;
+    /* the pose again, now below its new supporter: below the old parent, far away (a table carried 530 m off with
+     * the body on it), the child's float local pose rounded it by half a float step there, out of its offer */
+    return snug_body_set_pose(ctx, s->handle, m0->body->handle, &pose);
 }
 
 snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t binding, snug_body supporter,

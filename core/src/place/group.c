@@ -92,33 +92,19 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
     return SNUG_OK;
 }
 
-/* Do convex polygons a (at pa) and b (at pb), both in a plane of normal n, overlap within tol? Separating axes: the
- * in-plane normals of their edges. */
-static bool polygons_meet(const snug_surface* a, dpose pa, const snug_surface* b, dpose pb, dvec n, double tol) {
-    dvec u = dperp(n), v = dcross(n, u);
-    double xy[2][SNUG_SURFACE_MAX_VERTICES][2];
-    const snug_surface* poly[2] = {a, b};
-    const dpose* pose[2] = {&pa, &pb};
-    for (int k = 0; k < 2; k++)
-        for (uint32_t i = 0; i < poly[k]->vertex_count; i++) {
-            dvec w = dpose_point(*pose[k], dv(poly[k]->vertices[i]));
-            xy[k][i][0] = ddot(w, u), xy[k][i][1] = ddot(w, v);
-        }
-    for (int k = 0; k < 2; k++)
-        for (uint32_t i = 0; i < poly[k]->vertex_count; i++) {
-            const double* p = xy[k][i];
-            const double* q = xy[k][(i + 1) % poly[k]->vertex_count];
-            double ex = q[0] - p[0], ey = q[1] - p[1], len = hypot(ex, ey);
-            if (len == 0.0) continue;
-            double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-            for (int j = 0; j < 2; j++)
-                for (uint32_t t = 0; t < poly[j]->vertex_count; t++) {
-                    double d = (xy[j][t][0] * ey - xy[j][t][1] * ex) / len;
-                    lo[j] = fmin(lo[j], d), hi[j] = fmax(hi[j], d);
-                }
-            if (hi[0] < lo[1] - tol || hi[1] < lo[0] - tol) return false;
-        }
-    return true;
+/* Do binding polygon B (at pb) and offer O (at po) overlap in O's plane, within tol? */
+static bool polygons_meet(const snug_place_surface* B, dpose pb, const snug_place_surface* O, dpose po, double tol) {
+    snug_world_surface w;
+    snug_world_surface_at(O, po, &w);
+    snug_poly2 o = {.n = w.count}, p = {.n = B->s.vertex_count};
+    memcpy(o.x, w.x, w.count * sizeof *o.x);
+    memcpy(o.y, w.y, w.count * sizeof *o.y);
+    for (uint32_t i = 0; i < p.n; i++) {
+        dvec d = dsub(snug_surface_vertex(B, pb, i), w.origin);
+        p.x[i] = ddot(d, w.u), p.y[i] = ddot(d, w.v);
+    }
+    snug_poly2_clip(&p, &o, tol);
+    return p.n >= 3;
 }
 
 /* Does binding surface B (at pose pa) lie on one of the other mesh's offers (at pose pb): in its plane, facing it,
@@ -134,57 +120,57 @@ static bool rests_on(const snug_place_scene* ps, const snug_place_surface* B, dp
         dvec no = dnorm(dpose_dir(pb, dv(O->s.normal)));
         dvec oc = dpose_point(pb, O->centroid);
         double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
-        if (ddot(*n, no) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), no)) <= tol && polygons_meet(&B->s, pa, &O->s, pb, no, tol))
+        if (ddot(*n, no) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), no)) <= tol && polygons_meet(B, pa, O, pb, tol))
             return true;
     }
     return false;
 }
 
-dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                     const snug_body_data* b, double gap) {
+/* A turn of a about omega (axis times angular speed) through pivot, and the least parting speed found so far of the
+ * resting polygons' vertices, with that vertex. */
+typedef struct rest_turn {
+    dvec pivot, omega;
+    double least;
+    dvec at;
+} rest_turn;
+
+/* The resting relations of a (mesh ma, at pa) and b both ways: the lift that parts them by gap, and (turn) how fast
+ * the resting polygons' vertices, moving with a, part along it. */
+static dvec rest_walk(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                      const snug_body_data* b, double gap, rest_turn* turn) {
     dvec lift = {0, 0, 0}, n;
     snug_mesh_data* mb = snug_pool_get(&ctx->meshes, b->mesh);
     if (!mb) return lift;
-    const snug_place_surfaces* sa = snug_mesh_surfaces(ma);
-    const snug_place_surfaces* sb = snug_mesh_surfaces(mb);
-    dpose pb = dpose_f(&b->world);
-    for (uint32_t j = 0; sa && j < sa->count; j++)
-        if (sa->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sa->items[j], pa, sb, pb, &n))
-            lift = dmadd(lift, n, gap);
-    for (uint32_t j = 0; sb && j < sb->count; j++)
-        if (sb->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sb->items[j], pb, sa, pa, &n))
-            lift = dmadd(lift, n, -gap);
+    const snug_place_surfaces* ss[2] = {snug_mesh_surfaces(ma), snug_mesh_surfaces(mb)};
+    dpose poses[2] = {pa, dpose_f(&b->world)};
+    for (int side = 0; side < 2; side++) /* a's bindings on b's offers part along +n, b's on a's along -n */
+        for (uint32_t j = 0; ss[side] && j < ss[side]->count; j++) {
+            const snug_place_surface* B = &ss[side]->items[j];
+            if (B->s.kind != SNUG_SURFACE_BINDING || !rests_on(ps, B, poses[side], ss[1 - side], poses[1 - side], &n))
+                continue;
+            dvec part = side ? dscale(n, -1.0) : n;
+            lift = dmadd(lift, part, gap);
+            for (uint32_t i = 0; turn && i < B->s.vertex_count; i++) {
+                dvec x = snug_surface_vertex(B, poses[side], i);
+                double v = ddot(dcross(turn->omega, dsub(x, turn->pivot)), part);
+                if (v < turn->least) turn->least = v, turn->at = x;
+            }
+        }
     return lift;
 }
 
-/* The least parting speed, per radian, of the vertices of polygon B (at pose pose, moving with body a) along dir,
- * a turning about omega through pivot; *at is that vertex. */
-static double parting(const snug_place_surface* B, dpose pose, dvec dir, dvec pivot, dvec omega, double least,
-                      dvec* at) {
-    for (uint32_t i = 0; i < B->s.vertex_count; i++) {
-        dvec x = dpose_point(pose, dv(B->s.vertices[i]));
-        double v = ddot(dcross(omega, dsub(x, pivot)), dir);
-        if (v < least) least = v, *at = x;
-    }
-    return least;
+dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                     const snug_body_data* b, double gap) {
+    return rest_walk(ctx, ps, ma, pa, b, gap, NULL);
 }
 
-double snug_rest_parting(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                         const snug_body_data* b, dvec pivot, dvec omega, dvec* at) {
-    double least = INFINITY;
-    dvec n;
-    snug_mesh_data* mb = snug_pool_get(&ctx->meshes, b->mesh);
-    if (!mb) return least;
-    const snug_place_surfaces* sa = snug_mesh_surfaces(ma);
-    const snug_place_surfaces* sb = snug_mesh_surfaces(mb);
-    dpose pb = dpose_f(&b->world);
-    for (uint32_t j = 0; sa && j < sa->count; j++)
-        if (sa->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sa->items[j], pa, sb, pb, &n))
-            least = parting(&sa->items[j], pa, n, pivot, omega, least, at);
-    for (uint32_t j = 0; sb && j < sb->count; j++)
-        if (sb->items[j].s.kind == SNUG_SURFACE_BINDING && rests_on(ps, &sb->items[j], pb, sa, pa, &n))
-            least = parting(&sb->items[j], pb, dscale(n, -1.0), pivot, omega, least, at);
-    return least;
+dvec snug_rest_turning(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                       const snug_body_data* b, double gap, dvec pivot, dvec omega, double* parting, dvec* at) {
+    rest_turn turn = {pivot, omega, INFINITY, pa.p};
+    dvec lift = rest_walk(ctx, ps, ma, pa, b, gap, &turn);
+    *parting = turn.least;
+    *at = turn.at;
+    return lift;
 }
 
 /* a at pa in b's frame: the meshes and B -> A */

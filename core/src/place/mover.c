@@ -515,9 +515,11 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
              * is tested from where the member is, and blocked there when it touches (a chair bound to an offer 5 cm in
              * front of a table does not) */
             dvec contact;
-            bool closing = snug_rest_parting(ctx, ps, m->mesh, m->pose, c, pivot,
-                                             dscale(axis, angle > 0 ? 1.0 : -1.0), &contact) < -1e-9 * r;
-            snug_pose pm = pose_at(m, closing ? dxyz(0, 0, 0) : snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            double parting;
+            dvec lift = snug_rest_turning(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin, pivot,
+                                          dscale(axis, angle > 0 ? 1.0 : -1.0), &parting, &contact);
+            bool closing = parting < -1e-9 * r;
+            snug_pose pm = pose_at(m, closing ? dxyz(0, 0, 0) : lift);
             bool touching = false;
             if ((st = snug_mesh_within(ctx, m->body->mesh, &pm, c->mesh, &c->world, 0.0f, &touching))) return st;
             if (touching && closing) {

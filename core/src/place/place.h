@@ -151,11 +151,11 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
  * and then to the wall. Zero when neither rests on the other: then touching is a collision. */
 dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
                      const snug_body_data* b, double gap);
-/* For bodies resting as snug_rest_lift finds them, a turning about omega (axis times angular speed) through pivot:
- * the least speed at which a contact point (a vertex of the resting polygon, moving with a) parts along the lift;
- * negative when the turn takes a into b there (*at: that point), INFINITY when neither rests on the other. */
-double snug_rest_parting(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                         const snug_body_data* b, dvec pivot, dvec omega, dvec* at);
+/* snug_rest_lift, for a turning about omega (axis times angular speed) through pivot: also the least speed at which
+ * a contact point (a vertex of a resting polygon, moving with a) parts along the lift, negative where the turn takes
+ * a into b (*at: that point), INFINITY when neither rests on the other. */
+dvec snug_rest_turning(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                       const snug_body_data* b, double gap, dvec pivot, dvec omega, double* parting, dvec* at);
 /* The triangle pair (by slots) that last showed two bodies overlapping: a caller testing a group at many nearby
  * poses (the candidates of an insert or a snap) tries it first, since nearby poses are mostly blocked by the same. */
 typedef struct snug_overlap_hint {

@@ -383,9 +383,7 @@ static void test_a_bind_from_far_away_lands_inside_its_offer(void) {
     far.p[0] = 530.123f, far.p[1] = 0.7519f, far.p[2] = 2.569f;
     CHECK(snug_body_set_pose(r.ctx, r.scene, table, &far) == SNUG_OK);
     CHECK(violations(&r) == 0);
-    snug_status st = snug_body_bind(r.ctx, r.scene, top, test_item_surface(TEST_BLOCK, SNUG_SURFACE_BINDING, 0), base,
-                                    test_item_surface(TEST_BLOCK, SNUG_SURFACE_OFFER, 0));
-    CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r.ctx));
+    bind(&r, top, TEST_BLOCK, base, TEST_BLOCK, 0);
     snug_pose p = pose_of(&r, top), b = pose_of(&r, base);
     CHECK_MSG(violations(&r) == 0, "the block at %g %g off the other's centre", p.p[0] - b.p[0], p.p[2] - b.p[2]);
     test_room_close(&r);

@@ -55,19 +55,14 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
     dvec onto = dscale(y, ddot(dsub(Aw.origin, dpose_point(p1, B->centroid)), y));
     dpose p2 = p1;
     p2.p = dadd(p1.p, onto);
-    /* the binding polygon in the offer's plane coordinates */
-    double bx[SNUG_SURFACE_MAX_VERTICES], by[SNUG_SURFACE_MAX_VERTICES];
-    for (uint32_t i = 0; i < B->s.vertex_count; i++) {
-        dvec d = dsub(snug_surface_vertex(B, p2, i), Aw.origin);
-        bx[i] = ddot(d, Aw.u);
-        by[i] = ddot(d, Aw.v);
-    }
+    snug_poly2 b; /* the binding polygon in the offer's plane coordinates */
+    snug_surface_in_plane(B, p2, &Aw, &b);
     snug_poly2 offer_poly = {.n = Aw.count};
     memcpy(offer_poly.x, Aw.x, Aw.count * sizeof(double));
     memcpy(offer_poly.y, Aw.y, Aw.count * sizeof(double));
     snug_poly2 f;
     double margin = snug_placement_margin(ps->def.overhang * B->radius, &Aw, B->radius);
-    snug_feasible_region(&offer_poly, bx, by, B->s.vertex_count, margin, &f);
+    snug_feasible_region(&offer_poly, b.x, b.y, b.n, margin, &f);
     if (f.n == 0) return false; /* the polygon is larger than the offer */
     double wx = 0.0, wy = 0.0;
     if (anchor->rule == SNUG_SEAT_POINTER) {

@@ -12,21 +12,7 @@
 
 /* The binding polygon at a member pose, in the support plane's coordinates. */
 static void binding_in_plane(const snug_support* sp, dpose pose, snug_poly2* out) {
-    out->n = sp->binding->s.vertex_count;
-    for (uint32_t i = 0; i < out->n; i++) {
-        dvec d = dsub(snug_surface_vertex(sp->binding, pose, i), sp->plane.origin);
-        out->x[i] = ddot(d, sp->plane.u);
-        out->y[i] = ddot(d, sp->plane.v);
-    }
-}
-
-static void piece_in_plane(const snug_support* sp, const snug_place_surface* offer, dpose pose, snug_poly2* out) {
-    out->n = offer->s.vertex_count;
-    for (uint32_t i = 0; i < out->n; i++) {
-        dvec d = dsub(snug_surface_vertex(offer, pose, i), sp->plane.origin);
-        out->x[i] = ddot(d, sp->plane.u);
-        out->y[i] = ddot(d, sp->plane.v);
-    }
+    snug_surface_in_plane(sp->binding, pose, &sp->plane, out);
 }
 
 snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, uint32_t member,
@@ -50,7 +36,7 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     /* the recorded offer first, so that ties keep the binding where it is */
     sp->pieces[0].supporter = sup->handle, sp->pieces[0].offer = bd->offer;
     dpose sup_pose = dpose_f(&sup->world);
-    piece_in_plane(sp, &ss->items[bd->offer], sup_pose, &sp->pieces[0].poly);
+    snug_surface_in_plane(&ss->items[bd->offer], sup_pose, &sp->plane, &sp->pieces[0].poly);
     sp->count = 1;
     for (uint32_t j = 0; j < ss->count && sp->count < SNUG_SUPPORT_PIECES; j++) {
         const snug_place_surface* o = &ss->items[j];
@@ -59,7 +45,7 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
         if (ddot(n, sp->plane.n) < 1.0 - 1e-9) continue;
         if (fabs(ddot(dsub(dpose_point(sup_pose, o->centroid), sp->plane.origin), sp->plane.n)) > tol) continue;
         sp->pieces[sp->count].supporter = sup->handle, sp->pieces[sp->count].offer = j;
-        piece_in_plane(sp, o, sup_pose, &sp->pieces[sp->count].poly);
+        snug_surface_in_plane(o, sup_pose, &sp->plane, &sp->pieces[sp->count].poly);
         sp->count++;
     }
     return SNUG_OK;

@@ -127,6 +127,15 @@ dvec snug_surface_vertex(const snug_place_surface* ps, dpose pose, uint32_t i) {
     return dpose_point(pose, dv(ps->s.vertices[i]));
 }
 
+void snug_surface_in_plane(const snug_place_surface* ps, dpose pose, const snug_world_surface* w, snug_poly2* out) {
+    out->n = ps->s.vertex_count;
+    for (uint32_t i = 0; i < out->n; i++) {
+        dvec d = dsub(snug_surface_vertex(ps, pose, i), w->origin);
+        out->x[i] = ddot(d, w->u);
+        out->y[i] = ddot(d, w->v);
+    }
+}
+
 void snug_world_surface_at(const snug_place_surface* ps, dpose pose, snug_world_surface* out) {
     out->n = dnorm(dpose_dir(pose, dv(ps->s.normal)));
     out->origin = dpose_point(pose, ps->centroid);

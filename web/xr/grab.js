@@ -41,30 +41,29 @@ export class XrGrab {
     return hit.id;
   }
 
+  /** Whether neither the ray nor the mode changed since the drag last moved: a still controller costs nothing. */
+  still(ray, mode) { return mode === this._mode && ray.equals(this._ray); }
+
   /**
    * One XR frame of the drag: the grabbed point follows `ray` (mode 'free' or 'constrained'). Returns what the
-   * controller should feel and the work's time, { contact, snap, ms }, or null when neither the ray nor the mode
-   * changed (no call).
+   * controller should feel, { contact, snap }.
    */
   update(ray, mode) {
-    if (mode === this._mode && ray.equals(this._ray)) return null;
-    const t0 = performance.now();
     const f = this.drag.move(ray, { mode });
     if (f) this.feedback.show(f);
     this._ray.copy(ray);
     this._mode = mode;
-    return this._felt(f, t0);
+    return this._felt(f);
   }
 
-  /** A thumbstick step about the axis the core allows (sign +1 or -1). Returns { contact, snap, ms }. */
+  /** A thumbstick step about the axis the core allows (sign +1 or -1). Returns { contact, snap }. */
   turn(sign) {
-    const t0 = performance.now();
     const f = this.drag.turn(sign * STEP);
     if (f) {
       this.feedback.show(f);
       this.editor.explainTurn(f);
     }
-    return this._felt(f, t0);
+    return this._felt(f);
   }
 
   /** How far along `ray` the grabbed point is now (the ray is drawn to it). */
@@ -92,12 +91,12 @@ export class XrGrab {
 
   // A contact is a blocker that was not blocking the move before; a snap a new binding (snapped onto an offer, or
   // reseated onto another one).
-  _felt(f, t0) {
+  _felt(f) {
     if (f) this.last = f;
     const blockers = f?.blockers ?? [];
     const contact = blockers.some((id) => !this._blockers.has(id));
     this._blockers = new Set(blockers);
     const snap = !!f && (f.reasons.includes('snapped') || f.reasons.includes('reseated'));
-    return { contact, snap, ms: performance.now() - t0 };
+    return { contact, snap };
   }
 }

@@ -176,8 +176,18 @@ static snug_status op_set_surfaces(world* w, fz* f, int kind) {
             break;
         }
     }
-    if (fz_u8(f) < 24) n = fz_below(f, n + 2); /* fewer (or one more, stale) surfaces */
-    if (n > ROOM_MAX_SURFACES) memset(&s[ROOM_MAX_SURFACES], 0, sizeof s[0]), n = ROOM_MAX_SURFACES + 1;
+    if (fz_u8(f) < 24) n = fz_below(f, n + 2); /* fewer surfaces, or one more */
+    if (n > ROOM_MAX_SURFACES) n = ROOM_MAX_SURFACES + 1;
+    if (n > w->kinds[kind].surface_count) { /* the one more: another kind's surface, or raw input bytes (it was stack
+                                             * leftovers, which made a finding depend on earlier inputs) */
+        const room_kind* other = &w->kinds[fz_below(f, ROOM_KINDS)];
+        if (fz_bool(f) && other->surface_count) {
+            s[n - 1] = other->surfaces[fz_below(f, other->surface_count)];
+        } else {
+            unsigned char* raw = (unsigned char*)&s[n - 1];
+            for (size_t k = 0; k < sizeof s[0]; k++) raw[k] = fz_u8(f);
+        }
+    }
     snug_surface before[ROOM_MAX_SURFACES + 1], after[ROOM_MAX_SURFACES + 1];
     uint32_t nb = 0, na = 0;
     FZ_CHECK(snug_mesh_get_surfaces(w->ctx, w->mesh[kind], before, ROOM_MAX_SURFACES + 1, &nb) == SNUG_OK, "get_surfaces");

@@ -51,7 +51,7 @@ export class Placement extends EventDispatcher {
     catalog.addEventListener('remove', ({ item }) => this._dropMesh(item.id));
     // The last drag event's times (null before the first): the core's body.move, and the seam's whole work for
     // the event (the core call and the scene update); their recent history; the last pick and insert search.
-    this._resetStats();
+    this.resetStats();
   }
 
   // ---------------------------------------------------------------- the room shell
@@ -495,10 +495,11 @@ export class Placement extends EventDispatcher {
     show(drag.turn(0.2));
     show(drag.turn(-0.2, { free: true }));
     drag.cancel();
-    this._resetStats(); // they describe the user's gestures
+    this.resetStats();
   }
 
-  _resetStats() { this.stats = { coreMs: null, pageMs: null, coreTimes: [], pageTimes: [], pickMs: null, insertMs: null }; }
+  /** Forget the drag timings (stats): a rehearsal's are not the user's gestures. */
+  resetStats() { this.stats = { coreMs: null, pageMs: null, coreTimes: [], pageTimes: [], pickMs: null, insertMs: null }; }
 
   // ---------------------------------------------------------------- for the debug views and tests
   /** The core's serialized mesh of an object, hierarchy included (the H view reads its boxes). */

@@ -69,6 +69,7 @@ export class XrSession {
     this.session = session;
     this.mode = mode;
     this.origin.begin(START, 0);
+    this.grab.warmUp(); // before any message: a blocked turn would post one
     if (ar) {
       scene.background = null; // the headset's passthrough shows behind the room
       this.arPlace.begin();

@@ -459,6 +459,8 @@ export class Body {
   /** The orientation constraint as set (unit vectors), or null when the body has none. */
   orientation(): { local: number[]; world: number[] } | null;
   bindings(): Binding[];
+  /** Move onto the offer the smallest way (with what it carries); the other bindings stay where they still hold.
+   * Throws, changing nothing, when the labels do not fit, it would close a cycle, or the seat is too small or taken. */
   bind(binding: number, supporter: Body, offer: number): void;
   /** Restore bindings as they stand (from a file): nothing moves; throws, changing nothing, unless each holds. */
   setBindings(list: Binding[]): void;

@@ -789,8 +789,9 @@ typedef struct snug_binding {
 snug_status snug_body_get_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, snug_binding* out,
                                    uint32_t capacity, uint32_t* total);
 /* Satisfy a binding: turn and move the body (with what it carries) the smallest way onto the offer, keeping the
- * binding polygon's centre where it projects (clamped into the offer). Fails, changing nothing, when the labels do
- * not fit, it would close a cycle, the polygon cannot be contained, or the pose would overlap another body. */
+ * binding polygon's centre where it projects (clamped into the offer). The body's other bindings stay where they
+ * still hold there. Fails, changing nothing, when the labels do not fit, it would close a cycle, the polygon cannot be
+ * contained, or the pose would overlap another body. */
 snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint32_t binding, snug_body supporter,
                            uint32_t offer);
 /* Restore bindings as they stand (from a file, an import): the body's binding records become `list` (its `body`

@@ -389,6 +389,32 @@ static void test_a_bind_from_far_away_lands_inside_its_offer(void) {
     test_room_close(&r);
 }
 
+/* A table given a second binding surface parallel to its feet's (a block's base under it, as fuzz_place gave one) and
+ * bound by it onto a block standing on the floor: the bind lifts it onto the block, where its feet's binding on the
+ * floor no longer holds. It kept that binding, its planes the block's height apart (fuzz_place); it lets it go. */
+static void test_a_bind_lets_go_the_bindings_its_move_breaks(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add_on(&r, TEST_TABLE, 0.9f, 0, 0.9f, 1.5707963f, r.floor, TEST_FLOOR);
+    snug_body block = add(&r, TEST_BLOCK, 1.2f, 0.01f, -1.2f, 0);
+    snug_surface s[16], base[16];
+    uint32_t n = 0, nb = 0;
+    CHECK(snug_mesh_get_surfaces(r.ctx, r.mesh[TEST_TABLE], s, 15, &n) == SNUG_OK);
+    CHECK(snug_mesh_get_surfaces(r.ctx, r.mesh[TEST_BLOCK], base, 16, &nb) == SNUG_OK);
+    s[n] = base[test_item_surface(TEST_BLOCK, SNUG_SURFACE_BINDING, 0)];
+    CHECK(snug_mesh_set_surfaces(r.ctx, r.mesh[TEST_TABLE], s, n + 1) == SNUG_OK);
+    CHECK(violations(&r) == 0);
+    snug_status st = snug_body_bind(r.ctx, r.scene, table, n, block, test_item_surface(TEST_BLOCK, SNUG_SURFACE_OFFER, 0));
+    CHECK_MSG(st == SNUG_OK, "bind: %s", snug_ctx_last_error(r.ctx));
+    CHECK(violations(&r) == 0);
+    snug_binding list[4];
+    uint32_t total = 0;
+    CHECK(snug_body_get_bindings(r.ctx, r.scene, table, list, 4, &total) == SNUG_OK);
+    CHECK_MSG(total == 1 && list[0].supporter == block && list[0].binding == n, "%u bindings, the first on 0x%08x",
+              total, total ? list[0].supporter : 0);
+    test_room_close(&r);
+}
+
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
@@ -703,6 +729,7 @@ int main(void) {
     RUN(test_a_table_carried_beside_a_block_at_its_height_does_not_rise_into_it);
     RUN(test_a_free_turn_does_not_tilt_a_table_into_the_floor);
     RUN(test_a_bind_from_far_away_lands_inside_its_offer);
+    RUN(test_a_bind_lets_go_the_bindings_its_move_breaks);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);

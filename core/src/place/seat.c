@@ -245,9 +245,11 @@ snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
     snug_binding list[SNUG_BINDINGS_MAX];
     uint32_t n = 0;
     snug_place_body* r = snug_place_body_at(ps, s, m0->body->slot);
+    /* the others that still hold there: a seat on a block lifts a table's feet off the floor */
     if (keep_others && r)
         for (uint32_t i = 0; i < r->binding_count && n < SNUG_BINDINGS_MAX - 1; i++)
-            if (r->bindings[i].binding != seat->b.binding) list[n++] = r->bindings[i];
+            if (r->bindings[i].binding != seat->b.binding && snug_binding_holds(ctx, s, ps, &r->bindings[i], NULL, NULL))
+                list[n++] = r->bindings[i];
     list[n++] = seat->b;
     if ((st = snug_bindings_set(ctx, s, ps, m0->body, list, n))) return st;
     /* the pose again, now below its new supporter: below the old parent, far away (a table carried 530 m off with

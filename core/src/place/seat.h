@@ -53,7 +53,7 @@ snug_status snug_group_free_at(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
                                snug_blocker* blocker, snug_overlap_hint* hint);
 
 /* Move the group's body by the seat's motion (its subtree follows) and record the binding (replacing the body's
- * bindings unless keep_others). */
+ * bindings, or with keep_others those that still hold at the new pose). */
 snug_status snug_seat_take(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                            const snug_seat* seat, bool keep_others);
 

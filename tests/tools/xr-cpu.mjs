@@ -101,7 +101,9 @@ for (let k = 1; k <= runs; k++) {
       `p95 ${ms(quantile(wall, 0.95))} ms, max ${ms(wall.at(-1))} ms; on a CPU median ${ms(quantile(cpu, 0.5))} ms, ` +
       `p95 ${ms(quantile(cpu, 0.95))} ms, max ${ms(cpu.at(-1))} ms${r.unmatched ? ` (${r.unmatched} switches away without one to it: events lost, counted as on a CPU)` : ''}`);
     for (const f of r.frames.filter((f) => f.wall > 1000 || f.cpu > 800)) {
-      console.log(`  frame ${f.at} with work: ${ms(f.wall)} ms, ${ms(f.cpu)} ms on a CPU (gc ${ms(f.gc ?? 0)} ${f.gcName ?? ''}); taken by ${[...f.takenBy].map(([c, n]) => `${c} ${n}x`).join(', ') || 'nobody'}`);
+      const gc = f.gc ? `, ${ms(f.gc)} ms of it in V8's ${f.gcName}` : '';
+      const away = [...f.takenBy].map(([c, n]) => `${c} ${n}x`).join(', ') || 'nothing';
+      console.log(`  frame ${f.at} with work: ${ms(f.wall)} ms, ${ms(f.cpu)} ms on a CPU${gc}; switched out for ${away}`);
     }
     all.push(...r.frames);
   } finally {

@@ -415,6 +415,116 @@ static void test_a_bind_lets_go_the_bindings_its_move_breaks(void) {
     test_room_close(&r);
 }
 
+/* The room of tests/fuzz/place_room.h, built the same way (triangle order included), for a fuzz_place input. */
+typedef struct box_mesh {
+    float pos[60 * 9];
+    uint32_t tris;
+    snug_surface surfaces[2];
+    uint32_t surface_count;
+} box_mesh;
+
+static void box_mesh_box(box_mesh* k, float x0, float y0, float z0, float x1, float y1, float z1) {
+    const float c[8][3] = {{x0, y0, z0}, {x1, y0, z0}, {x1, y1, z0}, {x0, y1, z0},
+                           {x0, y0, z1}, {x1, y0, z1}, {x1, y1, z1}, {x0, y1, z1}};
+    static const uint8_t f[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
+                                     {3, 7, 6}, {3, 6, 2}, {0, 4, 7}, {0, 7, 3}, {1, 2, 6}, {1, 6, 5}};
+    for (int t = 0; t < 12; t++, k->tris++)
+        for (int v = 0; v < 3; v++) memcpy(k->pos + 9 * k->tris + 3 * v, c[f[t][v]], sizeof c[0]);
+}
+
+static void box_mesh_rect(box_mesh* k, snug_surface_kind kind, snug_label label, float x0, float x1, float y, float z0,
+                          float z1) {
+    snug_surface* s = &k->surfaces[k->surface_count++];
+    memset(s, 0, sizeof *s);
+    s->kind = kind, s->label = label, s->normal[1] = 1.0f, s->vertex_count = 4;
+    const float v[4][3] = {{x0, y, z0}, {x0, y, z1}, {x1, y, z1}, {x1, y, z0}};
+    memcpy(s->vertices, v, sizeof v);
+}
+
+static snug_mesh box_mesh_create(snug_ctx* ctx, const box_mesh* k) {
+    snug_mesh_def def = snug_default_mesh_def();
+    def.positions = k->pos, def.vertex_count = 3 * k->tris, def.triangle_count = k->tris;
+    snug_mesh m = 0;
+    CHECK(snug_mesh_create(ctx, &def, &m) == SNUG_OK);
+    CHECK(snug_mesh_set_surfaces(ctx, m, k->surfaces, k->surface_count) == SNUG_OK);
+    return m;
+}
+
+/* fuzz_place: the floor moved and tilted by 0.0035 rad with everything on it, the blocks and the lamp let go, and the
+ * block on a table pushed 0.61 m along its top (after a free move that went nowhere): it rose 2.0 mm where the top
+ * rises 2.1 mm and ended in the table. The mover's plane for a resting pair was the direction between witness points
+ * half a skin apart, floats a metre out: 2e-4 rad off the top's. The plane is now the offer's. */
+static void test_a_block_pushed_along_a_tilted_table_stays_on_it(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_scene scene;
+    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK);
+    box_mesh k[4];
+    memset(k, 0, sizeof k);
+    box_mesh_box(&k[0], -2, -0.1f, -2, 2, 0, 2);
+    box_mesh_rect(&k[0], SNUG_SURFACE_OFFER, SNUG_LABEL_ON_FLOOR, -2, 2, 0, -2, 2);
+    box_mesh_box(&k[1], -0.6f, 0.7f, -0.4f, 0.6f, 0.75f, 0.4f);
+    for (int i = 0; i < 4; i++) {
+        float x = i & 1 ? 0.5f : -0.6f, z = i & 2 ? 0.3f : -0.4f;
+        box_mesh_box(&k[1], x, 0, z, x + 0.1f, 0.7f, z + 0.1f);
+    }
+    box_mesh_rect(&k[1], SNUG_SURFACE_OFFER, SNUG_LABEL_ON_WORKSPACE, -0.6f, 0.6f, 0.75f, -0.4f, 0.4f);
+    box_mesh_rect(&k[1], SNUG_SURFACE_BINDING, SNUG_LABEL_ON_FLOOR, -0.6f, 0.6f, 0, -0.4f, 0.4f);
+    box_mesh_box(&k[2], -0.15f, 0, -0.15f, 0.15f, 0.3f, 0.15f);
+    box_mesh_rect(&k[2], SNUG_SURFACE_OFFER, SNUG_LABEL_ON_STORE, -0.15f, 0.15f, 0.3f, -0.15f, 0.15f);
+    box_mesh_rect(&k[2], SNUG_SURFACE_BINDING, SNUG_LABEL_ON_STORE, -0.15f, 0.15f, 0, -0.15f, 0.15f);
+    box_mesh_box(&k[3], -0.06f, 0, -0.06f, 0.06f, 0.3f, 0.06f);
+    box_mesh_rect(&k[3], SNUG_SURFACE_BINDING, SNUG_LABEL_ON_STORE, -0.06f, 0.06f, 0, -0.06f, 0.06f);
+    snug_mesh mesh[4];
+    for (int i = 0; i < 4; i++) mesh[i] = box_mesh_create(ctx, &k[i]);
+    /* floor, two tables, a block on each, a lamp, a block and a lamp on the floor, a lamp in the air: as the fuzz
+     * input left them */
+    static const struct { int kind; float q[4], p[3]; } at[9] = {
+        {0, {0x1.c58418p-11f, 0x1.43207cp-10f, 0x1.bfba46p-10f, 0x1.ffffaap-1f}, {0x1.58cd8ep+0f, 0x1.2bc5b4p-8f, -0x1.b41172p-9f}},
+        {1, {0x1.c58418p-11f, 0x1.43207cp-10f, 0x1.bfba46p-10f, 0x1.ffffaap-1f}, {0x1.c79918p-2f, 0x1.794db8p-9f, -0x1.9a2abep-1f}},
+        {1, {-0x1.387f8cp-11f, 0x1.6a7be8p-1f, 0x1.dceef4p-10f, 0x1.69976ep-1f}, {0x1.1fe282p+1f, 0x1.8f951ep-8f, 0x1.c9f5bcp-1f}},
+        {2, {0x1.3a9bbcp-11f, 0x1.348b6cp-3f, 0x1.dc962p-10f, 0x1.fa27bap-1f}, {0x1.c4f9ecp-2f, 0x1.817896p-1f, -0x1.998042p-1f}},
+        {2, {0x1.c58418p-11f, 0x1.432p-10f, 0x1.bfba48p-10f, 0x1.ffffbp-1f}, {0x1.12c1ccp+1f, 0x1.833616p-1f, 0x1.cac09cp-1f}},
+        {3, {0x1.c5841cp-11f, 0x1.431fp-10f, 0x1.bfba46p-10f, 0x1.ffffaep-1f}, {0x1.c3ed22p-2f, 0x1.0d9fap+0f, -0x1.993bfcp-1f}},
+        {2, {0, 0, 0, 1}, {0x1.333334p+0f, 0x1.47ae14p-7f, -0x1.333334p+0f}},
+        {3, {0, 0x1.faaeeep-3f, 0, 0x1.f0154ap-1f}, {-0x1.8p+0f, 0x1.47ae14p-7f, 0x1.8p+0f}},
+        {3, {0, 0, 0, 1}, {0, 0x1.8p+0f, 0}},
+    };
+    snug_body b[9];
+    for (int i = 0; i < 9; i++) {
+        snug_body_def def = snug_default_body_def();
+        def.mesh = mesh[at[i].kind];
+        def.is_static = i == 0;
+        memcpy(def.pose.q, at[i].q, sizeof def.pose.q);
+        memcpy(def.pose.p, at[i].p, sizeof def.pose.p);
+        CHECK(snug_body_create(ctx, scene, &def, &b[i]) == SNUG_OK);
+    }
+    for (int i = 1; i <= 2; i++) {
+        snug_binding on_floor = {b[i], 1, b[0], 0};
+        CHECK_MSG(snug_body_set_bindings(ctx, scene, b[i], &on_floor, 1) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
+    }
+    snug_violation v[8];
+    uint32_t total = 0;
+    CHECK(snug_scene_check(ctx, scene, v, 8, &total) == SNUG_OK && total == 0);
+    snug_move_def d = snug_default_move_def();
+    d.mode = SNUG_PLACE_FREE;
+    const float q1[4] = {0x1.46af48p-10f, 0x1.07c73cp-1f, 0x1.7cfe7p-10f, 0x1.b6d23ep-1f};
+    const float p1[3] = {0x1.0d3e7cp+0f, 0x1.5cbc4cp+0f, -0x1.860108p-3f};
+    memcpy(d.target.q, q1, sizeof q1), memcpy(d.target.p, p1, sizeof p1);
+    d.turn = 0x1.f33334p+0f, d.angle_step = 0x1.f33334p-1f;
+    snug_move_result res;
+    CHECK(snug_body_move(ctx, scene, b[3], &d, &res) == SNUG_OK);
+    d = snug_default_move_def();
+    const float q2[4] = {0x1.3a9bbcp-11f, 0x1.348b6cp-3f, 0x1.dc962p-10f, 0x1.fa27bap-1f};
+    const float p2[3] = {0x1.0d3e7cp+0f, 0x1.817896p-1f, -0x1.998042p-1f};
+    memcpy(d.target.q, q2, sizeof q2), memcpy(d.target.p, p2, sizeof p2);
+    d.turn = 0x1.f33334p+0f;
+    CHECK(snug_body_move(ctx, scene, b[3], &d, &res) == SNUG_OK);
+    CHECK(snug_scene_check(ctx, scene, v, 8, &total) == SNUG_OK);
+    CHECK_MSG(total == 0, "%u violations, the first of kind %d between 0x%08x and 0x%08x", total, total ? (int)v[0].kind : -1,
+              total ? v[0].body : 0, total ? v[0].other : 0);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
@@ -730,6 +840,7 @@ int main(void) {
     RUN(test_a_free_turn_does_not_tilt_a_table_into_the_floor);
     RUN(test_a_bind_from_far_away_lands_inside_its_offer);
     RUN(test_a_bind_lets_go_the_bindings_its_move_breaks);
+    RUN(test_a_block_pushed_along_a_tilted_table_stays_on_it);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);

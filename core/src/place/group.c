@@ -106,18 +106,18 @@ static bool polygons_meet(const snug_place_surface* B, dpose pb, const snug_plac
 
 /* Does binding surface B (at pose pa) lie on one of the other mesh's offers (at pose pb): in its plane, facing it,
  * over it (a body beside a table, its base at the top's height, does not rest on it: the lift would let the table
- * rise into it), with a label B may rest on? */
+ * rise into it), with a label B may rest on? *n: that offer's normal, the plane the body rests on. */
 static bool rests_on(const snug_place_scene* ps, const snug_place_surface* B, dpose pa, const snug_place_surfaces* others,
                      dpose pb, dvec* n) {
-    *n = dnorm(dpose_dir(pa, dv(B->s.normal)));
+    dvec nb = dnorm(dpose_dir(pa, dv(B->s.normal)));
     dvec c = dpose_point(pa, B->centroid);
     for (uint32_t o = 0; others && o < others->count; o++) {
         const snug_place_surface* O = &others->items[o];
         if (O->s.kind != SNUG_SURFACE_OFFER || !snug_label_fits(ps, B->s.label, O->s.label)) continue;
-        dvec no = dnorm(dpose_dir(pb, dv(O->s.normal)));
+        *n = dnorm(dpose_dir(pb, dv(O->s.normal)));
         dvec oc = dpose_point(pb, O->centroid);
         double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
-        if (ddot(*n, no) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), no)) <= tol && polygons_meet(B, pa, O, pb, tol))
+        if (ddot(nb, *n) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), *n)) <= tol && polygons_meet(B, pa, O, pb, tol))
             return true;
     }
     return false;

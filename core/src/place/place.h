@@ -145,8 +145,8 @@ void snug_group_refresh(snug_group* g);
 snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
                                   dvec lo, dvec hi, snug_body_data*** out, uint32_t* count);
 /* The offset that parts body a (mesh ma, at pose pa) from body b where one rests on the other: `gap` along the
- * normal of each binding surface of a that lies in the plane of an offer of b it may rest on (label), facing it and
- * over it (the polygons overlap), and against the normal of each binding surface of b lying so on an offer of a. Bound or not: a back flat against a
+ * normal of each offer of b on whose plane a binding surface of a lies that may rest there (label), facing it and
+ * over it (the polygons overlap), and against the normal of each offer of a on which a binding surface of b lies so. Bound or not: a back flat against a
  * wall it may lean on is resting there, which is what lets a bookcase standing against a wall be bound to the floor
  * and then to the wall. Zero when neither rests on the other: then touching is a collision. */
 dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,

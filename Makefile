@@ -215,19 +215,22 @@ $(BUILD)/wasm/snug-layout.js: wasm/layout_probe.mjs $(LAYOUT_HDR)
 wasm: $(BUILD)/wasm/snug.mjs $(BUILD)/wasm/snug-mt.mjs $(BUILD)/wasm/snug-tools.mjs $(BUILD)/wasm/snug-layout.js
 
 # ---------------------------------------------------------------- C tests, three ways
-$(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/native/libsnug-research.a
+# what the C tests include besides the core: their support, and the fuzz targets' room that test_place replays
+TEST_HEADERS := tests/c/support/*.h $(wildcard tests/c/*.h) tests/fuzz/place_room.h
+
+$(BUILD)/native/tests/%: tests/c/%.c $(SUPPORT) $(TEST_HEADERS) wasm/task_pool.h Makefile $(BUILD)/native/libsnug-research.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_N) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/native/libsnug-research.a -lm -pthread -o $@
 
-$(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/asan/libsnug-research.a
+$(BUILD)/asan/tests/%: tests/c/%.c $(SUPPORT) $(TEST_HEADERS) wasm/task_pool.h Makefile $(BUILD)/asan/libsnug-research.a
 	@mkdir -p $(@D)
 	$(SAN_CC) $(CFLAGS_SAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/asan/libsnug-research.a -lm -pthread -o $@
 
-$(BUILD)/tsan/tests/%: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/tsan/libsnug-research.a
+$(BUILD)/tsan/tests/%: tests/c/%.c $(SUPPORT) $(TEST_HEADERS) wasm/task_pool.h Makefile $(BUILD)/tsan/libsnug-research.a
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS_TSAN) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/tsan/libsnug-research.a -lm -pthread -o $@
 
-$(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) tests/c/support/*.h $(wildcard tests/c/*.h) wasm/task_pool.h Makefile $(BUILD)/wasm/libsnug-research.a
+$(BUILD)/wasm/tests/%.cjs: tests/c/%.c $(SUPPORT) $(TEST_HEADERS) wasm/task_pool.h Makefile $(BUILD)/wasm/libsnug-research.a
 	@mkdir -p $(@D)
 	$(EMCC) $(CFLAGS_W) -Itests/c/support -Iwasm $< $(SUPPORT) $(BUILD)/wasm/libsnug-research.a $(WASM_LINK) \
 	  -sENVIRONMENT=node -sNODERAWFS=1 -sEXIT_RUNTIME=1 -sWASM_ASYNC_COMPILATION=0 -o $@

@@ -8,6 +8,7 @@
  * as they were; a successful one added no violation to the consistency check (matched by kind and bodies) except
  * those a table or settings change may cause by design (new labels, surfaces or a smaller overhang can invalidate
  * standing bindings, which are reported, not broken); a restore gives back exactly the snapshot it restored. */
+#include "fuzz_input.h"
 #include "place_room.h"
 
 #define MAX_OPS 48
@@ -259,7 +260,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (int k = 0; k < ROOM_KINDS; k++) {
         room_kind_build(k, &w.kinds[k]);
         w.mesh[k] = room_mesh(w.ctx, &w.kinds[k]);
-        FZ_CHECK(w.mesh[k], "room mesh");
+        FZ_CHECK(w.mesh[k], "room mesh: %s", snug_ctx_last_error(w.ctx));
     }
     snug_body bodies[ROOM_BODIES];
     FZ_CHECK(room_furnish(w.ctx, w.scene, w.mesh, w.kinds, bodies), "furnish: %s", snug_ctx_last_error(w.ctx));

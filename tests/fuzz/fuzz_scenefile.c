@@ -9,6 +9,7 @@
  * it loaded, or, when the file held unit vectors or quaternions a few ulps off what snug stores (load normalizes
  * them), to bytes that load and save back to themselves. */
 #include "base/fnv.h"
+#include "fuzz_input.h"
 #include "place_room.h"
 
 #define FILE_MAX (1u << 16)
@@ -45,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (int k = 0; k < ROOM_KINDS; k++) {
         room_kind_build(k, &kinds[k]);
         mesh[k] = room_mesh(ctx, &kinds[k]);
-        FZ_CHECK(mesh[k], "room mesh");
+        FZ_CHECK(mesh[k], "room mesh: %s", snug_ctx_last_error(ctx));
     }
     snug_body bodies[ROOM_BODIES];
     FZ_CHECK(room_furnish(ctx, scene, mesh, kinds, bodies), "furnish: %s", snug_ctx_last_error(ctx));

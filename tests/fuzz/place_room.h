@@ -1,5 +1,5 @@
-/* A small furnished room for the placement fuzz targets (header-only): box furniture with authored surfaces and a
- * few bodies bound on each other. Metres, y up, the default labels.
+/* A small furnished room for the placement fuzz targets and test_place's replays of their findings (header-only):
+ * box furniture with authored surfaces and a few bodies bound on each other. Metres, y up, the default labels.
  *
  *   floor  4 x 0.1 x 4 slab, top at y = 0: offers onFloor                            (static)
  *   table  top 1.2 x 0.8 at 0.7..0.75 on four legs: top offers onWorkspace, feet bind onFloor
@@ -10,7 +10,12 @@
 #ifndef SNUG_FUZZ_PLACE_ROOM_H
 #define SNUG_FUZZ_PLACE_ROOM_H
 
-#include "fuzz_input.h"
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "snug.h"
 
 enum { ROOM_FLOOR, ROOM_TABLE, ROOM_BLOCK, ROOM_LAMP, ROOM_KINDS };
 #define ROOM_MAX_TRIS 60
@@ -23,7 +28,7 @@ typedef struct room_kind {
     uint32_t surface_count;
 } room_kind;
 
-static void room_box(room_kind* k, float x0, float y0, float z0, float x1, float y1, float z1) {
+static inline void room_box(room_kind* k, float x0, float y0, float z0, float x1, float y1, float z1) {
     const float c[8][3] = {{x0, y0, z0}, {x1, y0, z0}, {x1, y1, z0}, {x0, y1, z0},
                            {x0, y0, z1}, {x1, y0, z1}, {x1, y1, z1}, {x0, y1, z1}};
     static const uint8_t f[12][3] = {{0, 2, 1}, {0, 3, 2}, {4, 5, 6}, {4, 6, 7}, {0, 1, 5}, {0, 5, 4},
@@ -33,7 +38,7 @@ static void room_box(room_kind* k, float x0, float y0, float z0, float x1, float
 }
 
 /* A horizontal rectangle at height y with normal +y. */
-static void room_rect(room_kind* k, snug_surface_kind kind, snug_label label, float x0, float x1, float y, float z0,
+static inline void room_rect(room_kind* k, snug_surface_kind kind, snug_label label, float x0, float x1, float y, float z0,
                       float z1) {
     snug_surface* s = &k->surfaces[k->surface_count++];
     memset(s, 0, sizeof *s);
@@ -45,7 +50,7 @@ static void room_rect(room_kind* k, snug_surface_kind kind, snug_label label, fl
     memcpy(s->vertices, v, sizeof v);
 }
 
-static void room_kind_build(int kind, room_kind* k) {
+static inline void room_kind_build(int kind, room_kind* k) {
     memset(k, 0, sizeof *k);
     switch (kind) {
     case ROOM_FLOOR:
@@ -73,17 +78,17 @@ static void room_kind_build(int kind, room_kind* k) {
     }
 }
 
-/* The mesh of a kind with its surfaces (0 when an allocation failed). */
-static snug_mesh room_mesh(snug_ctx* ctx, const room_kind* k) {
+/* The mesh of a kind with its surfaces (0 when a call failed: the context's last error says which). */
+static inline snug_mesh room_mesh(snug_ctx* ctx, const room_kind* k) {
     snug_mesh_def def = snug_default_mesh_def();
     def.positions = k->pos;
     def.vertex_count = 3 * k->tris;
     def.triangle_count = k->tris;
     snug_mesh m = 0;
     if (snug_mesh_create(ctx, &def, &m) != SNUG_OK) return 0;
-    FZ_CHECK(snug_mesh_set_surfaces(ctx, m, k->surfaces, k->surface_count) == SNUG_OK, "room surfaces: %s",
-             snug_ctx_last_error(ctx));
-    return m;
+    if (snug_mesh_set_surfaces(ctx, m, k->surfaces, k->surface_count) == SNUG_OK) return m;
+    snug_mesh_destroy(ctx, m);
+    return 0;
 }
 
 typedef struct room_body {
@@ -101,13 +106,13 @@ static const room_body room_layout[] = {
 };
 #define ROOM_BODIES (sizeof room_layout / sizeof *room_layout)
 
-static snug_pose room_pose(float x, float y, float z, float yaw) {
+static inline snug_pose room_pose(float x, float y, float z, float yaw) {
     snug_pose p = {{0, sinf(0.5f * yaw), 0, cosf(0.5f * yaw)}, {x, y, z}};
     return p;
 }
 
 /* Bodies of the layout into `scene` (handles into out[ROOM_BODIES]); false when a call failed. */
-static bool room_furnish(snug_ctx* ctx, snug_scene scene, const snug_mesh mesh[ROOM_KINDS],
+static inline bool room_furnish(snug_ctx* ctx, snug_scene scene, const snug_mesh mesh[ROOM_KINDS],
                          const room_kind kinds[ROOM_KINDS], snug_body out[ROOM_BODIES]) {
     for (uint32_t i = 0; i < ROOM_BODIES; i++) {
         const room_body* b = &room_layout[i];

@@ -96,9 +96,8 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
 static bool polygons_meet(const snug_place_surface* B, dpose pb, const snug_place_surface* O, dpose po, double tol) {
     snug_world_surface w;
     snug_world_surface_at(O, po, &w);
-    snug_poly2 o = {.n = w.count}, p;
-    memcpy(o.x, w.x, w.count * sizeof *o.x);
-    memcpy(o.y, w.y, w.count * sizeof *o.y);
+    snug_poly2 o, p;
+    snug_world_surface_polygon(&w, &o);
     snug_surface_in_plane(B, pb, &w, &p);
     snug_poly2_clip(&p, &o, tol);
     return p.n >= 3;

@@ -47,9 +47,8 @@ static snug_status offer_under(snug_ctx* ctx, snug_scene_data* s, snug_place_sce
             double t = ddot(dsub(w.origin, o), w.n) / facing;
             if (!(t >= 0.0 && t < best)) continue;
             dvec x = dmadd(o, dir, t), d = dsub(x, w.origin);
-            snug_poly2 poly = {.n = w.count};
-            memcpy(poly.x, w.x, w.count * sizeof(double));
-            memcpy(poly.y, w.y, w.count * sizeof(double));
+            snug_poly2 poly;
+            snug_world_surface_polygon(&w, &poly);
             if (!snug_poly2_contains(&poly, ddot(d, w.u), ddot(d, w.v), 1e-6 * w.radius)) continue;
             best = t;
             *body = near[k];

@@ -135,9 +135,8 @@ static snug_status pointer_seat(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
         if (ddot(Aw.n, dir) >= 0.0) continue; /* seen from behind */
         dvec d = dsub(x, Aw.origin);
         if (fabs(ddot(d, Aw.n)) > 1e-3 * (Aw.radius + g->radius)) continue;
-        snug_poly2 poly = {.n = Aw.count};
-        memcpy(poly.x, Aw.x, Aw.count * sizeof(double));
-        memcpy(poly.y, Aw.y, Aw.count * sizeof(double));
+        snug_poly2 poly;
+        snug_world_surface_polygon(&Aw, &poly);
         if (!snug_poly2_contains(&poly, ddot(d, Aw.u), ddot(d, Aw.v), 1e-6 * Aw.radius)) continue;
         for (uint32_t b = 0; b < bs->count; b++) {
             if (bs->items[b].s.kind != SNUG_SURFACE_BINDING) continue;

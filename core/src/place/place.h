@@ -250,6 +250,8 @@ typedef struct snug_poly2 {
 } snug_poly2;
 /* Surface ps at pose, its polygon in the (u, v) coordinates of plane w. */
 void snug_surface_in_plane(const snug_place_surface* ps, dpose pose, const snug_world_surface* w, snug_poly2* out);
+/* World surface w's own polygon, in its (u, v) coordinates. */
+void snug_world_surface_polygon(const snug_world_surface* w, snug_poly2* out);
 
 /* Translations t (plane coordinates) that keep every vertex of the binding polygon (bx, by) inside the offer
  * polygon grown by `margin`: a convex polygon (empty when none). */

@@ -57,9 +57,8 @@ bool snug_seat_find(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, con
     p2.p = dadd(p1.p, onto);
     snug_poly2 b; /* the binding polygon in the offer's plane coordinates */
     snug_surface_in_plane(B, p2, &Aw, &b);
-    snug_poly2 offer_poly = {.n = Aw.count};
-    memcpy(offer_poly.x, Aw.x, Aw.count * sizeof(double));
-    memcpy(offer_poly.y, Aw.y, Aw.count * sizeof(double));
+    snug_poly2 offer_poly;
+    snug_world_surface_polygon(&Aw, &offer_poly);
     snug_poly2 f;
     double margin = snug_placement_margin(ps->def.overhang * B->radius, &Aw, B->radius);
     snug_feasible_region(&offer_poly, b.x, b.y, b.n, margin, &f);

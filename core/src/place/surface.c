@@ -136,6 +136,12 @@ void snug_surface_in_plane(const snug_place_surface* ps, dpose pose, const snug_
     }
 }
 
+void snug_world_surface_polygon(const snug_world_surface* w, snug_poly2* out) {
+    out->n = w->count;
+    memcpy(out->x, w->x, w->count * sizeof *out->x);
+    memcpy(out->y, w->y, w->count * sizeof *out->y);
+}
+
 void snug_world_surface_at(const snug_place_surface* ps, dpose pose, snug_world_surface* out) {
     out->n = dnorm(dpose_dir(pose, dv(ps->s.normal)));
     out->origin = dpose_point(pose, ps->centroid);

@@ -146,7 +146,10 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
              * pushed 0.61 m along a table tilted by 0.0034 rad sank 0.08 mm into it (fuzz_place). A witness
              * elsewhere (a book against a shelf's side) keeps its own plane. */
             dvec n = dscale(dsub(pa, pb), 1.0 / dist);
-            if (dlen(lift) > 0.0 && ddot(n, dnorm(lift)) > 0.999) n = dnorm(lift);
+            if (dlen(lift) > 0.0) {
+                dvec rest = dnorm(lift);
+                if (ddot(n, rest) > 0.999) n = rest;
+            }
             if (*plane_count < MAX_PLANES)
                 planes[(*plane_count)++] = (plane){n, ddot(n, offset) - fmax(dist - skin, 0.0), c, m->body,
                                                    {d.point_b[0], d.point_b[1], d.point_b[2]}, NOT_MET};

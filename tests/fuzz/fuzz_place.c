@@ -13,7 +13,9 @@
 
 #define MAX_OPS 48
 #define MAX_HANDLES 24
-#define MAX_VIOLATIONS 64
+#define MAX_BODIES (ROOM_BODIES + MAX_OPS) /* the room's and one insert per operation */
+/* every pair of bodies overlapping, and each body's bindings failing in every way, and its orientation */
+#define MAX_VIOLATIONS (MAX_BODIES * (MAX_BODIES - 1) / 2 + MAX_BODIES * (SNUG_BINDINGS_MAX * 5 + 1))
 #define SNAP_MAX 16384
 
 typedef struct world {

@@ -8,28 +8,46 @@
 
 #include "base/vec_d.h"
 
+static void to_float(const snug_dxform* x, snug_xform* f) {
+    for (int c = 0; c < 3; c++)
+        for (int r = 0; r < 3; r++) f->R[c][r] = (float)x->R[3 * c + r];
+    for (int r = 0; r < 3; r++) f->t[r] = (float)x->t[r];
+}
+
 void snug_ccd_frames_init(snug_ccd_frames* fr, const snug_lerp_slerp* a, const snug_lerp_slerp* b) {
     fr->m[0] = a;
     fr->m[1] = b;
-    for (int i = 0; i < SNUG_CCD_CACHE; i++) fr->key[i] = NAN;
+    for (int i = 0; i < SNUG_CCD_CACHE; i++) fr->key[i] = fr->fkey[i] = NAN;
     fr->translation = a->translation_only && b->translation_only;
+    for (int k = 0; k < 2; k++) {
+        const snug_lerp_slerp* m = fr->m[k];
+        fr->still[k] = m->translation_only && !memcmp(m->p0, m->p1, sizeof m->p0);
+        if (!fr->still[k]) continue;
+        snug_lerp_slerp_at(m, 0.0, &fr->x[0][k]);
+        to_float(&fr->x[0][k], &fr->f[0][k]);
+    }
 }
 
 void snug_ccd_frames_at(snug_ccd_frames* fr, double u, const snug_dxform** d, const snug_xform** f) {
     uint64_t bits;
     memcpy(&bits, &u, sizeof bits);
     uint32_t slot = (uint32_t)((bits >> 29) ^ (bits >> 41) ^ (bits >> 52)) & (SNUG_CCD_CACHE - 1);
+    /* slot 0 of a still mesh holds its only transforms: other slots, or slot 0 of the moving one, are free */
     if (fr->key[slot] != u) {
-        for (int k = 0; k < 2; k++) {
-            snug_lerp_slerp_at(fr->m[k], u, &fr->x[slot][k]);
-            for (int c = 0; c < 3; c++)
-                for (int r = 0; r < 3; r++) fr->f[slot][k].R[c][r] = (float)fr->x[slot][k].R[3 * c + r];
-            for (int r = 0; r < 3; r++) fr->f[slot][k].t[r] = (float)fr->x[slot][k].t[r];
-        }
+        for (int k = 0; k < 2; k++)
+            if (!fr->still[k]) snug_lerp_slerp_at(fr->m[k], u, &fr->x[slot][k]);
         fr->key[slot] = u;
     }
-    if (d) d[0] = &fr->x[slot][0], d[1] = &fr->x[slot][1];
-    if (f) f[0] = &fr->f[slot][0], f[1] = &fr->f[slot][1];
+    if (f && fr->fkey[slot] != u) {
+        for (int k = 0; k < 2; k++)
+            if (!fr->still[k]) to_float(&fr->x[slot][k], &fr->f[slot][k]);
+        fr->fkey[slot] = u;
+    }
+    for (int k = 0; k < 2; k++) {
+        uint32_t at = fr->still[k] ? 0 : slot;
+        if (d) d[k] = &fr->x[at][k];
+        if (f) f[k] = &fr->f[at][k];
+    }
 }
 
 /* World positions of the feature's four points at u. */

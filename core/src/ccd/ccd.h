@@ -34,7 +34,9 @@ void snug_swept_box(const snug_xform* x0, const snug_xform* x1, double bulge, co
 #define SNUG_CCD_CACHE 64
 typedef struct snug_ccd_frames {
     const snug_lerp_slerp* m[2];   /* 0: mesh A, 1: mesh B */
-    double key[SNUG_CCD_CACHE];
+    bool still[2];                 /* the mesh does not move: its transforms are computed once, in x[0] and f[0] */
+    double key[SNUG_CCD_CACHE];    /* u of the slot's double transforms */
+    double fkey[SNUG_CCD_CACHE];   /* u of its float ones (the root finders want only the double ones) */
     snug_dxform x[SNUG_CCD_CACHE][2];
     snug_xform f[SNUG_CCD_CACHE][2];
     bool translation;              /* both segments translate only: every feature distance is linear in u */

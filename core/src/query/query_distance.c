@@ -39,9 +39,14 @@ typedef struct dist_job {
     float f[3][3], fb[3][3], ft[3];
     float* sup_a;
     float* sup_b;
-    uint32_t* written;      /* nodes given an exact reach by the last aim (A's, then B's offset by A's node count) */
+    /* the nodes' volume extents along the frame's axes, kept since every node pair's bound needs them and a node
+     * meets many: ext_at[i] indexes 6 floats of ext (A's nodes, then B's; UINT32_MAX: not yet) */
+    uint32_t* ext_at;
+    float* ext;
+    uint32_t ext_count;
+    uint32_t* written;      /* nodes given a reach or extents by the last aim (A's, then B's offset by A's count) */
     uint32_t written_count;
-    bool sup_clear;         /* sup_a and sup_b hold INFINITY but where written says */
+    bool sup_clear;         /* sup_a, sup_b hold INFINITY and ext_at UINT32_MAX but where written says */
     bool aimed;             /* the frame is set and the meshes lie apart along n */
     float front[2], gap;    /* how far A reaches along n and B along -n; the gap between them */
     float aim_best;         /* best when last aimed */
@@ -148,8 +153,10 @@ static float mesh_reach(const snug_mesh_data* m, const float dir[3], uint32_t* s
 /* How far node i of mesh `side` (0: A along n, 1: B along -n in its frame) reaches, exactly where it matters:
  * only a node whose volume reaches beyond floor = (its mesh's front) - (best - gap) can hold part of a pair nearer
  * than the best, so below that its volume's reach serves (a child's volume never reaches further than its
- * parent's box, and the floor only rises as the best falls); above it the reach of its children, down to the
- * triangles. Computed when a bound first needs it and kept until the next aim (sup_a, sup_b; INFINITY: not yet). */
+ * parent's box, and the floor only rises as the best falls); above it the farthest reach of its children, found as
+ * mesh_reach finds the front: farthest volume first, skipping children whose volumes reach no further than a
+ * sibling already did (without that, a floor far below the front made every node above it visit its whole
+ * subtree). Computed when a bound first needs it and kept until the next aim (sup_a, sup_b; INFINITY: not yet). */
 static float reach(dist_job* j, int side, uint32_t i) {
     float* memo = side ? j->sup_b : j->sup_a;
     if (memo[i] != INFINITY) return memo[i];
@@ -159,9 +166,16 @@ static float reach(dist_job* j, int side, uint32_t i) {
     float r = node_reach(&m->bvh, i, dir);
     if (r > j->front[side] - (j->best - j->gap)) {
         const snug_node* n = &m->bvh.nodes[i];
-        uint32_t kids = SNUG_NODE_CHILDREN(n->info);
+        uint32_t kids = SNUG_NODE_CHILDREN(n->info), order[6];
+        float vol[6];
+        for (uint32_t k = 0; k < kids; k++) { /* insertion sort, farthest-reaching volume first */
+            float v = node_reach(&m->bvh, n->first + k, dir);
+            uint32_t at = k;
+            while (at > 0 && vol[at - 1] < v) vol[at] = vol[at - 1], order[at] = order[at - 1], at--;
+            vol[at] = v, order[at] = n->first + k;
+        }
         r = kids ? -INFINITY : leaf_reach(m, n, dir);
-        for (uint32_t k = n->first; k < n->first + kids; k++) r = glm_max(r, reach(j, side, k));
+        for (uint32_t k = 0; k < kids && vol[k] > r; k++) r = glm_max(r, reach(j, side, order[k]));
     }
     memo[i] = r;
     j->written[j->written_count++] = (side ? j->ma->bvh.node_count : 0) + i;
@@ -193,21 +207,33 @@ static void aim(dist_job* j, uint32_t* stack) {
     if (!(j->gap > 0.0f) || j->best == 0.0f) return;
     /* sup_a and sup_b are one array: clear it whole the first time, after that only what the last aim wrote */
     if (!j->sup_clear)
-        for (uint32_t i = 0; i < j->ma->bvh.node_count + j->mb->bvh.node_count; i++) j->sup_a[i] = INFINITY;
-    for (uint32_t k = 0; k < j->written_count; k++) j->sup_a[j->written[k]] = INFINITY;
+        for (uint32_t i = 0; i < j->ma->bvh.node_count + j->mb->bvh.node_count; i++) j->sup_a[i] = INFINITY, j->ext_at[i] = UINT32_MAX;
+    for (uint32_t k = 0; k < j->written_count; k++) j->sup_a[j->written[k]] = INFINITY, j->ext_at[j->written[k]] = UINT32_MAX;
+    j->ext_count = 0;
     j->written_count = 0;
     j->sup_clear = true;
     j->aimed = true;
+}
+
+/* The extents [lo, hi] of node i's volume along the frame's three axes (in its mesh's frame), kept until the next
+ * aim. */
+static const float* frame_extents(dist_job* j, int side, uint32_t i) {
+    uint32_t at = (side ? j->ma->bvh.node_count : 0) + i;
+    if (j->ext_at[at] != UINT32_MAX) return j->ext + 6 * j->ext_at[at];
+    float* e = j->ext + 6 * j->ext_count;
+    for (int k = 0; k < 3; k++) node_extent(side ? &j->mb->bvh : &j->ma->bvh, i, side ? j->fb[k] : j->f[k], &e[2 * k], &e[2 * k + 1]);
+    j->ext_at[at] = j->ext_count++;
+    j->written[j->written_count++] = at;
+    return e;
 }
 
 /* Once aimed, a lower bound for nodes na, nb: the length of their volumes' gaps along the frame, along n with the
  * reaches where they were needed, less the rounding guard. */
 static float frame_gap(dist_job* j, uint32_t na, uint32_t nb) {
     float g2 = 0.0f;
+    const float *ea = frame_extents(j, 0, na), *eb = frame_extents(j, 1, nb);
     for (int k = 0; k < 3; k++) {
-        float alo, ahi, blo, bhi;
-        node_extent(&j->ma->bvh, na, j->f[k], &alo, &ahi);
-        node_extent(&j->mb->bvh, nb, j->fb[k], &blo, &bhi);
+        float alo = ea[2 * k], ahi = ea[2 * k + 1], blo = eb[2 * k], bhi = eb[2 * k + 1];
         if (k == 0) ahi = glm_min(ahi, reach(j, 0, na)), blo = glm_max(blo, -reach(j, 1, nb));
         float g = glm_max(j->ft[k] + blo - ahi, alo - j->ft[k] - bhi);
         g2 += g > 0.0f ? g * g : 0.0f;
@@ -448,16 +474,18 @@ static int farther_first(const void* x, const void* y) {
 /* Branch and bound. With stop_within the search ends as soon as the answer to "distance <= best" is known. */
 static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* within) {
     size_t cap = snug_traverse_stack_pairs(&j->ma->bvh, &j->mb->bvh);
-    /* the reaches of both trees' nodes, the nodes an aim wrote, the reach search's stack (depth <= 64, up to 6
-     * children per level) */
+    /* the reaches and frame extents of both trees' nodes, the nodes an aim wrote (each at most twice), the reach
+     * search's stack (depth <= 64, up to 6 children per level) */
     size_t nodes = (size_t)j->ma->bvh.node_count + j->mb->bvh.node_count;
-    size_t extents = nodes * (sizeof(float) + sizeof(uint32_t)) + 6u * 65u * sizeof(uint32_t);
+    size_t extents = nodes * (7u * sizeof(float) + 3u * sizeof(uint32_t)) + 6u * 65u * sizeof(uint32_t);
     snug_status st = snug_scratch_reserve(ctx, cap * sizeof(dist_entry) + extents);
     if (st != SNUG_OK) return st;
     dist_entry* stack = (dist_entry*)ctx->scratch.data;
     j->sup_a = (float*)(stack + cap);
     j->sup_b = j->sup_a + j->ma->bvh.node_count;
-    j->written = (uint32_t*)(j->sup_a + nodes);
+    j->ext = j->sup_a + nodes;
+    j->ext_at = (uint32_t*)(j->ext + 6 * nodes);
+    j->written = j->ext_at + nodes;
     j->written_count = 0;
     j->sup_clear = false;
     size_t top = 0;
@@ -493,7 +521,7 @@ static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* wi
             /* aim at the first pair found, and again (a few times) at better ones */
             if (j->found && j->aims < 16 && (j->aims == 0 || j->best < j->aim_best)) {
                 j->aims++;
-                aim(j, j->written + nodes);
+                aim(j, j->written + 2 * nodes);
                 if (j->aimed) { /* bound what is waiting anew, nearest on top */
                     for (size_t k = 0; k < top; k++) stack[k].lb = glm_max(stack[k].lb, frame_gap(j, stack[k].a, stack[k].b));
                     qsort(stack, top, sizeof *stack, farther_first);

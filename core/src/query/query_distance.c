@@ -28,7 +28,7 @@ typedef struct dist_job {
     const snug_mesh_data* ma;
     const snug_mesh_data* mb;
     const snug_xform* rel;
-    mat3 absR;
+    mat3 absR, absRt, Rt;   /* |R| (rounded up), its transpose and R's: B's frame to A's and back */
     float guard;            /* rounding allowance: added to the Hausdorff upper bounds, taken from the lower ones */
     /* An orthonormal frame (n, u, v) of A's frame with n towards B: the extents of two sets along three orthonormal
      * axes are apart by gaps whose length never exceeds the sets' distance. With n along the closest points found so
@@ -228,17 +228,20 @@ static const float* frame_extents(dist_job* j, int side, uint32_t i) {
 }
 
 /* Once aimed, a lower bound for nodes na, nb: the length of their volumes' gaps along the frame, along n with the
- * reaches where they were needed, less the rounding guard. */
+ * reaches where they were needed, less the rounding guard. The reaches cost most: they are looked up only when the
+ * volumes' own gaps do not already prune the pair. */
 static float frame_gap(dist_job* j, uint32_t na, uint32_t nb) {
-    float g2 = 0.0f;
     const float *ea = frame_extents(j, 0, na), *eb = frame_extents(j, 1, nb);
-    for (int k = 0; k < 3; k++) {
-        float alo = ea[2 * k], ahi = ea[2 * k + 1], blo = eb[2 * k], bhi = eb[2 * k + 1];
-        if (k == 0) ahi = glm_min(ahi, reach(j, 0, na)), blo = glm_max(blo, -reach(j, 1, nb));
-        float g = glm_max(j->ft[k] + blo - ahi, alo - j->ft[k] - bhi);
-        g2 += g > 0.0f ? g * g : 0.0f;
+    float across = 0.0f;
+    for (int k = 1; k < 3; k++) {
+        float g = glm_max(j->ft[k] + eb[2 * k] - ea[2 * k + 1], ea[2 * k] - j->ft[k] - eb[2 * k + 1]);
+        across += g > 0.0f ? g * g : 0.0f;
     }
-    return sqrtf(g2) - j->guard;
+    float g = glm_max(j->ft[0] + eb[0] - ea[1], ea[0] - j->ft[0] - eb[1]), g2 = across + (g > 0.0f ? g * g : 0.0f);
+    if (sqrtf(g2) - j->guard > j->bound) return sqrtf(g2) - j->guard;
+    float ahi = glm_min(ea[1], reach(j, 0, na)), blo = glm_max(eb[0], -reach(j, 1, nb));
+    g = glm_max(j->ft[0] + blo - ahi, ea[0] - j->ft[0] - eb[1]);
+    return sqrtf(across + (g > 0.0f ? g * g : 0.0f)) - j->guard;
 }
 
 /* A triangle's extents along the frame's axes. */
@@ -278,13 +281,9 @@ static float pair_lower_bound(dist_job* j, uint32_t na, uint32_t nb) {
     glm_vec3_scale(hb, 0.5f, hb);
     snug_xform_point(j->rel, cb, cbA);
     glm_vec3_sub(cbA, ca, d);
-    glm_mat3_mulv((vec3*)j->absR, hb, hbA);
-    mat3 absRt;
-    glm_mat3_transpose_to((vec3*)j->absR, absRt);
-    glm_mat3_mulv(absRt, ha, haB);
-    mat3 Rt;
-    glm_mat3_transpose_to((vec3*)j->rel->R, Rt);
-    glm_mat3_mulv(Rt, d, dB);
+    glm_mat3_mulv(j->absR, hb, hbA);
+    glm_mat3_mulv(j->absRt, ha, haB);
+    glm_mat3_mulv(j->Rt, d, dB);
     /* In A's frame B's box lies in the box around it with half extents |R| hb: the distance of two boxes is at least
      * that of A's box and this one, the length of the per-axis gaps (likewise in B's frame) */
     float ga = 0.0f, gb = 0.0f;
@@ -293,7 +292,10 @@ static float pair_lower_bound(dist_job* j, uint32_t na, uint32_t nb) {
         ga += g > 0.0f ? g * g : 0.0f;
         gb += h > 0.0f ? h * h : 0.0f;
     }
-    float lb = sqrtf(glm_max(ga, gb));
+    /* cheapest first: a bound beyond what is known already prunes the pair */
+    float lb = sqrtf(glm_max(ga, gb)) - j->guard;
+    if (lb > j->bound) return lb;
+    if (j->aimed && (lb = glm_max(lb, frame_gap(j, na, nb))) > j->bound) return lb;
     /* along the line through the centres: nearly exact for volumes small against their distance */
     float dl = glm_vec3_norm(d);
     if (dl > 0.0f) {
@@ -301,10 +303,8 @@ static float pair_lower_bound(dist_job* j, uint32_t na, uint32_t nb) {
         for (int i = 0; i < 3; i++) ax[i] = d[i] / dl, axb[i] = dB[i] / dl;
         node_extent(&j->ma->bvh, na, ax, &alo, &ahi);
         node_extent(&j->mb->bvh, nb, axb, &blo, &bhi);
-        lb = glm_max(lb, along(ax, j->rel->t) + blo - ahi);
+        lb = glm_max(lb, along(ax, j->rel->t) + blo - ahi - j->guard);
     }
-    lb -= j->guard;
-    if (j->aimed) lb = glm_max(lb, frame_gap(j, na, nb));
     snug_bv_type ta = (snug_bv_type)SNUG_NODE_BV_TYPE(A->info), tb = (snug_bv_type)SNUG_NODE_BV_TYPE(B->info);
     if (ta == SNUG_BV_SPHERE && tb == SNUG_BV_SPHERE) {
         const snug_sphere *sa = &j->ma->bvh.spheres[na], *sb = &j->mb->bvh.spheres[nb];
@@ -566,7 +566,7 @@ static void job_init(dist_job* j, const snug_mesh_data* ma, const snug_mesh_data
     j->mb = mb;
     j->rel = rel;
     for (int c = 0; c < 3; c++)
-        for (int r = 0; r < 3; r++) j->absR[c][r] = fabsf(rel->R[c][r]) + 1e-6f;
+        for (int r = 0; r < 3; r++) j->absR[c][r] = j->absRt[r][c] = fabsf(rel->R[c][r]) + 1e-6f, j->Rt[r][c] = rel->R[c][r];
     /* bounds computed in the two frames round with the coordinates (how far from their origins), not only with
      * the meshes' sizes, which are zero for a mesh of points; and lengths below ~1e-19 square into denormals, which
      * round by up to ~1e-22 in length (points 3.6e-22 apart got a lower bound above their Hausdorff upper bound,

@@ -130,10 +130,16 @@ typedef struct rest_turn {
     dvec at;
 } rest_turn;
 
-/* The resting relations of a (mesh ma, at pa) and b both ways: the lift that parts them by gap, and (turn) how fast
- * the resting polygons' vertices, moving with a, part along it. */
+/* Where the relations are listed (snug_rest_relations). */
+typedef struct rest_list {
+    snug_rest_relation* out;
+    uint32_t cap, count;
+} rest_list;
+
+/* The resting relations of a (mesh ma, at pa) and b both ways: the lift that parts them by gap, (turn) how fast the
+ * resting polygons' vertices, moving with a, part along it, and (list) each relation. */
 static dvec rest_walk(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                      const snug_body_data* b, double gap, rest_turn* turn) {
+                      const snug_body_data* b, double gap, rest_turn* turn, rest_list* list) {
     dvec lift = {0, 0, 0}, n;
     snug_mesh_data* mb = snug_pool_get(&ctx->meshes, b->mesh);
     if (!mb) return lift;
@@ -146,6 +152,11 @@ static dvec rest_walk(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh
                 continue;
             dvec part = side ? dscale(n, -1.0) : n;
             lift = dmadd(lift, part, gap);
+            bool listed = false;
+            for (uint32_t i = 0; list && i < list->count; i++)
+                listed |= ddot(list->out[i].part, part) > 1.0 - 1e-12;
+            if (list && !listed && list->count < list->cap)
+                list->out[list->count++] = (snug_rest_relation){part, dpose_point(poses[side], B->centroid)};
             for (uint32_t i = 0; turn && i < B->s.vertex_count; i++) {
                 dvec x = snug_surface_vertex(B, poses[side], i);
                 double v = ddot(dcross(turn->omega, dsub(x, turn->pivot)), part);
@@ -157,16 +168,23 @@ static dvec rest_walk(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh
 
 dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
                      const snug_body_data* b, double gap) {
-    return rest_walk(ctx, ps, ma, pa, b, gap, NULL);
+    return rest_walk(ctx, ps, ma, pa, b, gap, NULL, NULL);
 }
 
 dvec snug_rest_turning(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
                        const snug_body_data* b, double gap, dvec pivot, dvec omega, double* parting, dvec* at) {
     rest_turn turn = {pivot, omega, INFINITY, pa.p};
-    dvec lift = rest_walk(ctx, ps, ma, pa, b, gap, &turn);
+    dvec lift = rest_walk(ctx, ps, ma, pa, b, gap, &turn, NULL);
     *parting = turn.least;
     *at = turn.at;
     return lift;
+}
+
+uint32_t snug_rest_relations(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                             const snug_body_data* b, snug_rest_relation* out, uint32_t cap) {
+    rest_list list = {out, cap, 0};
+    rest_walk(ctx, ps, ma, pa, b, 0.0, NULL, &list);
+    return list.count;
 }
 
 /* a at pa in b's frame: the meshes and B -> A */

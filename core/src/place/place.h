@@ -156,6 +156,16 @@ dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_d
  * a into b (*at: that point), INFINITY when neither rests on the other. */
 dvec snug_rest_turning(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
                        const snug_body_data* b, double gap, dvec pivot, dvec omega, double* parting, dvec* at);
+/* A direction in which a resting pair parts (an offer's normal, or against it), and the centre of a binding polygon
+ * resting that way. */
+typedef struct snug_rest_relation {
+    dvec part;
+    dvec at;
+} snug_rest_relation;
+/* The distinct directions of the relations snug_rest_lift adds up, at most cap of them into out; returns how many
+ * were written. */
+uint32_t snug_rest_relations(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
+                             const snug_body_data* b, snug_rest_relation* out, uint32_t cap);
 /* The triangle pair (by slots) that last showed two bodies overlapping: a caller testing a group at many nearby
  * poses (the candidates of an insert or a snap) tries it first, since nearby poses are mostly blocked by the same. */
 typedef struct snug_overlap_hint {

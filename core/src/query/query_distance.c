@@ -120,31 +120,37 @@ static float leaf_reach(const snug_mesh_data* m, const snug_node* n, const float
     return r;
 }
 
+/* A node waiting in mesh_reach's search, with its volume's reach. */
+typedef struct reach_entry {
+    uint32_t node;
+    float reach;
+} reach_entry;
+
 /* How far the whole mesh reaches along dir, exactly: depth first, farthest volume first, skipping volumes that
  * reach no further than a vertex already found (the front of the mesh: a few nodes per level). *leaf: the leaf
  * that reaches that far. */
-static float mesh_reach(const snug_mesh_data* m, const float dir[3], uint32_t* stack, uint32_t* leaf) {
+static float mesh_reach(const snug_mesh_data* m, const float dir[3], reach_entry* stack, uint32_t* leaf) {
     const snug_node* nodes = m->bvh.nodes;
     float best = -INFINITY;
     *leaf = 0;
     uint32_t top = 0;
-    stack[top++] = 0;
+    stack[top++] = (reach_entry){0, node_reach(&m->bvh, 0, dir)};
     while (top) {
-        uint32_t i = stack[--top];
-        const snug_node* n = &nodes[i];
-        if (node_reach(&m->bvh, i, dir) <= best) continue;
+        reach_entry e = stack[--top];
+        if (e.reach <= best) continue;
+        const snug_node* n = &nodes[e.node];
         uint32_t kids = SNUG_NODE_CHILDREN(n->info);
         if (!kids) {
             float r = leaf_reach(m, n, dir);
-            if (r > best) best = r, *leaf = i;
+            if (r > best) best = r, *leaf = e.node;
             continue;
         }
         uint32_t first = top; /* the farthest-reaching child goes on top */
         for (uint32_t k = n->first; k < n->first + kids; k++) {
             uint32_t at = top++;
             float r = node_reach(&m->bvh, k, dir);
-            while (at > first && node_reach(&m->bvh, stack[at - 1], dir) > r) stack[at] = stack[at - 1], at--;
-            stack[at] = k;
+            while (at > first && stack[at - 1].reach > r) stack[at] = stack[at - 1], at--;
+            stack[at] = (reach_entry){k, r};
         }
     }
     return best;
@@ -156,14 +162,14 @@ static float mesh_reach(const snug_mesh_data* m, const float dir[3], uint32_t* s
  * parent's box, and the floor only rises as the best falls); above it the farthest reach of its children, found as
  * mesh_reach finds the front: farthest volume first, skipping children whose volumes reach no further than a
  * sibling already did (without that, a floor far below the front made every node above it visit its whole
- * subtree). Computed when a bound first needs it and kept until the next aim (sup_a, sup_b; INFINITY: not yet). */
-static float reach(dist_job* j, int side, uint32_t i) {
+ * subtree). r: the node's volume's reach, which its caller has. Computed when a bound first needs it and kept until
+ * the next aim (sup_a, sup_b; INFINITY: not yet). */
+static float reach(dist_job* j, int side, uint32_t i, float r) {
     float* memo = side ? j->sup_b : j->sup_a;
     if (memo[i] != INFINITY) return memo[i];
     const snug_mesh_data* m = side ? j->mb : j->ma;
     float away[3] = {-j->fb[0][0], -j->fb[0][1], -j->fb[0][2]};
     const float* dir = side ? away : j->f[0];
-    float r = node_reach(&m->bvh, i, dir);
     if (r > j->front[side] - (j->best - j->gap)) {
         const snug_node* n = &m->bvh.nodes[i];
         uint32_t kids = SNUG_NODE_CHILDREN(n->info), order[6];
@@ -175,7 +181,7 @@ static float reach(dist_job* j, int side, uint32_t i) {
             vol[at] = v, order[at] = n->first + k;
         }
         r = kids ? -INFINITY : leaf_reach(m, n, dir);
-        for (uint32_t k = 0; k < kids && vol[k] > r; k++) r = glm_max(r, reach(j, side, order[k]));
+        for (uint32_t k = 0; k < kids && vol[k] > r; k++) r = glm_max(r, reach(j, side, order[k], vol[k]));
     }
     memo[i] = r;
     j->written[j->written_count++] = (side ? j->ma->bvh.node_count : 0) + i;
@@ -188,7 +194,7 @@ static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb);
  * apart), the node pairs get the gap of their reaches along n as a bound (reach). The leaves at both fronts are
  * measured first, and the frame aimed again if they were nearer: for separated meshes the nearest points lie
  * there or close by, and a best near the gap keeps the nodes that need an exact reach few. */
-static void aim(dist_job* j, uint32_t* stack) {
+static void aim(dist_job* j, reach_entry* stack) {
     j->aimed = false;
     for (int round = 0; round < 2; round++) {
         float d[3] = {j->pb[0] - j->pa[0], j->pb[1] - j->pa[1], j->pb[2] - j->pa[2]};
@@ -239,7 +245,13 @@ static float frame_gap(dist_job* j, uint32_t na, uint32_t nb) {
     }
     float g = glm_max(j->ft[0] + eb[0] - ea[1], ea[0] - j->ft[0] - eb[1]), g2 = across + (g > 0.0f ? g * g : 0.0f);
     if (sqrtf(g2) - j->guard > j->bound) return sqrtf(g2) - j->guard;
-    float ahi = glm_min(ea[1], reach(j, 0, na)), blo = glm_max(eb[0], -reach(j, 1, nb));
+    /* A's reach alone may do (a node's volume reaches along n as far as its extent along f[0], and B's along -n
+     * as far as minus its low extent along fb[0]) */
+    float ahi = reach(j, 0, na, ea[1]), blo = eb[0];
+    g = glm_max(j->ft[0] + blo - ahi, ea[0] - j->ft[0] - eb[1]);
+    float lb = sqrtf(across + (g > 0.0f ? g * g : 0.0f)) - j->guard;
+    if (lb > j->bound) return lb;
+    blo = -reach(j, 1, nb, -eb[0]);
     g = glm_max(j->ft[0] + blo - ahi, ea[0] - j->ft[0] - eb[1]);
     return sqrtf(across + (g > 0.0f ? g * g : 0.0f)) - j->guard;
 }
@@ -484,7 +496,7 @@ static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* wi
     /* the reaches and frame extents of both trees' nodes, the nodes an aim wrote (each at most twice), the reach
      * search's stack (depth <= 64, up to 6 children per level) */
     size_t nodes = (size_t)j->ma->bvh.node_count + j->mb->bvh.node_count;
-    size_t extents = nodes * (7u * sizeof(float) + 3u * sizeof(uint32_t)) + 6u * 65u * sizeof(uint32_t);
+    size_t extents = nodes * (7u * sizeof(float) + 3u * sizeof(uint32_t)) + 6u * 65u * sizeof(reach_entry);
     snug_status st = snug_scratch_reserve(ctx, cap * sizeof(dist_entry) + extents);
     if (st != SNUG_OK) return st;
     dist_entry* stack = (dist_entry*)ctx->scratch.data;
@@ -528,7 +540,7 @@ static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* wi
             /* aim at the first pair found, and again (a few times) at better ones */
             if (j->found && j->aims < 16 && (j->aims == 0 || j->best < j->aim_best)) {
                 j->aims++;
-                aim(j, j->written + 2 * nodes);
+                aim(j, (reach_entry*)(j->written + 2 * nodes));
                 if (j->aimed) { /* bound what is waiting anew, nearest on top */
                     for (size_t k = 0; k < top; k++) stack[k].lb = glm_max(stack[k].lb, frame_gap(j, stack[k].a, stack[k].b));
                     qsort(stack, top, sizeof *stack, farther_first);

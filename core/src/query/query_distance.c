@@ -107,6 +107,11 @@ static void node_extent(const snug_bvh* t, uint32_t i, const float dir[3], float
 }
 
 static float node_reach(const snug_bvh* t, uint32_t i, const float dir[3]) {
+    const snug_node* n = &t->nodes[i];
+    snug_bv_type type = (snug_bv_type)SNUG_NODE_BV_TYPE(n->info);
+    if (type != SNUG_BV_OBB && type != SNUG_BV_SPHERE) /* the box's farthest corner */
+        return dir[0] * (dir[0] > 0.0f ? n->max[0] : n->min[0]) + dir[1] * (dir[1] > 0.0f ? n->max[1] : n->min[1]) +
+               dir[2] * (dir[2] > 0.0f ? n->max[2] : n->min[2]);
     float lo, hi;
     node_extent(t, i, dir, &lo, &hi);
     return hi;

@@ -316,17 +316,13 @@ static float pair_lower_bound(dist_job* j, uint32_t na, uint32_t nb) {
     /* along the line through the centres: nearly exact for volumes small against their distance */
     float dl = glm_vec3_norm(d);
     if (dl > 0.0f) {
-        float ax[3], axb[3], alo, ahi, blo, bhi;
+        float ax[3], axb[3], ahi, blo;
         for (int i = 0; i < 3; i++) ax[i] = d[i] / dl, axb[i] = dB[i] / dl;
         /* a leaf's triangles rather than its box, whose corners reach past them along a diagonal by up to its
          * size: the near ties of small parts are decided here */
-        if (SNUG_NODE_CHILDREN(A->info)) node_extent(&j->ma->bvh, na, ax, &alo, &ahi);
-        else ahi = leaf_reach(j->ma, A, ax);
-        if (SNUG_NODE_CHILDREN(B->info)) node_extent(&j->mb->bvh, nb, axb, &blo, &bhi);
-        else {
-            float back[3] = {-axb[0], -axb[1], -axb[2]};
-            blo = -leaf_reach(j->mb, B, back);
-        }
+        float back[3] = {-axb[0], -axb[1], -axb[2]};
+        ahi = SNUG_NODE_CHILDREN(A->info) ? node_reach(&j->ma->bvh, na, ax) : leaf_reach(j->ma, A, ax);
+        blo = -(SNUG_NODE_CHILDREN(B->info) ? node_reach(&j->mb->bvh, nb, back) : leaf_reach(j->mb, B, back));
         lb = glm_max(lb, along(ax, j->rel->t) + blo - ahi - j->guard);
     }
     snug_bv_type ta = (snug_bv_type)SNUG_NODE_BV_TYPE(A->info), tb = (snug_bv_type)SNUG_NODE_BV_TYPE(B->info);

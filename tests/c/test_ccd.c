@@ -84,6 +84,32 @@ static void test_motion_model(void) {
 }
 
 /* Points of a local box, or of a point cloud, placed along the motion must stay in every swept BV. */
+/* The turn at u against slerp written out with libm's sine (the motion's own sine of small angles is a series):
+ * the same rotation to double rounding, for turns small and large. */
+static void test_slerp_matches_libm(void) {
+    rng r = {harness_seed()};
+    for (int it = 0; it < 200 * harness_scale(); it++) {
+        float angle = it % 2 ? rng_range(&r, 1e-5f, 1.0f) : rng_range(&r, 1.0f, 3.1f);
+        snug_pose a = random_pose(&r, 5), b = turned(&r, &a, angle, 3);
+        snug_lerp_slerp m;
+        snug_lerp_slerp_init(&m, &a, &b);
+        if (m.translation_only) continue;
+        double u = rng_range(&r, 0.0f, 1.0f), h = m.half_angle, q[4], n = 0.0;
+        for (int i = 0; i < 4; i++) q[i] = (sin((1.0 - u) * h) * m.q0[i] + sin(u * h) * m.q1[i]) / sin(h), n += q[i] * q[i];
+        for (int i = 0; i < 4; i++) q[i] /= sqrt(n);
+        double x = q[0], y = q[1], z = q[2], w = q[3];
+        const double R[9] = {1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
+                             2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                             2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y)};
+        snug_dxform got;
+        snug_lerp_slerp_at(&m, u, &got);
+        for (int k = 0; k < 9; k++)
+            CHECK_MSG(fabs(got.R[k] - R[k]) <= 1e-14, "turn %g at u %g: R[%d] %.17g, libm %.17g", 2.0 * h, u, k,
+                      got.R[k], R[k]);
+        RETURN_IF_FAILED();
+    }
+}
+
 static void test_swept_bvs_contain_dense_samples(void) {
     rng r = {harness_seed() + 1};
     const snug_bv_type kdops[3] = {SNUG_BV_KDOP14, SNUG_BV_KDOP18, SNUG_BV_KDOP26};
@@ -431,6 +457,7 @@ static void test_random_features_against_dense_sampling(void) {
 
 int main(void) {
     RUN(test_motion_model);
+    RUN(test_slerp_matches_libm);
     RUN(test_swept_bvs_contain_dense_samples);
     RUN(test_swept_aabb_exact_for_translation);
     RUN(test_swept_aabb_turn_about_up);

@@ -17,7 +17,10 @@ static void to_float(const snug_dxform* x, snug_xform* f) {
 void snug_ccd_frames_init(snug_ccd_frames* fr, const snug_lerp_slerp* a, const snug_lerp_slerp* b) {
     fr->m[0] = a;
     fr->m[1] = b;
-    for (int i = 0; i < SNUG_CCD_CACHE; i++) fr->key[i] = fr->fkey[i] = NAN;
+    /* no u equals a key of all-one bits, a NaN (one memory fill, where a loop of NaN stores unrolls into a
+     * kilobyte of code) */
+    memset(fr->key, 0xff, sizeof fr->key);
+    memset(fr->fkey, 0xff, sizeof fr->fkey);
     fr->translation = a->translation_only && b->translation_only;
     for (int k = 0; k < 2; k++) {
         const snug_lerp_slerp* m = fr->m[k];

@@ -84,8 +84,8 @@ static void test_motion_model(void) {
 }
 
 /* Points of a local box, or of a point cloud, placed along the motion must stay in every swept BV. */
-/* The turn at u against slerp written out with libm's sine (the motion's own sine of small angles is a series):
- * the same rotation to double rounding, for turns small and large. */
+/* The turn at u against slerp written out (the motion computes its weights from one angle's sine and cosine): the
+ * same rotation to double rounding, for turns small and large. */
 static void test_slerp_matches_libm(void) {
     rng r = {harness_seed()};
     for (int it = 0; it < 200 * harness_scale(); it++) {

@@ -1,5 +1,6 @@
 /* Motions: lerp + shortest-arc slerp segments between keyframes, evaluated in double. */
 #include "ccd/motion.h"
+#include "base/trig.h"
 
 #include <math.h>
 #include <string.h>
@@ -67,8 +68,10 @@ void snug_lerp_slerp_init_pivot(snug_lerp_slerp* m, const snug_pose* a, const sn
         for (int i = 0; i < 4; i++) m->q1[i] = m->q0[i];
     }
     double h = m->half_angle;
-    m->inv_sin_half = h < 1e-6 ? 0.0 : 1.0 / sin(h);
-    m->cot_half = h < 1e-6 ? 0.0 : cos(h) / sin(h);
+    double sh, ch;
+    snug_sin_cos(h, &sh, &ch);
+    m->inv_sin_half = h < 1e-6 ? 0.0 : 1.0 / sh;
+    m->cot_half = h < 1e-6 ? 0.0 : ch / sh;
     /* world axis of the turn: the vector part of q1 q0^-1 */
     const double *qa = m->q0, *qb = m->q1;
     double ax[3] = {qa[3] * qb[0] - qb[3] * qa[0] - (qb[1] * qa[2] - qb[2] * qa[1]),
@@ -89,25 +92,6 @@ void snug_lerp_slerp_init_pivot(snug_lerp_slerp* m, const snug_pose* a, const sn
     }
 }
 
-/* sin x and cos x. The root finders evaluate a turn thousands of times per sweep, mostly a small one: there the
- * Taylor series costs a fraction of libm's range reduction. Up to x^17 / 17! and x^16 / 16!, the rest is below
- * 0.5^18 / 18! < 6e-22, far under the rounding of x. */
-static void sin_cos(double x, double* s, double* c) {
-    if (!(fabs(x) <= 0.5)) {
-        *s = sin(x), *c = cos(x);
-        return;
-    }
-    /* 1 / (k (k + 1)) for k = 16, 14, ..., 2 (sine) and 15, 13, ..., 1 (cosine), innermost first */
-    static const double inv_s[8] = {1.0 / 272, 1.0 / 210, 1.0 / 156, 1.0 / 110, 1.0 / 72, 1.0 / 42, 1.0 / 20, 1.0 / 6};
-    static const double inv_c[8] = {1.0 / 240, 1.0 / 182, 1.0 / 132, 1.0 / 90, 1.0 / 56, 1.0 / 30, 1.0 / 12, 1.0 / 2};
-    double x2 = x * x, ps = 1.0, pc = 1.0;
-    for (int i = 0; i < 8; i++) {
-        ps = 1.0 - x2 * inv_s[i] * ps;
-        pc = 1.0 - x2 * inv_c[i] * pc;
-    }
-    *s = x * ps, *c = pc;
-}
-
 static void quat_at(const snug_lerp_slerp* m, double u, double q[4]) {
     if (m->translation_only) {
         for (int i = 0; i < 4; i++) q[i] = m->q0[i];
@@ -119,7 +103,7 @@ static void quat_at(const snug_lerp_slerp* m, double u, double q[4]) {
         w1 = u;
     } else { /* sin((1 - u) h) / sin h and sin(u h) / sin h, with one angle's sine and cosine per call */
         double su, cu;
-        sin_cos(u * h, &su, &cu);
+        snug_sin_cos(u * h, &su, &cu);
         w0 = cu - su * m->cot_half;
         w1 = su * m->inv_sin_half;
     }
@@ -157,7 +141,7 @@ void snug_lerp_slerp_xform(const snug_lerp_slerp* m, double u, snug_xform* out) 
 double snug_lerp_slerp_bulge(const snug_lerp_slerp* m, double du) {
     if (m->translation_only) return 0.0;
     /* angle * du / 2 = half_angle * du; pad for the float rounding of the matrices used with it */
-    return (1.0 - cos(m->half_angle * du)) * (1.0 + 1e-6) + 1e-7;
+    return (1.0 - snug_cos(m->half_angle * du)) * (1.0 + 1e-6) + 1e-7;
 }
 
 double snug_motion_key_time(const snug_motion* m, uint32_t i) {

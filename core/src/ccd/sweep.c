@@ -20,6 +20,7 @@
 
 #include "ccd/ccd.h"
 #include "geom/tri.h"
+#include "base/trig.h"
 
 static snug_status sweep_run(snug_ctx* ctx, snug_mesh moving, const snug_motion* motion, snug_mesh other,
                              const snug_pose* other_pose, const double* pivot, snug_toi_result* result,
@@ -84,8 +85,10 @@ snug_status snug_mesh_sweep_rotation(snug_ctx* ctx, snug_mesh moving, const snug
         return snug_fail(ctx, SNUG_ERR_INVALID_ARGUMENT, "rotation sweep angle %g must be below pi in magnitude", angle);
     /* end pose: turn the body about the world axis through the pivot */
     len = sqrt(len);
-    double h = 0.5 * angle, s = sin(h) / len;
-    versor qa = {(float)(axis[0] * s), (float)(axis[1] * s), (float)(axis[2] * s), (float)cos(h)};
+    double sh, ch;
+    snug_sin_cos(0.5 * angle, &sh, &ch);
+    double s = sh / len;
+    versor qa = {(float)(axis[0] * s), (float)(axis[1] * s), (float)(axis[2] * s), (float)ch};
     /* snug_pose.q is only 4-byte aligned and cglm's quaternion code loads 16 aligned bytes: go through versors */
     snug_pose start = snug_pose_normalized(pose), end;
     versor q0, q1;

@@ -12,6 +12,7 @@
 #include "geom/bv.h"
 #include "geom/obb_fit.h"
 #include "base/vec_d.h"
+#include "base/trig.h"
 
 /* ------------------------------------------------------------------------------------------------ helpers */
 
@@ -350,7 +351,8 @@ static void rotate_axes(const double base[3][3], const double w[3], double out[3
     double th = sqrt(dot3(w, w));
     double k[3] = {0, 0, 0};
     if (th > 0) k[0] = w[0] / th, k[1] = w[1] / th, k[2] = w[2] / th;
-    double c = cos(th), s = sin(th);
+    double c, s;
+    snug_sin_cos(th, &s, &c);
     for (int a = 0; a < 3; a++) {
         const double* v = base[a];
         double kxv[3];

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "place/seat.h"
+#include "base/trig.h"
 
 #define RINGS 12
 #define RING_STEPS 16
@@ -129,8 +130,9 @@ snug_status snug_scene_insert(snug_ctx* ctx, snug_scene scene, const snug_insert
     for (int ring = 0; ring <= rings; ring++) {
         int steps = ring == 0 ? 1 : RING_STEPS;
         for (int k = 0; k < steps; k++) {
-            double a = 2.0 * SNUG_PI * k / steps;
-            dvec at = dadd(x, dadd(dscale(w.u, ring * step * cos(a)), dscale(w.v, ring * step * sin(a))));
+            double sa, ca;
+            snug_sin_cos(2.0 * SNUG_PI * k / steps, &sa, &ca);
+            dvec at = dadd(x, dadd(dscale(w.u, ring * step * ca), dscale(w.v, ring * step * sa)));
             /* put the binding polygon's centre there, keeping the def's turn */
             dpose p = dpose_f(&bd.pose);
             p.p = dadd(p.p, dsub(at, dpose_point(p, B->centroid)));

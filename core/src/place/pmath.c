@@ -1,6 +1,7 @@
 /* The out-of-line part of pmath.h: every placement file calls these many times, and inlined into each of them they
  * cost the module its size budget. */
 #include "place/pmath.h"
+#include "base/trig.h"
 
 dvec dperp(dvec n) {
     dvec a = fabs(n.x) < fabs(n.y) ? (fabs(n.x) < fabs(n.z) ? dxyz(1, 0, 0) : dxyz(0, 0, 1))
@@ -20,8 +21,9 @@ dquat dq_mul(dquat a, dquat b) {
 }
 
 dquat dq_axis_angle(dvec unit_axis, double angle) {
-    double s = sin(0.5 * angle);
-    return (dquat){unit_axis.x * s, unit_axis.y * s, unit_axis.z * s, cos(0.5 * angle)};
+    double s, c;
+    snug_sin_cos(0.5 * angle, &s, &c);
+    return (dquat){unit_axis.x * s, unit_axis.y * s, unit_axis.z * s, c};
 }
 
 dvec dq_rotate(dquat q, dvec v) {

@@ -23,6 +23,7 @@
 #include "place/hull.h"
 #include "place/place.h"
 #include "query/traverse.h"
+#include "base/trig.h"
 
 #define FIND_GRID 64              /* probe cells along a region's longer side */
 #define FIND_MAX_GROUPS 64        /* planes of each kind examined, largest first */
@@ -908,8 +909,7 @@ snug_status snug_mesh_find_surfaces(snug_ctx* ctx, snug_mesh mesh, const snug_su
     f.has_fwd = dlen(dv(def->forward)) > 0.0;
     f.fwd = f.has_fwd ? dnorm(dreject(dv(def->forward), f.up)) : dxyz(0, 0, 0);
     f.flat = (double)def->flatness * m->scale;
-    f.cos_tilt = cos(def->max_tilt);
-    f.sin_tilt = sin(def->max_tilt);
+    snug_sin_cos(def->max_tilt, &f.sin_tilt, &f.cos_tilt);
     st = find(&f);
     if (st == SNUG_OK) {
         for (uint32_t i = 0; i < f.out_n && i < capacity; i++) out[i] = f.out[i];

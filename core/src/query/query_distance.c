@@ -131,6 +131,19 @@ typedef struct reach_entry {
     float reach;
 } reach_entry;
 
+/* Node n's children by how far their volumes reach along dir, farthest first (ties in child order) into out;
+ * returns how many. */
+static uint32_t children_by_reach(const snug_bvh* t, const snug_node* n, const float dir[3], reach_entry out[6]) {
+    uint32_t kids = SNUG_NODE_CHILDREN(n->info);
+    for (uint32_t k = 0; k < kids; k++) {
+        float v = node_reach(t, n->first + k, dir);
+        uint32_t at = k;
+        while (at > 0 && out[at - 1].reach < v) out[at] = out[at - 1], at--;
+        out[at] = (reach_entry){n->first + k, v};
+    }
+    return kids;
+}
+
 /* How far the whole mesh reaches along dir, exactly: depth first, farthest volume first, skipping volumes that
  * reach no further than a vertex already found (the front of the mesh: a few nodes per level). *leaf: the leaf
  * that reaches that far. */
@@ -144,19 +157,13 @@ static float mesh_reach(const snug_mesh_data* m, const float dir[3], reach_entry
         reach_entry e = stack[--top];
         if (e.reach <= best) continue;
         const snug_node* n = &nodes[e.node];
-        uint32_t kids = SNUG_NODE_CHILDREN(n->info);
-        if (!kids) {
+        if (!SNUG_NODE_CHILDREN(n->info)) {
             float r = leaf_reach(m, n, dir);
             if (r > best) best = r, *leaf = e.node;
             continue;
         }
-        uint32_t first = top; /* the farthest-reaching child goes on top */
-        for (uint32_t k = n->first; k < n->first + kids; k++) {
-            uint32_t at = top++;
-            float r = node_reach(&m->bvh, k, dir);
-            while (at > first && stack[at - 1].reach > r) stack[at] = stack[at - 1], at--;
-            stack[at] = (reach_entry){k, r};
-        }
+        reach_entry kids[6];
+        for (uint32_t k = children_by_reach(&m->bvh, n, dir, kids); k-- > 0;) stack[top++] = kids[k]; /* farthest on top */
     }
     return best;
 }
@@ -177,16 +184,10 @@ static float reach(dist_job* j, int side, uint32_t i, float r) {
     const float* dir = side ? away : j->f[0];
     if (r > j->front[side] - (j->best - j->gap)) {
         const snug_node* n = &m->bvh.nodes[i];
-        uint32_t kids = SNUG_NODE_CHILDREN(n->info), order[6];
-        float vol[6];
-        for (uint32_t k = 0; k < kids; k++) { /* insertion sort, farthest-reaching volume first */
-            float v = node_reach(&m->bvh, n->first + k, dir);
-            uint32_t at = k;
-            while (at > 0 && vol[at - 1] < v) vol[at] = vol[at - 1], order[at] = order[at - 1], at--;
-            vol[at] = v, order[at] = n->first + k;
-        }
-        r = kids ? -INFINITY : leaf_reach(m, n, dir);
-        for (uint32_t k = 0; k < kids && vol[k] > r; k++) r = glm_max(r, reach(j, side, order[k], vol[k]));
+        reach_entry kids[6];
+        uint32_t count = children_by_reach(&m->bvh, n, dir, kids);
+        r = count ? -INFINITY : leaf_reach(m, n, dir);
+        for (uint32_t k = 0; k < count && kids[k].reach > r; k++) r = glm_max(r, reach(j, side, kids[k].node, kids[k].reach));
     }
     memo[i] = r;
     j->written[j->written_count++] = (side ? j->ma->bvh.node_count : 0) + i;
@@ -238,6 +239,13 @@ static const float* frame_extents(dist_job* j, int side, uint32_t i) {
     return e;
 }
 
+/* The frame's bound from the squared gaps across n and the extents [alo, ahi] of A's part, [blo, bhi] of B's, along
+ * n, less the rounding guard. */
+static inline float along_n_bound(const dist_job* j, float across, float alo, float ahi, float blo, float bhi) {
+    float g = glm_max(j->ft[0] + blo - ahi, alo - j->ft[0] - bhi);
+    return sqrtf(across + (g > 0.0f ? g * g : 0.0f)) - j->guard;
+}
+
 /* Once aimed, a lower bound for nodes na, nb: the length of their volumes' gaps along the frame, along n with the
  * reaches where they were needed, less the rounding guard. The reaches cost most: they are looked up only when the
  * volumes' own gaps do not already prune the pair. */
@@ -248,17 +256,13 @@ static float frame_gap(dist_job* j, uint32_t na, uint32_t nb) {
         float g = glm_max(j->ft[k] + eb[2 * k] - ea[2 * k + 1], ea[2 * k] - j->ft[k] - eb[2 * k + 1]);
         across += g > 0.0f ? g * g : 0.0f;
     }
-    float g = glm_max(j->ft[0] + eb[0] - ea[1], ea[0] - j->ft[0] - eb[1]), g2 = across + (g > 0.0f ? g * g : 0.0f);
-    if (sqrtf(g2) - j->guard > j->bound) return sqrtf(g2) - j->guard;
+    float lb = along_n_bound(j, across, ea[0], ea[1], eb[0], eb[1]);
+    if (lb > j->bound) return lb;
     /* A's reach alone may do (a node's volume reaches along n as far as its extent along f[0], and B's along -n
      * as far as minus its low extent along fb[0]) */
-    float ahi = reach(j, 0, na, ea[1]), blo = eb[0];
-    g = glm_max(j->ft[0] + blo - ahi, ea[0] - j->ft[0] - eb[1]);
-    float lb = sqrtf(across + (g > 0.0f ? g * g : 0.0f)) - j->guard;
-    if (lb > j->bound) return lb;
-    blo = -reach(j, 1, nb, -eb[0]);
-    g = glm_max(j->ft[0] + blo - ahi, ea[0] - j->ft[0] - eb[1]);
-    return sqrtf(across + (g > 0.0f ? g * g : 0.0f)) - j->guard;
+    float ahi = reach(j, 0, na, ea[1]);
+    if ((lb = along_n_bound(j, across, ea[0], ahi, eb[0], eb[1])) > j->bound) return lb;
+    return along_n_bound(j, across, ea[0], ahi, -reach(j, 1, nb, -eb[0]), eb[1]);
 }
 
 /* A triangle's extents along the frame's axes. */

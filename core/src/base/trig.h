@@ -7,12 +7,6 @@
  * carry a reduction exact for any double (Payne-Hanek), which alone was about a percent of the wasm module. */
 void snug_sin_cos(double x, double* s, double* c);
 
-static inline double snug_sin(double x) {
-    double s, c;
-    snug_sin_cos(x, &s, &c);
-    return s;
-}
-
 static inline double snug_cos(double x) {
     double s, c;
     snug_sin_cos(x, &s, &c);

@@ -36,16 +36,19 @@ static snug_body add_on(test_room* r, test_item_kind kind, float x, float y, flo
     return b;
 }
 
-static uint32_t violations(test_room* r) {
+/* The consistency check's violation count, each printed. */
+static uint32_t scene_violations(snug_ctx* ctx, snug_scene scene) {
     snug_violation v[16];
     uint32_t total = 0;
-    snug_status st = snug_scene_check(r->ctx, r->scene, v, 16, &total);
+    snug_status st = snug_scene_check(ctx, scene, v, 16, &total);
     CHECK(st == SNUG_OK || st == SNUG_ERR_BUFFER_TOO_SMALL);
     for (uint32_t i = 0; i < total && i < 16; i++)
         fprintf(stderr, "  violation kind %d body 0x%08x other 0x%08x binding %u amount %g\n", (int)v[i].kind,
                 v[i].body, v[i].other, v[i].binding, v[i].amount);
     return total;
 }
+
+static uint32_t violations(test_room* r) { return scene_violations(r->ctx, r->scene); }
 
 static snug_pose pose_of(test_room* r, snug_body b) {
     snug_pose p;
@@ -416,25 +419,43 @@ static void test_a_bind_lets_go_the_bindings_its_move_breaks(void) {
     test_room_close(&r);
 }
 
+/* The fuzz room (tests/fuzz/place_room.h) with its bodies where a fuzz input left them, in the layout's order; body 0,
+ * the floor, static. */
+typedef struct fuzz_room_pose {
+    int kind;
+    float q[4], p[3];
+} fuzz_room_pose;
+typedef struct fuzz_room {
+    snug_ctx* ctx;
+    snug_scene scene;
+    snug_body b[ROOM_BODIES];
+} fuzz_room;
+
+static void fuzz_room_open(fuzz_room* r, const fuzz_room_pose at[ROOM_BODIES]) {
+    r->ctx = snug_ctx_create(NULL);
+    CHECK(snug_scene_create(r->ctx, &r->scene) == SNUG_OK);
+    room_kind kinds[ROOM_KINDS];
+    snug_mesh mesh[ROOM_KINDS];
+    CHECK_MSG(room_meshes(r->ctx, kinds, mesh), "%s", snug_ctx_last_error(r->ctx));
+    for (uint32_t i = 0; i < ROOM_BODIES; i++) {
+        snug_body_def def = snug_default_body_def();
+        def.mesh = mesh[at[i].kind];
+        def.is_static = i == 0;
+        memcpy(def.pose.q, at[i].q, sizeof def.pose.q);
+        memcpy(def.pose.p, at[i].p, sizeof def.pose.p);
+        CHECK(snug_body_create(r->ctx, r->scene, &def, &r->b[i]) == SNUG_OK);
+    }
+}
+
 /* fuzz_place, in its room (place_room.h): the floor moved and tilted by 0.0035 rad with everything on it, the blocks
  * and the lamp let go, and the block on a table pushed 0.61 m along its top (after a free move that went nowhere): it
  * rose 2.0 mm where the top rises 2.1 mm and ended in the table. The mover's plane for a resting pair was the
  * direction between witness points half a skin apart, floats a metre out: 2e-4 rad off the top's. The plane is now
  * the offer's. */
 static void test_a_block_pushed_along_a_tilted_table_stays_on_it(void) {
-    snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_scene scene;
-    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK);
-    room_kind k[ROOM_KINDS];
-    snug_mesh mesh[ROOM_KINDS];
-    for (int i = 0; i < ROOM_KINDS; i++) {
-        room_kind_build(i, &k[i]);
-        mesh[i] = room_mesh(ctx, &k[i]);
-        CHECK_MSG(mesh[i], "%s", snug_ctx_last_error(ctx));
-    }
     /* floor, two tables, a block on each, a lamp, a block and a lamp on the floor, a lamp in the air: as the fuzz
      * input left them */
-    static const struct { int kind; float q[4], p[3]; } at[9] = {
+    static const fuzz_room_pose at[ROOM_BODIES] = {
         {ROOM_FLOOR, {0x1.c58418p-11f, 0x1.43207cp-10f, 0x1.bfba46p-10f, 0x1.ffffaap-1f}, {0x1.58cd8ep+0f, 0x1.2bc5b4p-8f, -0x1.b41172p-9f}},
         {ROOM_TABLE, {0x1.c58418p-11f, 0x1.43207cp-10f, 0x1.bfba46p-10f, 0x1.ffffaap-1f}, {0x1.c79918p-2f, 0x1.794db8p-9f, -0x1.9a2abep-1f}},
         {ROOM_TABLE, {-0x1.387f8cp-11f, 0x1.6a7be8p-1f, 0x1.dceef4p-10f, 0x1.69976ep-1f}, {0x1.1fe282p+1f, 0x1.8f951ep-8f, 0x1.c9f5bcp-1f}},
@@ -445,22 +466,16 @@ static void test_a_block_pushed_along_a_tilted_table_stays_on_it(void) {
         {ROOM_LAMP, {0, 0x1.faaeeep-3f, 0, 0x1.f0154ap-1f}, {-0x1.8p+0f, 0x1.47ae14p-7f, 0x1.8p+0f}},
         {ROOM_LAMP, {0, 0, 0, 1}, {0, 0x1.8p+0f, 0}},
     };
-    snug_body b[9];
-    for (int i = 0; i < 9; i++) {
-        snug_body_def def = snug_default_body_def();
-        def.mesh = mesh[at[i].kind];
-        def.is_static = i == 0;
-        memcpy(def.pose.q, at[i].q, sizeof def.pose.q);
-        memcpy(def.pose.p, at[i].p, sizeof def.pose.p);
-        CHECK(snug_body_create(ctx, scene, &def, &b[i]) == SNUG_OK);
-    }
+    fuzz_room r;
+    fuzz_room_open(&r, at);
+    snug_ctx* ctx = r.ctx;
+    snug_scene scene = r.scene;
+    const snug_body* b = r.b;
     for (int i = 1; i <= 2; i++) {
         snug_binding on_floor = {b[i], 1, b[0], 0};
         CHECK_MSG(snug_body_set_bindings(ctx, scene, b[i], &on_floor, 1) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
     }
-    snug_violation v[8];
-    uint32_t total = 0;
-    CHECK(snug_scene_check(ctx, scene, v, 8, &total) == SNUG_OK && total == 0);
+    CHECK(scene_violations(ctx, scene) == 0);
     snug_move_def d = snug_default_move_def();
     d.mode = SNUG_PLACE_FREE;
     const float q1[4] = {0x1.46af48p-10f, 0x1.07c73cp-1f, 0x1.7cfe7p-10f, 0x1.b6d23ep-1f};
@@ -475,9 +490,7 @@ static void test_a_block_pushed_along_a_tilted_table_stays_on_it(void) {
     memcpy(d.target.q, q2, sizeof q2), memcpy(d.target.p, p2, sizeof p2);
     d.turn = 0x1.f33334p+0f;
     CHECK(snug_body_move(ctx, scene, b[3], &d, &res) == SNUG_OK);
-    CHECK(snug_scene_check(ctx, scene, v, 8, &total) == SNUG_OK);
-    CHECK_MSG(total == 0, "%u violations, the first of kind %d between 0x%08x and 0x%08x", total, total ? (int)v[0].kind : -1,
-              total ? v[0].body : 0, total ? v[0].other : 0);
+    CHECK(scene_violations(ctx, scene) == 0);
     snug_ctx_destroy(ctx);
 }
 
@@ -487,19 +500,9 @@ static void test_a_block_pushed_along_a_tilted_table_stays_on_it(void) {
  * two skins, so no contact plane held it down, and it rose 2.2e-4 while sliding 0.039 under a foot. A resting pair
  * may not close along its rest normal, contact or not. */
 static void test_a_floor_does_not_rise_into_a_table_standing_past_its_corner(void) {
-    snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_scene scene;
-    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK);
-    room_kind k[ROOM_KINDS];
-    snug_mesh mesh[ROOM_KINDS];
-    for (int i = 0; i < ROOM_KINDS; i++) {
-        room_kind_build(i, &k[i]);
-        mesh[i] = room_mesh(ctx, &k[i]);
-        CHECK_MSG(mesh[i], "%s", snug_ctx_last_error(ctx));
-    }
     /* the room as the fuzz input left it: the first table with its block and lamp, the second table moved to the
      * floor's corner and let go, its block let go where it stood, the block and lamps of the layout */
-    static const struct { int kind; float q[4], p[3]; } at[9] = {
+    static const fuzz_room_pose at[ROOM_BODIES] = {
         {ROOM_FLOOR, {0, 0, 0, 1}, {0, 0, 0}},
         {ROOM_TABLE, {0, 0, 0, 1}, {-0x1.ccccccp-1f, 0, -0x1.99999ap-1f}},
         {ROOM_TABLE, {0, 0x1.c6e82ap-2f, 0, 0x1.cab41ap-1f}, {0x1.153334p+1f, 0, 0x1.e26666p+0f}},
@@ -510,22 +513,16 @@ static void test_a_floor_does_not_rise_into_a_table_standing_past_its_corner(voi
         {ROOM_LAMP, {0, 0x1.faaeeep-3f, 0, 0x1.f0154ap-1f}, {-0x1.8p+0f, 0x1.47ae14p-7f, 0x1.8p+0f}},
         {ROOM_LAMP, {0, 0, 0, 1}, {0, 0x1.8p+0f, 0}},
     };
-    snug_body b[9];
-    for (int i = 0; i < 9; i++) {
-        snug_body_def def = snug_default_body_def();
-        def.mesh = mesh[at[i].kind];
-        def.is_static = i == 0;
-        memcpy(def.pose.q, at[i].q, sizeof def.pose.q);
-        memcpy(def.pose.p, at[i].p, sizeof def.pose.p);
-        CHECK(snug_body_create(ctx, scene, &def, &b[i]) == SNUG_OK);
-    }
+    fuzz_room r;
+    fuzz_room_open(&r, at);
+    snug_ctx* ctx = r.ctx;
+    snug_scene scene = r.scene;
+    const snug_body* b = r.b;
     const snug_binding bound[3] = {{b[1], 1, b[0], 0}, {b[3], 1, b[1], 0}, {b[5], 0, b[3], 0}};
     for (int i = 0; i < 3; i++)
         CHECK_MSG(snug_body_set_bindings(ctx, scene, bound[i].body, &bound[i], 1) == SNUG_OK, "%s",
                   snug_ctx_last_error(ctx));
-    snug_violation v[8];
-    uint32_t total = 0;
-    CHECK(snug_scene_check(ctx, scene, v, 8, &total) == SNUG_OK && total == 0);
+    CHECK(scene_violations(ctx, scene) == 0);
     snug_move_def d = snug_default_move_def();
     const float q[4] = {0, 0x1.cfc16cp-2f, 0, 0x1.c87ba4p-1f}, p[3] = {0, 0x1.78p-1f, 0x1.78p-1f};
     memcpy(d.target.q, q, sizeof q), memcpy(d.target.p, p, sizeof p);
@@ -533,9 +530,7 @@ static void test_a_floor_does_not_rise_into_a_table_standing_past_its_corner(voi
     snug_move_result res;
     CHECK(snug_body_move(ctx, scene, b[0], &d, &res) == SNUG_OK);
     CHECK_MSG(res.pose.p[1] <= 0.0f, "the floor rose by %a", res.pose.p[1]);
-    CHECK(snug_scene_check(ctx, scene, v, 8, &total) == SNUG_OK);
-    CHECK_MSG(total == 0, "%u violations, the first of kind %d between 0x%08x and 0x%08x", total, total ? (int)v[0].kind : -1,
-              total ? v[0].body : 0, total ? v[0].other : 0);
+    CHECK(scene_violations(ctx, scene) == 0);
     snug_ctx_destroy(ctx);
 }
 

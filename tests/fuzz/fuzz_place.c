@@ -259,11 +259,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     w.ctx = snug_ctx_create(&cd);
     FZ_CHECK(w.ctx, "context");
     FZ_CHECK(snug_scene_create(w.ctx, &w.scene) == SNUG_OK, "scene");
-    for (int k = 0; k < ROOM_KINDS; k++) {
-        room_kind_build(k, &w.kinds[k]);
-        w.mesh[k] = room_mesh(w.ctx, &w.kinds[k]);
-        FZ_CHECK(w.mesh[k], "room mesh: %s", snug_ctx_last_error(w.ctx));
-    }
+    FZ_CHECK(room_meshes(w.ctx, w.kinds, w.mesh), "room mesh: %s", snug_ctx_last_error(w.ctx));
     snug_body bodies[ROOM_BODIES];
     FZ_CHECK(room_furnish(w.ctx, w.scene, w.mesh, w.kinds, bodies), "furnish: %s", snug_ctx_last_error(w.ctx));
     for (uint32_t i = 0; i < ROOM_BODIES; i++) remember(&w, bodies[i]);

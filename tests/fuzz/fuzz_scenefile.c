@@ -43,11 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FZ_CHECK(snug_scene_create(ctx, &scene) == SNUG_OK, "scene");
     room_kind kinds[ROOM_KINDS];
     snug_mesh mesh[ROOM_KINDS];
-    for (int k = 0; k < ROOM_KINDS; k++) {
-        room_kind_build(k, &kinds[k]);
-        mesh[k] = room_mesh(ctx, &kinds[k]);
-        FZ_CHECK(mesh[k], "room mesh: %s", snug_ctx_last_error(ctx));
-    }
+    FZ_CHECK(room_meshes(ctx, kinds, mesh), "room mesh: %s", snug_ctx_last_error(ctx));
     snug_body bodies[ROOM_BODIES];
     FZ_CHECK(room_furnish(ctx, scene, mesh, kinds, bodies), "furnish: %s", snug_ctx_last_error(ctx));
     size_t nbefore = save(ctx, scene, before);

@@ -91,6 +91,15 @@ static inline snug_mesh room_mesh(snug_ctx* ctx, const room_kind* k) {
     return 0;
 }
 
+/* Every kind's geometry into kinds and its mesh into mesh; false when a mesh failed (the context says why). */
+static inline bool room_meshes(snug_ctx* ctx, room_kind kinds[ROOM_KINDS], snug_mesh mesh[ROOM_KINDS]) {
+    for (int k = 0; k < ROOM_KINDS; k++) {
+        room_kind_build(k, &kinds[k]);
+        if (!(mesh[k] = room_mesh(ctx, &kinds[k]))) return false;
+    }
+    return true;
+}
+
 typedef struct room_body {
     int kind;
     float x, y, z, yaw;

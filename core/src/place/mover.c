@@ -93,7 +93,7 @@ static void turned_box(const snug_member* m, dvec pivot, dvec axis, double angle
         r = fmax(r, dlen(dsub(corner, pivot)));
     }
     double half = fabs(angle) / 2.0;
-    double pad = half >= acos(-1.0) ? 2.0 * r : r * (1.0 - snug_cos(half));
+    double pad = half >= SNUG_PI ? 2.0 * r : r * (1.0 - snug_cos(half));
     *lo = dxyz(fmin(lo->x, lo1.x) - pad, fmin(lo->y, lo1.y) - pad, fmin(lo->z, lo1.z) - pad);
     *hi = dxyz(fmax(hi->x, hi1.x) + pad, fmax(hi->y, hi1.y) + pad, fmax(hi->z, hi1.z) + pad);
 }

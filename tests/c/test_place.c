@@ -534,6 +534,33 @@ static void test_a_floor_does_not_rise_into_a_table_standing_past_its_corner(voi
     snug_ctx_destroy(ctx);
 }
 
+static void test_a_bound_table_moved_off_its_shrunk_offer_still_rests_on_the_floor(void) {
+    /* Found by fuzz_place: the floor's offer was replaced by a smaller one that left a bound table half off it, and a
+     * move took the table wholly off the offer, still standing on the floor's slab. The binding's containment fails
+     * (reported since the surface edit), but the pair is bound: touching in the binding plane is resting, not an
+     * overlap (snug.h, snug_scene_check). */
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    CHECK(violations(&r) == 0);
+    snug_surface half = {SNUG_SURFACE_OFFER, SNUG_LABEL_ON_FLOOR, {0, 1, 0}, 4,
+                         {{-3, 0, -3}, {-3, 0, 3}, {0, 0, 3}, {0, 0, -3}}};
+    CHECK_MSG(snug_mesh_set_surfaces(r.ctx, r.mesh[TEST_FLOOR], &half, 1) == SNUG_OK, "%s",
+              snug_ctx_last_error(r.ctx));
+    snug_violation v[4];
+    uint32_t total = 0;
+    CHECK(snug_scene_check(r.ctx, r.scene, v, 4, &total) == SNUG_OK);
+    CHECK(total == 1 && v[0].kind == SNUG_VIOLATION_CONTAINMENT && v[0].body == table);
+    snug_move_result res = move_to(&r, table, 1.5f, 0, 0, 0);
+    CHECK_NEAR(pose_of(&r, table).p[0], 1.5f, 1e-5f);
+    CHECK(res.binding_count == 1 && res.bindings[0].supporter == r.floor);
+    CHECK(snug_scene_check(r.ctx, r.scene, v, 4, &total) == SNUG_OK);
+    for (uint32_t i = 0; i < total; i++)
+        fprintf(stderr, "  violation kind %d body 0x%08x other 0x%08x\n", (int)v[i].kind, v[i].body, v[i].other);
+    CHECK(total == 1 && v[0].kind == SNUG_VIOLATION_CONTAINMENT && v[0].body == table);
+    test_room_close(&r);
+}
+
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
@@ -851,6 +878,7 @@ int main(void) {
     RUN(test_a_bind_lets_go_the_bindings_its_move_breaks);
     RUN(test_a_block_pushed_along_a_tilted_table_stays_on_it);
     RUN(test_a_floor_does_not_rise_into_a_table_standing_past_its_corner);
+    RUN(test_a_bound_table_moved_off_its_shrunk_offer_still_rests_on_the_floor);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);

@@ -148,7 +148,7 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         snug_mesh_data* mb = snug_mesh_lookup(ctx, b->mesh);
         if (!ma || !mb) return SNUG_ERR_STALE_HANDLE;
         dpose pa = dpose_f(&a->world);
-        dvec lift = snug_rest_lift(ctx, ps, ma, pa, b, snug_contact_lift(ps, a, ma, b, mb));
+        dvec lift = snug_rest_lift(ctx, ps, a, ma, pa, b, snug_contact_lift(ps, a, ma, b, mb));
         pa.p = dadd(pa.p, lift);
         bool hit = false;
         if ((st = snug_overlap_in_frame(ctx, a, pa, b, &hit, NULL))) return st;

@@ -103,20 +103,34 @@ static bool polygons_meet(const snug_place_surface* B, dpose pb, const snug_plac
     return p.n >= 3;
 }
 
-/* Does binding surface B (at pose pa) lie on one of the other mesh's offers (at pose pb): in its plane, facing it,
- * over it (a body beside a table, its base at the top's height, does not rest on it: the lift would let the table
- * rise into it), with a label B may rest on? *n: that offer's normal, the plane the body rests on. */
-static bool rests_on(const snug_place_scene* ps, const snug_place_surface* B, dpose pa, const snug_place_surfaces* others,
-                     dpose pb, dvec* n) {
-    dvec nb = dnorm(dpose_dir(pa, dv(B->s.normal)));
-    dvec c = dpose_point(pa, B->centroid);
+/* Is binding surface `binding` of body x bound to offer `offer` of body sup? */
+static bool bound_to(const snug_place_scene* ps, const snug_body_data* x, uint32_t binding, const snug_body_data* sup,
+                     uint32_t offer) {
+    const snug_place_body* r = x->slot < ps->body_cap ? &ps->bodies[x->slot] : NULL;
+    for (uint32_t i = 0; r && r->handle == x->handle && i < r->binding_count; i++)
+        if (r->bindings[i].binding == binding && r->bindings[i].supporter == sup->handle &&
+            r->bindings[i].offer == offer)
+            return true;
+    return false;
+}
+
+/* Does binding surface `binding` of body x (at pose px) lie on one of body y's offers (at pose py): in its plane,
+ * facing it, with a label it may rest on, and either bound to it or over it? Bound, it rests in the binding plane
+ * wherever its polygon stands (snug.h: bound pairs may touch in their binding plane; a surface edit can leave a
+ * bound polygon off its offer). Unbound, it must be over it: a body beside a table, its base at the top's height,
+ * does not rest on it (the lift would let the table rise into it). *n: that offer's normal, the plane x rests on. */
+static bool rests_on(const snug_place_scene* ps, const snug_body_data* x, uint32_t binding, const snug_place_surface* B,
+                     dpose px, const snug_body_data* y, const snug_place_surfaces* others, dpose py, dvec* n) {
+    dvec nb = dnorm(dpose_dir(px, dv(B->s.normal)));
+    dvec c = dpose_point(px, B->centroid);
     for (uint32_t o = 0; others && o < others->count; o++) {
         const snug_place_surface* O = &others->items[o];
         if (O->s.kind != SNUG_SURFACE_OFFER || !snug_label_fits(ps, B->s.label, O->s.label)) continue;
-        *n = dnorm(dpose_dir(pb, dv(O->s.normal)));
-        dvec oc = dpose_point(pb, O->centroid);
+        *n = dnorm(dpose_dir(py, dv(O->s.normal)));
+        dvec oc = dpose_point(py, O->centroid);
         double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
-        if (ddot(nb, *n) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), *n)) <= tol && polygons_meet(B, pa, O, pb, tol))
+        if (ddot(nb, *n) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), *n)) <= tol &&
+            (bound_to(ps, x, binding, y, o) || polygons_meet(B, px, O, py, tol)))
             return true;
     }
     return false;
@@ -138,17 +152,19 @@ typedef struct rest_list {
 
 /* The resting relations of a (mesh ma, at pa) and b both ways: the lift that parts them by gap, (turn) how fast the
  * resting polygons' vertices, moving with a, part along it, and (list) each relation. */
-static dvec rest_walk(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                      const snug_body_data* b, double gap, rest_turn* turn, rest_list* list) {
+static dvec rest_walk(snug_ctx* ctx, const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
+                      dpose pa, const snug_body_data* b, double gap, rest_turn* turn, rest_list* list) {
     dvec lift = {0, 0, 0}, n;
     snug_mesh_data* mb = snug_pool_get(&ctx->meshes, b->mesh);
     if (!mb) return lift;
     const snug_place_surfaces* ss[2] = {snug_mesh_surfaces(ma), snug_mesh_surfaces(mb)};
     dpose poses[2] = {pa, dpose_f(&b->world)};
+    const snug_body_data* bodies[2] = {a, b};
     for (int side = 0; side < 2; side++) /* a's bindings on b's offers part along +n, b's on a's along -n */
         for (uint32_t j = 0; ss[side] && j < ss[side]->count; j++) {
             const snug_place_surface* B = &ss[side]->items[j];
-            if (B->s.kind != SNUG_SURFACE_BINDING || !rests_on(ps, B, poses[side], ss[1 - side], poses[1 - side], &n))
+            if (B->s.kind != SNUG_SURFACE_BINDING ||
+                !rests_on(ps, bodies[side], j, B, poses[side], bodies[1 - side], ss[1 - side], poses[1 - side], &n))
                 continue;
             dvec part = side ? dscale(n, -1.0) : n;
             lift = dmadd(lift, part, gap);
@@ -166,24 +182,26 @@ static dvec rest_walk(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh
     return lift;
 }
 
-dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                     const snug_body_data* b, double gap) {
-    return rest_walk(ctx, ps, ma, pa, b, gap, NULL, NULL);
+dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
+                    dpose pa, const snug_body_data* b, double gap) {
+    return rest_walk(ctx, ps, a, ma, pa, b, gap, NULL, NULL);
 }
 
-dvec snug_rest_turning(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                       const snug_body_data* b, double gap, dvec pivot, dvec omega, double* parting, dvec* at) {
+dvec snug_rest_turning(snug_ctx* ctx, const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
+                       dpose pa, const snug_body_data* b, double gap, dvec pivot, dvec omega, double* parting,
+                       dvec* at) {
     rest_turn turn = {pivot, omega, INFINITY, pa.p};
-    dvec lift = rest_walk(ctx, ps, ma, pa, b, gap, &turn, NULL);
+    dvec lift = rest_walk(ctx, ps, a, ma, pa, b, gap, &turn, NULL);
     *parting = turn.least;
     *at = turn.at;
     return lift;
 }
 
-uint32_t snug_rest_relations(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                             const snug_body_data* b, snug_rest_relation* out, uint32_t cap) {
+uint32_t snug_rest_relations(snug_ctx* ctx, const snug_place_scene* ps, const snug_body_data* a,
+                             const snug_mesh_data* ma, dpose pa, const snug_body_data* b, snug_rest_relation* out,
+                             uint32_t cap) {
     rest_list list = {out, cap, 0};
-    rest_walk(ctx, ps, ma, pa, b, 0.0, NULL, &list);
+    rest_walk(ctx, ps, a, ma, pa, b, 0.0, NULL, &list);
     return list.count;
 }
 

@@ -107,7 +107,7 @@ static void turned_box(const snug_member* m, dvec pivot, dvec axis, double angle
 static void rest_planes(snug_ctx* ctx, snug_place_scene* ps, const snug_member* m, const snug_body_data* c,
                         plane* planes, uint32_t* plane_count) {
     snug_rest_relation rel[8];
-    uint32_t count = snug_rest_relations(ctx, ps, m->mesh, m->pose, c, rel, 8);
+    uint32_t count = snug_rest_relations(ctx, ps, m->body, m->mesh, m->pose, c, rel, 8);
     for (uint32_t j = 0; j < count; j++) {
         bool known = false;
         for (uint32_t i = 0; i < *plane_count && !known; i++)
@@ -137,7 +137,7 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 2.0 * skin) continue;
-            dvec lift = snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
+            dvec lift = snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
             snug_pose pm = pose_at(m, dadd(offset, lift));
             /* the first pair the search finds within two skins, not the closest: its plane is a linearisation of
              * a curved contact either way, the casts keep the skin, and the exact distance between two fine
@@ -199,7 +199,7 @@ static snug_status check_start(snug_ctx* ctx, snug_place_scene* ps, const snug_g
             st->unchecked = false;
             const snug_member* m = &g->members[i];
             snug_body_data* c = near[k];
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool hit = false;
             snug_tri_pair pair;
             snug_status r = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
@@ -232,7 +232,7 @@ static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 0.0) continue;
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
             bool hit = false;
             snug_tri_pair pair;
             snug_status st = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
@@ -439,7 +439,8 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                     pst->unchecked = false; /* apart at the start too */
                     continue;
                 }
-                snug_pose pm = pose_at(m, dadd(offset, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
+                snug_pose pm =
+                    pose_at(m, dadd(offset, snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
                 snug_toi_result r;
                 /* an unchecked pair's sweep settles its start on the way: the overlap test would traverse the
                  * same contact a second time */
@@ -552,7 +553,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
              * front of a table does not) */
             dvec contact;
             double parting;
-            dvec lift = snug_rest_turning(ctx, ps, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin, pivot,
+            dvec lift = snug_rest_turning(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin, pivot,
                                           dscale(axis, angle > 0 ? 1.0 : -1.0), &parting, &contact);
             bool closing = parting < -1e-9 * r;
             snug_pose pm = pose_at(m, closing ? dxyz(0, 0, 0) : lift);

@@ -146,16 +146,18 @@ snug_status snug_group_neighbours(snug_ctx* ctx, snug_scene_data* s, snug_place_
                                   dvec lo, dvec hi, snug_body_data*** out, uint32_t* count);
 /* The offset that parts body a (mesh ma, at pose pa) from body b where one rests on the other: `gap` along the
  * normal of each offer of b on whose plane a binding surface of a lies that may rest there (label), facing it and
- * over it (the polygons overlap), and against the normal of each offer of a on which a binding surface of b lies so. Bound or not: a back flat against a
- * wall it may lean on is resting there, which is what lets a bookcase standing against a wall be bound to the floor
- * and then to the wall. Zero when neither rests on the other: then touching is a collision. */
-dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                     const snug_body_data* b, double gap);
+ * bound to it or over it (the polygons overlap), and against the normal of each offer of a on which a binding
+ * surface of b lies so. Bound or not: a back flat against a wall it may lean on is resting there, which is what lets
+ * a bookcase standing against a wall be bound to the floor and then to the wall. Zero when neither rests on the
+ * other: then touching is a collision. */
+dvec snug_rest_lift(snug_ctx* ctx, const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
+                    dpose pa, const snug_body_data* b, double gap);
 /* snug_rest_lift, for a turning about omega (axis times angular speed) through pivot: also the least speed at which
  * a contact point (a vertex of a resting polygon, moving with a) parts along the lift, negative where the turn takes
  * a into b (*at: that point), INFINITY when neither rests on the other. */
-dvec snug_rest_turning(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                       const snug_body_data* b, double gap, dvec pivot, dvec omega, double* parting, dvec* at);
+dvec snug_rest_turning(snug_ctx* ctx, const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
+                       dpose pa, const snug_body_data* b, double gap, dvec pivot, dvec omega, double* parting,
+                       dvec* at);
 /* A direction in which a resting pair parts (an offer's normal, or against it), and the centre of a binding polygon
  * resting that way. */
 typedef struct snug_rest_relation {
@@ -164,8 +166,9 @@ typedef struct snug_rest_relation {
 } snug_rest_relation;
 /* The distinct directions of the relations snug_rest_lift adds up, at most cap of them into out; returns how many
  * were written. */
-uint32_t snug_rest_relations(snug_ctx* ctx, const snug_place_scene* ps, const snug_mesh_data* ma, dpose pa,
-                             const snug_body_data* b, snug_rest_relation* out, uint32_t cap);
+uint32_t snug_rest_relations(snug_ctx* ctx, const snug_place_scene* ps, const snug_body_data* a,
+                             const snug_mesh_data* ma, dpose pa, const snug_body_data* b, snug_rest_relation* out,
+                             uint32_t cap);
 /* The triangle pair (by slots) that last showed two bodies overlapping: a caller testing a group at many nearby
  * poses (the candidates of an insert or a snap) tries it first, since nearby poses are mostly blocked by the same. */
 typedef struct snug_overlap_hint {

@@ -55,7 +55,8 @@ static snug_status push_out(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
             const snug_member* m = &g->members[i];
             if (!snug_scene_pair_passes(s, m->body, c)) continue;
             dpose p = m->pose;
-            p.p = dadd(p.p, snug_rest_lift(ctx, ps, m->mesh, m->pose, c, snug_contact_lift(ps, m->body, m->mesh, c, cm)));
+            double gap = snug_contact_lift(ps, m->body, m->mesh, c, cm);
+            p.p = dadd(p.p, snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, gap));
             bool hit = false;
             if ((st = snug_overlap_in_frame(ctx, m->body, p, c, &hit, NULL))) return st;
             if (hit) {

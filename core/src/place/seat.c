@@ -133,7 +133,7 @@ static snug_status member_blocked(snug_ctx* ctx, snug_place_scene* ps, const snu
     snug_mesh_data* cm = snug_pool_get(&ctx->meshes, c->mesh);
     if (!cm) return snug_fail(ctx, SNUG_ERR_STALE_HANDLE, "body 0x%08x has no mesh", c->handle);
     double gap = snug_contact_lift(ps, m->body, m->mesh, c, cm);
-    dvec lift = snug_rest_lift(ctx, ps, m->mesh, m->pose, c, gap);
+    dvec lift = snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, gap);
     if (seat && first && c->handle == seat->supporter) {
         const snug_place_surface* A = surface_of(cm, seat->offer, SNUG_SURFACE_OFFER);
         if (A) lift = dmadd(lift, dnorm(dpose_dir(dpose_f(&c->world), dv(A->s.normal))), gap);

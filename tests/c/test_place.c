@@ -841,6 +841,35 @@ static void test_a_turn_stopped_short_ends_inside_the_allowance(void) {
     test_room_close(&R);
 }
 
+/* A turn held into a body (a key kept down) stops where it first met it and stays there, blocked by it at every
+ * further event, and turns back freely. The table's corner (0.915 from its centre) meets the wall's face at x = 0.86
+ * after 0.16 rad. */
+static void test_a_turn_held_into_a_wall_stays_where_it_stopped(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add_on(&r, TEST_TABLE, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body wall = add(&r, TEST_WALL, 0.91f, 0, 0, (float)(0.5 * 3.14159265358979));
+    CHECK(violations(&r) == 0);
+    snug_move_result res = move_to(&r, table, 0, 0, 0, 0.3f);
+    CHECK(res.reasons & SNUG_MOVE_TURN_BLOCKED);
+    snug_pose stopped = pose_of(&r, table);
+    double turned = 2.0 * atan2(stopped.q[1], stopped.q[3]);
+    CHECK_MSG(turned > 0.15 && turned < 0.165, "turned %g", turned);
+    for (int k = 0; k < 5; k++) {
+        res = move_to(&r, table, 0, 0, 0, 0.05f);
+        CHECK(res.reasons & SNUG_MOVE_TURN_BLOCKED);
+        CHECK(res.blocker_count == 1 && res.blockers[0].body == wall && res.blockers[0].by == table);
+        snug_pose p = pose_of(&r, table);
+        CHECK(!memcmp(&p, &stopped, sizeof p));
+        CHECK(violations(&r) == 0);
+    }
+    res = move_to(&r, table, 0, 0, 0, -0.3f);
+    CHECK(!(res.reasons & SNUG_MOVE_TURN_BLOCKED));
+    CHECK_NEAR(2.0 * atan2(pose_of(&r, table).q[1], pose_of(&r, table).q[3]), turned - 0.3, 1e-5);
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
 /* A turn of more than a whole turn is refused, changing nothing (found by fuzz_place: the mover sweeps a turn in
  * parts of 3 radians, and a move asking for 1e19 never ended). */
 static void test_turn_beyond_a_whole_turn_is_refused(void) {
@@ -888,6 +917,7 @@ int main(void) {
     RUN(test_turn_beyond_a_whole_turn_is_refused);
     RUN(test_a_lamp_at_the_edge_far_out_is_carried_home);
     RUN(test_a_turn_stopped_short_ends_inside_the_allowance);
+    RUN(test_a_turn_held_into_a_wall_stays_where_it_stopped);
     RUN(test_a_polygon_the_size_of_its_offer_fits_with_no_overhang);
     return harness_finish();
 }

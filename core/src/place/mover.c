@@ -537,6 +537,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
     dstore_f(pivot, pivotf);
     dstore_f(axis, axisf);
     double best_t = 1.0;
+    double back = skin / (fabs(angle) * fmax(r, skin)); /* the arc a turn stops short of a contact by, as part of it */
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
         dvec lo, hi;
@@ -571,11 +572,28 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
                 out->started_overlapping = true;
                 continue;
             }
+            /* met within the arc a turn is backed off by, it ends where it starts, whatever else it meets */
+            if (best_t <= back) continue;
+            /* a turn held into a body meets it again at every event, a skin ahead, where the last event backed off
+             * to: met within twice that arc, the turn ends where it starts (at most one such arc short of what the
+             * sweep would allow), without the sweep that would find the contact (a rotation sweep from a skin away,
+             * 1704's costliest events) */
+            dquat ahead = dq_axis_angle(axis, angle * fmin(1.0, 2.0 * back));
+            snug_pose early = dpose_store(dpose_turn(dpose_f(&pm), ahead, pivot));
+            snug_distance_result w;
+            if ((st = snug_within_witness(ctx, m->body->mesh, &early, c->mesh, &c->world, 0.0f, &touching, &w)))
+                return st;
+            if (touching) {
+                best_t = back;
+                out->turn_blocked = true;
+                add_blocker(out, c, m->body, w.point_a, dxyz(0, 0, 0));
+                continue;
+            }
             /* only a little beyond the earliest contact found so far: a table's sweep that met a neighbour bounds
              * the sweeps of what stands on it. (Ending right at it, a pair touching there as well would have to be
              * cleared all the way to its contact, the costliest part of a search.) The rotation sweep takes less
              * than half a turn at a time */
-            double left = angle * fmin(1.0, best_t + 2.0 * skin / (fabs(angle) * fmax(r, skin))), done = 0.0;
+            double left = angle * fmin(1.0, best_t + 2.0 * back), done = 0.0;
             while (fabs(left) > 1e-12) {
                 double part = fabs(left) > 3.0 ? (left > 0 ? 3.0 : -3.0) : left;
                 snug_pose start = pm;
@@ -599,7 +617,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
         }
     }
     /* stop a skin (as an arc at the group's reach) before the contact */
-    double t = best_t >= 1.0 ? 1.0 : fmax(0.0, best_t - skin / (fabs(angle) * fmax(r, skin)));
+    double t = best_t >= 1.0 ? 1.0 : fmax(0.0, best_t - back);
     /* the static guard of the casts (overlapping_at), for the turn */
     bool overlap = false;
     const snug_body_data *o_body, *o_by;
@@ -611,7 +629,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
         dvec still = dxyz(0, 0, 0);
         if ((st = last_free(ctx, s, ps, g, near, near_count, NULL, axis, angle, pivot, still, still, t, skin, &lo)))
             return st;
-        t = fmax(0.0, lo - skin / (fabs(angle) * fmax(r, skin)));
+        t = fmax(0.0, lo - back);
         out->turn_blocked = true;
         float at[3];
         dstore_f(pivot, at);

@@ -168,6 +168,17 @@ static snug_status c_mesh_create(rig* g, unsigned char out[256]) {
     snug_mesh h;
     return snug_mesh_create(g->ctx, &def, &h);
 }
+/* OBB trees by Gottschalk's split, two children per node: their own builder (bvh_build_obb.c), whose corner records
+ * were left behind when a later allocation failed (found by fuzz_mesh) */
+static snug_status c_mesh_create_obb(rig* g, unsigned char out[256]) {
+    snug_mesh_def def = test_mesh_def(&g->tm[0], NULL);
+    def.bvh.bv_type = SNUG_BV_OBB;
+    def.bvh.splitter = SNUG_SPLITTER_GOTTSCHALK;
+    def.bvh.branching = 2;
+    (void)out;
+    snug_mesh h;
+    return snug_mesh_create(g->ctx, &def, &h);
+}
 static snug_status c_mesh_load(rig* g, unsigned char out[256]) {
     (void)out;
     snug_mesh h;
@@ -289,6 +300,7 @@ typedef struct call_case {
 
 static const call_case CASES[] = {
     {"mesh_create", NULL, c_mesh_create, false},
+    {"mesh_create OBB", NULL, c_mesh_create_obb, false},
     {"mesh_deserialize", NULL, c_mesh_load, false},
     {"mesh_set_positions", NULL, c_set_positions, false},
     {"query_distance", NULL, c_distance, true},

@@ -166,6 +166,8 @@ snug_status snug_bvh_build_obb_binary(snug_ctx* ctx, snug_build* b, uint32_t tri
     if (!workers || (defer && !list) || !b->in.corners) {
         snug_free(ctx, workers);
         snug_free(ctx, list);
+        snug_free(ctx, b->in.corners);
+        b->in.corners = NULL;
         return snug_fail(ctx, SNUG_ERR_OUT_OF_MEMORY, "records of a hierarchy of %u triangles", tri_count);
     }
     b->in.corners_tmp = b->in.corners + SNUG_OBB_RECORD * (size_t)tri_count;

@@ -561,6 +561,55 @@ static void test_a_bound_table_moved_off_its_shrunk_offer_still_rests_on_the_flo
     test_room_close(&r);
 }
 
+/* fuzz_place, in its room's meshes: the table given a small base that rests onStore (a third surface), four tables
+ * stacked on that base, the top one unbound, so the second cannot be lifted off in free mode (boxed in) and slides in
+ * the plane of the first one's top; dragged by the pointer in free mode until its base was off that top, it ended
+ * with its legs on the top, touching it where nothing lets it rest. The mover's sweeps keep the pair apart as it
+ * rested where the move started; where that rest ends, the end is now checked without it. */
+static void test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it(void) {
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_scene scene;
+    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK);
+    room_kind kinds[ROOM_KINDS];
+    snug_mesh mesh[ROOM_KINDS];
+    CHECK_MSG(room_meshes(ctx, kinds, mesh), "%s", snug_ctx_last_error(ctx));
+    snug_surface s[3];
+    memcpy(s, kinds[ROOM_TABLE].surfaces, 2 * sizeof *s);
+    s[2] = s[1];
+    s[2].label = SNUG_LABEL_ON_STORE;
+    const float base[4][3] = {{-0.06f, 0, -0.06f}, {-0.06f, 0, 0.06f}, {0.06f, 0, 0.06f}, {0.06f, 0, -0.06f}};
+    memcpy(s[2].vertices, base, sizeof base);
+    CHECK(snug_mesh_set_surfaces(ctx, mesh[ROOM_TABLE], s, 3) == SNUG_OK);
+    snug_body_def def = snug_default_body_def();
+    def.mesh = mesh[ROOM_FLOOR];
+    def.is_static = true;
+    snug_body floor, t[4];
+    CHECK(snug_body_create(ctx, scene, &def, &floor) == SNUG_OK);
+    def.is_static = false;
+    def.mesh = mesh[ROOM_TABLE];
+    const float q[4] = {0, 0x1.cdf606p-1f, 0, 0x1.b98658p-2f};
+    memcpy(def.pose.q, q, sizeof q);
+    for (int i = 0; i < 4; i++) {
+        def.pose.p[0] = def.pose.p[2] = 0.879f, def.pose.p[1] = 0.75f * (float)i;
+        CHECK(snug_body_create(ctx, scene, &def, &t[i]) == SNUG_OK);
+        if (i < 3)
+            CHECK_MSG(snug_body_bind(ctx, scene, t[i], i ? 2 : 1, i ? t[i - 1] : floor, 0) == SNUG_OK, "%s",
+                      snug_ctx_last_error(ctx));
+    }
+    CHECK(scene_violations(ctx, scene) == 0);
+    snug_move_def d = snug_default_move_def();
+    d.mode = SNUG_PLACE_FREE;
+    d.input = SNUG_MOVE_POINTER;
+    d.ray.origin[0] = d.ray.origin[2] = 1.58f, d.ray.origin[1] = 3.0f;
+    d.ray.dir[1] = -1.0f;
+    d.ray.tmax = INFINITY;
+    d.turn = 2.25f, d.angle_step = 1.125f;
+    snug_move_result res;
+    CHECK_MSG(snug_body_move(ctx, scene, t[1], &d, &res) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
+    CHECK(scene_violations(ctx, scene) == 0);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
@@ -940,6 +989,7 @@ int main(void) {
     RUN(test_a_block_pushed_along_a_tilted_table_stays_on_it);
     RUN(test_a_floor_does_not_rise_into_a_table_standing_past_its_corner);
     RUN(test_a_bound_table_moved_off_its_shrunk_offer_still_rests_on_the_floor);
+    RUN(test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);

@@ -31,7 +31,18 @@ typedef struct pair_state {
     bool unchecked;                    /* within two skins at the start, not yet known to be clear there */
     bool grazed;                       /* this round's sweep cannot vouch for the cast's end (snug_sweep_translation) */
     bool known;                        /* clear at the start: the last call ended there (recall) */
+    bool rest_known;                   /* rest holds the pair's rest lift where the call started */
+    dvec rest;
 } pair_state;
+
+/* The offset that parts member m, where the call started, from c where they rest on each other (snug_rest_lift): the
+ * same for every round, so found once. */
+static dvec start_rest(snug_ctx* ctx, const snug_place_scene* ps, const snug_member* m, const snug_body_data* c,
+                       pair_state* st, double skin) {
+    if (!st->rest_known) st->rest = snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
+    st->rest_known = true;
+    return st->rest;
+}
 
 static snug_pose pose_at(const snug_member* m, dvec offset) {
     dpose p = m->pose;
@@ -136,7 +147,7 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 2.0 * skin) continue;
-            dvec lift = snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
+            dvec lift = start_rest(ctx, ps, m, c, st, skin);
             snug_pose pm = pose_at(m, dadd(offset, lift));
             /* the first pair the search finds within two skins, not the closest: its plane is a linearisation of
              * a curved contact either way, the casts keep the skin, and the exact distance between two fine
@@ -197,7 +208,7 @@ static snug_status check_start(snug_ctx* ctx, snug_place_scene* ps, const snug_g
             st->unchecked = false;
             const snug_member* m = &g->members[i];
             snug_body_data* c = near[k];
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            snug_pose pm = pose_at(m, start_rest(ctx, ps, m, c, st, skin));
             bool hit = false;
             snug_tri_pair pair;
             snug_status r = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
@@ -213,7 +224,7 @@ static snug_status check_start(snug_ctx* ctx, snug_place_scene* ps, const snug_g
  * sweeps grazed when grazed_only (a translation's sweeps tell), else for all (a turn's root search samples). pairs
  * may be NULL (none excluded). */
 static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                                  snug_body_data** near, uint32_t near_count, const pair_state* pairs, bool grazed_only,
+                                  snug_body_data** near, uint32_t near_count, pair_state* pairs, bool grazed_only,
                                   dquat q, dvec pivot, dvec offset, double skin, bool* overlap,
                                   const snug_body_data** who, const snug_body_data** by) {
     *overlap = false;
@@ -224,13 +235,20 @@ static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_
         member_box(m, dxyz(0, 0, 0), &lo, &hi);
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
-            const pair_state* pair_st = pairs ? &pairs[(size_t)i * near_count + k] : NULL;
-            if (pair_st && (pair_st->excluded || (grazed_only && !pair_st->grazed))) continue;
+            pair_state* pair_st = pairs ? &pairs[(size_t)i * near_count + k] : NULL;
+            if (pair_st && pair_st->excluded) continue;
             if (!pair_tested(s, m, c)) continue;
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 0.0) continue;
-            snug_pose pm = pose_at(m, snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin));
+            /* a sweep that did not graze saw no contact on its way, lifted as the pair rested where it started:
+             * where that rest ends (a table slid off the top it stood on, its legs still on it, fuzz_place),
+             * touching is a contact the sweep did not look for */
+            dvec was = pair_st ? start_rest(ctx, ps, &g->members[i], c, pair_st, skin) : dxyz(0, 0, 0);
+            if (pair_st && grazed_only && !pair_st->grazed && !(dlen(was) > 0.0)) continue;
+            dvec lift = snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
+            if (pair_st && grazed_only && !pair_st->grazed && dlen(dsub(lift, was)) <= 1e-9 * skin) continue;
+            snug_pose pm = pose_at(m, lift);
             bool hit = false;
             snug_tri_pair pair;
             snug_status st = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
@@ -250,7 +268,7 @@ static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_
  * the group is still free, bisected from hi, where it overlaps (overlapping_at): the casts' guard found a missed
  * contact there. */
 static snug_status last_free(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                             snug_body_data** near, uint32_t near_count, const pair_state* pairs, dvec axis,
+                             snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec axis,
                              double angle, dvec pivot, dvec offset, dvec x, double hi, double skin, double* free) {
     double lo = 0.0;
     for (int it = 0; it < 20; it++) {
@@ -437,8 +455,7 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                     pst->unchecked = false; /* apart at the start too */
                     continue;
                 }
-                snug_pose pm =
-                    pose_at(m, dadd(offset, snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin)));
+                snug_pose pm = pose_at(m, dadd(offset, start_rest(ctx, ps, m, c, pst, skin)));
                 snug_toi_result r;
                 /* an unchecked pair's sweep settles its start on the way: the overlap test would traverse the
                  * same contact a second time */

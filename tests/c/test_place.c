@@ -610,6 +610,76 @@ static void test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it
     snug_ctx_destroy(ctx);
 }
 
+/* fuzz_place, the same four tables (the second one boxed in) in a room as the input left it: moved in free mode by
+ * the pointer with a turn, the second table was blocked, yet ended off the first one's top, its legs on it. Its
+ * binding, kept while it was boxed in, let it rest in that top's plane wherever it went, so the check of the end
+ * found the same rest as at the start, and the binding then went as it no longer held. A body moved in free mode
+ * rests by none of its own bindings (ps->loose). */
+static void test_a_boxed_in_table_turned_off_a_top_in_free_mode_does_not_end_on_it(void) {
+    static const struct {
+        int kind;
+        snug_pose pose;
+        int on;           /* index of the supporter, -1: none */
+        uint32_t binding; /* its binding surface, on the supporter's offer 0 */
+    } at[17] = {
+        {ROOM_FLOOR, {{0x0p+0f, 0x1.b50dd4p-1f, 0x0p+0f, 0x1.0ab2acp-1f}, {0x1.68p+0f, 0x1.bda3fcp-9f, 0x1.68p+0f}}, -1, 0},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.b50dd4p-1f, 0x0p+0f, 0x1.0ab2acp-1f}, {0x1.1b3e56p+0f, 0x1.bda3fcp-9f, 0x1.494728p+1f}}, 0, 1},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.f1a0b8p-1f, 0x0p+0f, -0x1.e1d6f4p-3f}, {0x1.cb85bcp+0f, 0x1.bda3fcp-9f, 0x1.8de3dp-3f}}, 0, 1},
+        {ROOM_BLOCK, {{0x0p+0f, 0x1.d8005p-1f, 0x0p+0f, 0x1.8cc808p-2f}, {0x1.1b3e56p+0f, 0x1.81bda8p-1f, 0x1.494728p+1f}}, 1, 1},
+        {ROOM_BLOCK, {{0x0p+0f, 0x1.b50dd4p-1f, 0x0p+0f, 0x1.0ab2acp-1f}, {0x1.d73af2p+0f, 0x1.81bda8p-1f, 0x1.22022cp-2f}}, 2, 1},
+        {ROOM_LAMP, {{0x0p+0f, 0x1.b50dd6p-1f, 0x0p+0f, 0x1.0ab2aep-1f}, {0x1.1b3e56p+0f, 0x1.0dabap+0f, 0x1.494728p+1f}}, 3, 0},
+        {ROOM_BLOCK, {{0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f}, {0x1.333334p+0f, 0x1.47ae14p-7f, -0x1.333334p+0f}}, -1, 0},
+        {ROOM_LAMP, {{0x0p+0f, 0x1.faaeeep-3f, 0x0p+0f, 0x1.f0154ap-1f}, {-0x1.8p+0f, 0x1.47ae14p-7f, 0x1.8p+0f}}, -1, 0},
+        {ROOM_LAMP, {{0x0p+0f, 0x0p+0f, 0x0p+0f, 0x1p+0f}, {0x0p+0f, 0x1.8p+0f, 0x0p+0f}}, -1, 0},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.ad149p-1f, 0x0p+0f, -0x1.175884p-1f}, {0x1.ca3f9p+0f, 0x1.0dabap+0f, 0x1.d8877p-3f}}, 4, 2},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.ad149p-1f, 0x0p+0f, -0x1.175884p-1f}, {0x1.c9309cp+0f, 0x1.cdaba4p+0f, 0x1.c81072p-3f}}, 9, 2},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.ad149p-1f, 0x0p+0f, -0x1.175884p-1f}, {0x1.c9309cp+0f, 0x1.46d5dp+1f, 0x1.c8106ep-3f}}, 10, 2},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.ff9422p-1f, 0x0p+0f, 0x1.4c4928p-5f}, {0x1.b26b02p+0f, 0x1.645cb8p-8f, 0x1.7ec6bcp+0f}}, -1, 0},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.cdf604p-1f, 0x0p+0f, 0x1.b98656p-2f}, {0x1.3f770cp-1f, 0x1.bda3fcp-9f, 0x1.3f771p-1f}}, 0, 1},
+        {ROOM_TABLE, {{-0x1p-52f, 0x1.a11c46p-1f, 0x0p+0f, 0x1.28ec1ap-1f}, {0x1.0d6178p-1f, 0x1.81bda6p-1f, 0x1.772f6p-1f}}, 13, 2},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.cdf6p-1f, 0x0p+0f, 0x1.b9864cp-2f}, {0x1.c2p-1f, 0x1.80ded4p+0f, 0x1.c1fffep-1f}}, 14, 2},
+        {ROOM_TABLE, {{0x0p+0f, 0x1.cdf5f6p-1f, 0x0p+0f, 0x1.b9864cp-2f}, {0x1.c2p-1f, 0x1.206f6ap+1f, 0x1.c20002p-1f}}, -1, 0},
+    };
+    snug_ctx* ctx = snug_ctx_create(NULL);
+    snug_scene scene;
+    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK);
+    room_kind kinds[ROOM_KINDS];
+    snug_mesh mesh[ROOM_KINDS];
+    CHECK_MSG(room_meshes(ctx, kinds, mesh), "%s", snug_ctx_last_error(ctx));
+    snug_surface s[3];
+    memcpy(s, kinds[ROOM_TABLE].surfaces, 2 * sizeof *s);
+    s[2] = s[1];
+    s[2].label = SNUG_LABEL_ON_STORE;
+    const float base[4][3] = {{-0.06f, 0, -0.06f}, {-0.06f, 0, 0.06f}, {0.06f, 0, 0.06f}, {0.06f, 0, -0.06f}};
+    memcpy(s[2].vertices, base, sizeof base);
+    CHECK(snug_mesh_set_surfaces(ctx, mesh[ROOM_TABLE], s, 3) == SNUG_OK);
+    snug_body b[17];
+    for (int i = 0; i < 17; i++) {
+        snug_body_def def = snug_default_body_def();
+        def.mesh = mesh[at[i].kind];
+        def.is_static = i == 0;
+        def.pose = at[i].pose;
+        CHECK(snug_body_create(ctx, scene, &def, &b[i]) == SNUG_OK);
+    }
+    for (int i = 0; i < 17; i++) {
+        if (at[i].on < 0) continue;
+        snug_binding bd = {b[i], at[i].binding, b[at[i].on], 0};
+        CHECK_MSG(snug_body_set_bindings(ctx, scene, b[i], &bd, 1) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
+    }
+    CHECK(scene_violations(ctx, scene) == 0);
+    snug_move_def d = snug_default_move_def();
+    d.mode = SNUG_PLACE_FREE;
+    d.input = SNUG_MOVE_POINTER;
+    d.ray.origin[0] = 0x1.3ab0bcp+0f, d.ray.origin[1] = 3.0f, d.ray.origin[2] = 0x1.6f97bp+0f;
+    d.ray.dir[1] = -1.0f;
+    d.ray.tmax = INFINITY;
+    d.turn = 2.25f, d.angle_step = 1.125f;
+    snug_move_result res;
+    CHECK_MSG(snug_body_move(ctx, scene, b[14], &d, &res) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
+    CHECK(scene_violations(ctx, scene) == 0);
+    snug_ctx_destroy(ctx);
+}
+
 static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     test_room r;
     test_room_open(&r);
@@ -990,6 +1060,7 @@ int main(void) {
     RUN(test_a_floor_does_not_rise_into_a_table_standing_past_its_corner);
     RUN(test_a_bound_table_moved_off_its_shrunk_offer_still_rests_on_the_floor);
     RUN(test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it);
+    RUN(test_a_boxed_in_table_turned_off_a_top_in_free_mode_does_not_end_on_it);
     RUN(test_reseat_lamp_from_desk_to_table_under_the_pointer);
     RUN(test_bad_input_changes_nothing);
     RUN(test_push_out_frees_an_overlapping_block);

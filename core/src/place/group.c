@@ -103,10 +103,10 @@ static bool polygons_meet(const snug_place_surface* B, dpose pb, const snug_plac
     return p.n >= 3;
 }
 
-/* Is binding surface `binding` of body x bound to offer `offer` of body sup? */
+/* Is binding surface `binding` of body x bound to offer `offer` of body sup (and x not loose in a free-mode move)? */
 static bool bound_to(const snug_place_scene* ps, const snug_body_data* x, uint32_t binding, const snug_body_data* sup,
                      uint32_t offer) {
-    const snug_place_body* r = x->slot < ps->body_cap ? &ps->bodies[x->slot] : NULL;
+    const snug_place_body* r = x->slot < ps->body_cap && x->handle != ps->loose ? &ps->bodies[x->slot] : NULL;
     for (uint32_t i = 0; r && r->handle == x->handle && i < r->binding_count; i++)
         if (r->bindings[i].binding == binding && r->bindings[i].supporter == sup->handle &&
             r->bindings[i].offer == offer)

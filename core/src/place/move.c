@@ -281,11 +281,13 @@ static uint32_t range_limits(const snug_group* g, snug_limit* out) {
 }
 
 /* Free mode (IConS Alg. 4): the body's own bindings restrict nothing. It is lifted off them where there is room
- * (snug_lift_off); boxed in, it keeps them out of the group's external bindings until the motion ends, when those
- * that no longer hold go. */
+ * (snug_lift_off); boxed in, it keeps them until the motion ends, when those that no longer hold go, but out of the
+ * group's external bindings and out of what it rests by (ps->loose): resting by a binding kept, a table slid in free
+ * mode off the top it stood on ended touching it, unbound (fuzz_place). */
 static snug_status free_mode(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, snug_body_data* b, snug_group* g) {
     snug_status st = snug_lift_off(ctx, s, ps, b, g);
     if (st) return st;
+    ps->loose = b->handle;
     uint32_t kept = 0;
     for (uint32_t e = 0; e < g->ext_count; e++)
         if (g->ext[e].member != 0) g->ext[kept++] = g->ext[e];
@@ -552,6 +554,7 @@ snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
     if (!ps) return SNUG_ERR_OUT_OF_MEMORY;
     snug_place_journal_begin(s, ps);
     snug_status st = move(ctx, scene, body, def, result);
+    ps->loose = 0;
     if (st) snug_place_rollback(s, ps);
     snug_place_journal_end(s, ps);
     return st;

@@ -74,6 +74,8 @@ typedef struct snug_place_scene {
     snug_buffer near;                  /* bodies near the group (snug_group_neighbours) */
     snug_buffer pairs;                 /* the mover's per member and neighbour state */
     snug_mover_memory memory;          /* the mover's contacts from the last move call */
+    snug_body loose;                   /* during a free-mode move, the moved body: its own bindings restrict
+                                        * nothing, so they do not make it rest either (group.c rests_on) */
     snug_buffer undo;                  /* the snapshot a delete restores when one of its steps fails */
     snug_buffer journal;               /* snug_place_record[journal_count] while journaling (journal.c) */
     uint32_t journal_count;

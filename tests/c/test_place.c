@@ -561,17 +561,12 @@ static void test_a_bound_table_moved_off_its_shrunk_offer_still_rests_on_the_flo
     test_room_close(&r);
 }
 
-/* fuzz_place, in its room's meshes: the table given a small base that rests onStore (a third surface), four tables
- * stacked on that base, the top one unbound, so the second cannot be lifted off in free mode (boxed in) and slides in
- * the plane of the first one's top; dragged by the pointer in free mode until its base was off that top, it ended
- * with its legs on the top, touching it where nothing lets it rest. The mover's sweeps keep the pair apart as it
- * rested where the move started; where that rest ends, the end is now checked without it. */
-static void test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it(void) {
+/* fuzz_place's room meshes in a fresh scene, the table given a third surface: a small base that binds onStore, so
+ * tables stack on each other's tops. */
+static snug_ctx* stacking_room_open(snug_scene* scene, snug_mesh mesh[ROOM_KINDS]) {
     snug_ctx* ctx = snug_ctx_create(NULL);
-    snug_scene scene;
-    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK);
+    CHECK(snug_scene_create(ctx, scene) == SNUG_OK);
     room_kind kinds[ROOM_KINDS];
-    snug_mesh mesh[ROOM_KINDS];
     CHECK_MSG(room_meshes(ctx, kinds, mesh), "%s", snug_ctx_last_error(ctx));
     snug_surface s[3];
     memcpy(s, kinds[ROOM_TABLE].surfaces, 2 * sizeof *s);
@@ -580,6 +575,17 @@ static void test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it
     const float base[4][3] = {{-0.06f, 0, -0.06f}, {-0.06f, 0, 0.06f}, {0.06f, 0, 0.06f}, {0.06f, 0, -0.06f}};
     memcpy(s[2].vertices, base, sizeof base);
     CHECK(snug_mesh_set_surfaces(ctx, mesh[ROOM_TABLE], s, 3) == SNUG_OK);
+    return ctx;
+}
+
+/* fuzz_place, in its room's meshes (stacking_room_open): four tables stacked on their small bases, the top one unbound, so the second cannot be lifted off in free mode (boxed in) and slides in
+ * the plane of the first one's top; dragged by the pointer in free mode until its base was off that top, it ended
+ * with its legs on the top, touching it where nothing lets it rest. The mover's sweeps keep the pair apart as it
+ * rested where the move started; where that rest ends, the end is now checked without it. */
+static void test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it(void) {
+    snug_scene scene;
+    snug_mesh mesh[ROOM_KINDS];
+    snug_ctx* ctx = stacking_room_open(&scene, mesh);
     snug_body_def def = snug_default_body_def();
     def.mesh = mesh[ROOM_FLOOR];
     def.is_static = true;
@@ -640,19 +646,9 @@ static void test_a_boxed_in_table_turned_off_a_top_in_free_mode_does_not_end_on_
         {ROOM_TABLE, {{0x0p+0f, 0x1.cdf6p-1f, 0x0p+0f, 0x1.b9864cp-2f}, {0x1.c2p-1f, 0x1.80ded4p+0f, 0x1.c1fffep-1f}}, 14, 2},
         {ROOM_TABLE, {{0x0p+0f, 0x1.cdf5f6p-1f, 0x0p+0f, 0x1.b9864cp-2f}, {0x1.c2p-1f, 0x1.206f6ap+1f, 0x1.c20002p-1f}}, -1, 0},
     };
-    snug_ctx* ctx = snug_ctx_create(NULL);
     snug_scene scene;
-    CHECK(snug_scene_create(ctx, &scene) == SNUG_OK);
-    room_kind kinds[ROOM_KINDS];
     snug_mesh mesh[ROOM_KINDS];
-    CHECK_MSG(room_meshes(ctx, kinds, mesh), "%s", snug_ctx_last_error(ctx));
-    snug_surface s[3];
-    memcpy(s, kinds[ROOM_TABLE].surfaces, 2 * sizeof *s);
-    s[2] = s[1];
-    s[2].label = SNUG_LABEL_ON_STORE;
-    const float base[4][3] = {{-0.06f, 0, -0.06f}, {-0.06f, 0, 0.06f}, {0.06f, 0, 0.06f}, {0.06f, 0, -0.06f}};
-    memcpy(s[2].vertices, base, sizeof base);
-    CHECK(snug_mesh_set_surfaces(ctx, mesh[ROOM_TABLE], s, 3) == SNUG_OK);
+    snug_ctx* ctx = stacking_room_open(&scene, mesh);
     snug_body b[17];
     for (int i = 0; i < 17; i++) {
         snug_body_def def = snug_default_body_def();

@@ -244,10 +244,11 @@ static snug_status overlapping_at(snug_ctx* ctx, snug_scene_data* s, snug_place_
             /* a sweep that did not graze saw no contact on its way, lifted as the pair rested where it started:
              * where that rest ends (a table slid off the top it stood on, its legs still on it, fuzz_place),
              * touching is a contact the sweep did not look for */
-            dvec was = pair_st ? start_rest(ctx, ps, &g->members[i], c, pair_st, skin) : dxyz(0, 0, 0);
-            if (pair_st && grazed_only && !pair_st->grazed && !(dlen(was) > 0.0)) continue;
+            bool vouched = pair_st && grazed_only && !pair_st->grazed;
+            dvec was = vouched ? start_rest(ctx, ps, &g->members[i], c, pair_st, skin) : dxyz(0, 0, 0);
+            if (vouched && !(dlen(was) > 0.0)) continue;
             dvec lift = snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
-            if (pair_st && grazed_only && !pair_st->grazed && dlen(dsub(lift, was)) <= 1e-9 * skin) continue;
+            if (vouched && dlen(dsub(lift, was)) <= 1e-9 * skin) continue;
             snug_pose pm = pose_at(m, lift);
             bool hit = false;
             snug_tri_pair pair;

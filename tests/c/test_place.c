@@ -305,6 +305,33 @@ static void test_a_slide_along_a_body_goes_on_past_its_end(void) {
     test_room_close(&r);
 }
 
+/* A drag that meets a body at a slant stops a skin from it along the contact's normal, not along the drag, and keeps
+ * that skin while it slides on (the random room, seeds 150 and 324: a skin along drags grazing a chair's back left a
+ * book on the seat a fraction of a skin nearer at every blocked drag, until it touched). */
+static void test_a_slanted_drag_into_a_chair_back_keeps_a_skin_from_it(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body chair = add_on(&r, TEST_CHAIR, 0, 0, 0, 0, r.floor, TEST_FLOOR);
+    snug_body book = add_on(&r, TEST_BOOK, -0.1f, 0.47f, -0.058f, 0, chair, TEST_CHAIR);
+    const double skin = 2e-3 * 0.5 * sqrt(0.15 * 0.15 + 0.03 * 0.03 + 0.22 * 0.22);
+    bool blocked = false;
+    for (int i = 0; i < 15; i++) {
+        snug_move_result res = move_to(&r, book, 0.01f, 0, -0.004f, 0);
+        blocked |= (res.reasons & SNUG_MOVE_BLOCKED) != 0;
+        /* the book's back face to the chair's back: lifted off the seat, nothing else is as near */
+        snug_pose lifted = pose_of(&r, book), at = pose_of(&r, chair);
+        lifted.p[1] += 0.01f;
+        snug_distance_result d;
+        CHECK(snug_mesh_distance(r.ctx, r.mesh[TEST_BOOK], &lifted, r.mesh[TEST_CHAIR], &at, &d) == SNUG_OK);
+        if (blocked) CHECK_MSG(d.distance > 0.99 * skin && d.distance < 1.2 * skin, "step %d: %g skins", i, d.distance / skin);
+        CHECK(violations(&r) == 0);
+        RETURN_IF_FAILED();
+    }
+    CHECK(blocked);
+    CHECK(pose_of(&r, book).p[0] > 0.04f); /* slid on along the back */
+    test_room_close(&r);
+}
+
 static void test_table_carries_its_lamp_and_stops_for_it(void) {
     test_room r;
     test_room_open(&r);
@@ -1017,6 +1044,44 @@ static void test_a_table_a_hair_from_another_is_not_dragged_into_it(void) {
     test_room_close(&r);
 }
 
+/* A chair carrying a book, dragged by the pointer at another chair: the chair and the book meet it at once, with
+ * different normals. The cast stopped a skin short of the first contact along its normal, which left the book
+ * touching the other chair; the next round let that pair go as though it had started overlapping, and the drag took
+ * the book into the chair (the random room, seed 160, event 8099: the poses are those before it). */
+static void test_a_chair_and_its_book_meeting_a_chair_at_once_keep_a_skin_from_it(void) {
+    static const snug_pose at[3] = {
+        {{0, -0x1.37af94p-1f, 0, 0x1.963268p-1f}, {-0x1.db3876p-4f, 0, 0x1.eddaf2p-1f}}, /* the chair met */
+        {{0, 0x1.935c84p-1f, 0, 0x1.3b58c6p-1f}, {-0x1.c0fbfep-1f, 0, 0x1.d134fp-4f}},    /* the chair dragged */
+        {{0, 0x1.fbe6f8p-1f, 0, -0x1.029728p-3f}, {-0x1.7504ecp-1f, 0x1.e147acp-2f, 0x1.9c4ab4p-3f}}, /* its book */
+    };
+    test_room r;
+    test_room_open(&r);
+    snug_body b[3];
+    for (int i = 0; i < 3; i++) {
+        snug_body_def def = snug_default_body_def();
+        def.mesh = r.mesh[i < 2 ? TEST_CHAIR : TEST_BOOK];
+        def.pose = at[i];
+        CHECK(snug_body_create(r.ctx, r.scene, &def, &b[i]) == SNUG_OK);
+        snug_binding bd = {b[i], test_item_surface(i < 2 ? TEST_CHAIR : TEST_BOOK, SNUG_SURFACE_BINDING, 0),
+                           i < 2 ? r.floor : b[1],
+                           i < 2 ? test_item_surface(TEST_FLOOR, SNUG_SURFACE_OFFER, 0)
+                                 : test_item_surface(TEST_CHAIR, SNUG_SURFACE_OFFER, 0)};
+        CHECK(snug_body_set_bindings(r.ctx, r.scene, b[i], &bd, 1) == SNUG_OK);
+    }
+    CHECK(violations(&r) == 0);
+    snug_move_def d = snug_default_move_def();
+    d.input = SNUG_MOVE_POINTER;
+    d.ray.origin[0] = 0x1.1c355p-2f, d.ray.origin[1] = 3.0f, d.ray.origin[2] = 0x1.209c36p+1f;
+    d.ray.dir[1] = -1.0f;
+    d.ray.tmax = INFINITY;
+    snug_move_result res;
+    CHECK(snug_body_move(r.ctx, r.scene, b[1], &d, &res) == SNUG_OK);
+    CHECK(res.reasons & SNUG_MOVE_BLOCKED);
+    CHECK(!(res.reasons & SNUG_MOVE_STARTED_OVERLAPPING));
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
 /* A turn of more than a whole turn is refused, changing nothing (found by fuzz_place: the mover sweeps a turn in
  * parts of 3 radians, and a move asking for 1e19 never ended). */
 static void test_turn_beyond_a_whole_turn_is_refused(void) {
@@ -1047,6 +1112,7 @@ int main(void) {
     RUN(test_blocked_by_a_book_then_slides);
     RUN(test_a_pressed_drag_forgets_a_contact_that_went_away);
     RUN(test_a_slide_along_a_body_goes_on_past_its_end);
+    RUN(test_a_slanted_drag_into_a_chair_back_keeps_a_skin_from_it);
     RUN(test_table_carries_its_lamp_and_stops_for_it);
     RUN(test_a_table_carried_beside_a_block_at_its_height_does_not_rise_into_it);
     RUN(test_a_free_turn_does_not_tilt_a_table_into_the_floor);
@@ -1068,6 +1134,7 @@ int main(void) {
     RUN(test_a_turn_stopped_short_ends_inside_the_allowance);
     RUN(test_a_turn_held_into_a_wall_stays_where_it_stopped);
     RUN(test_a_table_a_hair_from_another_is_not_dragged_into_it);
+    RUN(test_a_chair_and_its_book_meeting_a_chair_at_once_keep_a_skin_from_it);
     RUN(test_a_polygon_the_size_of_its_offer_fits_with_no_overhang);
     return harness_finish();
 }

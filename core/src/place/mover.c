@@ -570,6 +570,7 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
     dstore_f(axis, axisf);
     double best_t = 1.0;
     double back = skin / (fabs(angle) * fmax(r, skin)); /* the arc a turn stops short of a contact by, as part of it */
+    double best_back = back; /* the arc it stops short of the first contact by */
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
         dvec lo, hi;
@@ -606,20 +607,31 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
             }
             /* met within the arc a turn is backed off by, it ends where it starts, whatever else it meets */
             if (best_t <= back) continue;
-            /* a turn held into a body meets it again at every event, a skin ahead, where the last event backed off
-             * to: met within twice that arc, the turn ends where it starts (at most one such arc short of what the
-             * sweep would allow), without the sweep that would find the contact (a rotation sweep from a skin away,
-             * 1704's costliest events) */
-            dquat ahead = dq_axis_angle(axis, angle * fmin(1.0, 2.0 * back));
-            snug_pose early = dpose_store(dpose_turn(dpose_f(&pm), ahead, pivot));
+            /* a turn held into a body meets it again at every event, where the last event stopped it a skin short
+             * along the contact's normal: near it and turning into it, the turn is tested where it has closed two
+             * skins there, and touching there it ends where it starts (at most a skin short of what the sweep would
+             * allow), without the sweep that would find the contact (a rotation sweep from a skin away, 1704's
+             * costliest events) */
             snug_distance_result w;
-            if ((st = snug_within_witness(ctx, m->body->mesh, &early, c->mesh, &c->world, 0.0f, &touching, &w)))
+            bool held = false;
+            if ((st = snug_within_witness(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(1.5 * skin), &held,
+                                          &w)))
                 return st;
-            if (touching) {
-                best_t = back;
-                out->turn_blocked = true;
-                add_blocker(out, c, m->body, w.point_a, dxyz(0, 0, 0));
-                continue;
+            dvec apart = dsub(dv(w.point_a), dv(w.point_b));
+            double approach = held && dlen(apart) > 0.0
+                                  ? -ddot(dnorm(apart), dscale(dcross(axis, dsub(dv(w.point_a), pivot)), angle))
+                                  : 0.0;
+            if (approach > skin) {
+                dquat ahead = dq_axis_angle(axis, angle * fmin(1.0, 2.0 * skin / approach));
+                snug_pose early = dpose_store(dpose_turn(dpose_f(&pm), ahead, pivot));
+                if ((st = snug_within_witness(ctx, m->body->mesh, &early, c->mesh, &c->world, 0.0f, &touching, &w)))
+                    return st;
+                if (touching) {
+                    best_t = back, best_back = back;
+                    out->turn_blocked = true;
+                    add_blocker(out, c, m->body, w.point_a, dxyz(0, 0, 0));
+                    continue;
+                }
             }
             /* only a little beyond the earliest contact found so far: a table's sweep that met a neighbour bounds
              * the sweeps of what stands on it. (Ending right at it, a pair touching there as well would have to be
@@ -638,6 +650,13 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
                     double t = (done + res.t * part) / angle;
                     if (t < best_t) {
                         best_t = t;
+                        /* a skin short along the contact's normal, as a cast stops (stop_short): an arc of a skin at
+                         * the group's reach left a chair 1.6e-5 from a desk where its corner met the desk's side
+                         * at a slant, and the next free move and seat closed that to touching (the random room,
+                         * seeds 314 and 344) */
+                        dvec v = dscale(dcross(axis, dsub(dv(res.point), pivot)), angle);
+                        double rate = -ddot(dv(res.normal), v);
+                        best_back = rate > 0.0 ? fmax(back, skin / rate) : back;
                         out->turn_blocked = true;
                         add_blocker(out, c, m->body, res.point, dv(res.normal));
                     }
@@ -648,8 +667,8 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
             }
         }
     }
-    /* stop a skin (as an arc at the group's reach) before the contact */
-    double t = best_t >= 1.0 ? 1.0 : fmax(0.0, best_t - back);
+    /* stop a skin before the contact: along its normal where a sweep met it, else as an arc at the group's reach */
+    double t = best_t >= 1.0 ? 1.0 : fmax(0.0, best_t - best_back);
     /* the static guard of the casts (overlapping_at), for the turn */
     bool overlap = false;
     const snug_body_data *o_body, *o_by;

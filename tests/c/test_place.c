@@ -943,6 +943,27 @@ static void test_a_lamp_at_the_edge_far_out_is_carried_home(void) {
     }
 }
 
+/* A lamp bound onto a table a few hundred metres out in every coordinate (within the placement range), then carried
+ * home with the table: the lamp's pose relative to the table keeps the rounding of where it was bound, up to a float
+ * step there, which can leave it that far inside the table's top. The check lifts a resting body by eight float steps
+ * of where it stands now, 1.4e-5 at 15 m, and a block carried home from 352 m stood 1.5e-5 in (fuzz_place). */
+static void test_a_lamp_bound_far_out_is_carried_home_resting(void) {
+    for (int i = 0; i < 12; i++) {
+        test_room r;
+        test_room_open(&r);
+        float far = -300.0f - 21.7f * (float)i, yaw = 0.41f * (float)i;
+        snug_body table = add(&r, TEST_TABLE, far, far, far + 0.37f * (float)i, yaw);
+        add_on(&r, TEST_LAMP, far + 0.2f, far + 0.78f, far + 0.37f * (float)i + 0.1f, 0.7f * yaw, table, TEST_TABLE);
+        CHECK(violations(&r) == 0);
+        snug_pose home = pose_of(&r, table);
+        home.p[0] = 14.375f, home.p[1] = 14.5f, home.p[2] = 8.875f;
+        CHECK(snug_body_set_pose(r.ctx, r.scene, table, &home) == SNUG_OK);
+        CHECK_MSG(violations(&r) == 0, "table %d, from %g", i, far);
+        test_room_close(&r);
+        RETURN_IF_FAILED();
+    }
+}
+
 /* With no overhang a binding polygon the size of its offer still fits: the float allowance placement keeps comes
  * out of the overhang only (taken from the offer as well, it left such a block no seat on another). */
 static void test_a_polygon_the_size_of_its_offer_fits_with_no_overhang(void) {
@@ -1137,6 +1158,7 @@ int main(void) {
     RUN(test_placement_stays_in_its_range);
     RUN(test_turn_beyond_a_whole_turn_is_refused);
     RUN(test_a_lamp_at_the_edge_far_out_is_carried_home);
+    RUN(test_a_lamp_bound_far_out_is_carried_home_resting);
     RUN(test_a_turn_stopped_short_ends_inside_the_allowance);
     RUN(test_a_turn_held_into_a_wall_stays_where_it_stopped);
     RUN(test_a_table_a_hair_from_another_is_not_dragged_into_it);

@@ -215,11 +215,15 @@ static inline double snug_contact_lift(const snug_place_scene* ps, const snug_bo
     double tol = 8.0 * (ma->tolerance > mb->tolerance ? ma->tolerance : mb->tolerance);
     if (tol > lift) lift = tol;
     /* the poses are stored in float: a resting body may stand into its supporter by their rounding, which the lift
-     * must outlast (a few steps of the largest coordinate of either body; the test runs in the supporter's frame,
-     * snug_overlap_in_frame, so that the lifted pose stays in range) */
+     * must outlast: a few steps of the largest coordinate of either body where they stand (the test runs in the
+     * supporter's frame, snug_overlap_in_frame, so that the lifted pose stays in range), and the rounding a carried
+     * body's pose relative to its supporter kept from where it was placed, up to two steps at the farthest the pair
+     * can have been (SNUG_PLACE_RANGE of the smaller body's radius; a lamp bound 387 m out and carried home stood
+     * 1.5e-5 inside its table, beyond eight steps at 15 m). That is half the smallest skin the settings allow, no
+     * more than the mover's own lift. */
     double mag = 0.0;
     for (int k = 0; k < 3; k++) mag = fmax(mag, fmax(fabs(a->world.p[k]), fabs(b->world.p[k])));
-    double steps = 8.0 * FLT_EPSILON * mag;
+    double steps = fmax(8.0 * FLT_EPSILON * mag, 2.0 * FLT_EPSILON * SNUG_PLACE_RANGE * (ra < rb ? ra : rb));
     return lift > steps ? lift : steps;
 }
 

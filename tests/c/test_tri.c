@@ -170,6 +170,21 @@ static void test_constructed_cases(void) {
     CHECK_NEAR(snug_segment_segment_closest(o, o, x, x, &s, &t, cp, cq), 1.0, 1e-7);  /* two points */
 }
 
+/* A triangle 1e-38 across at the origin and a segment 2.25 from it (fuzz_mesh): the segment's pierce test took its
+ * volumes from the triangle's corners seen from the segment, which round to one point there, and said it pierced
+ * (distance 0, overlap). The distance is that of the segment from the origin. */
+static void test_a_tiny_triangle_far_from_a_segment(void) {
+    const float a0[3] = {0x1p-126f, 0x1p-126f, 0x1p-126f}, a1[3] = {0x1p-126f, 0x1p-126f, 0}, a2[3] = {0, 0, 0};
+    const float b0[3] = {-0x1.391c46p+1f, -0x1.b8ee8p-5f, -0x1.06bc62p-1f};
+    const float b1[3] = {-0x1.10398p-5f, -0x1.d55d88p+1f, 0x1.cf792cp+2f};
+    float pa[3], pb[3];
+    float from_origin = snug_tri_tri_distance(a2, a2, a2, b0, b0, b1, pa, pb);
+    CHECK(from_origin > 2.0f);
+    CHECK_NEAR(snug_tri_tri_distance(a0, a1, a2, b0, b0, b1, pa, pb), from_origin, 1e-6 * from_origin);
+    CHECK(!snug_tri_tri_overlap(a0, a1, a2, b0, b0, b1, 1e-5f));
+    CHECK(!snug_tri_tri_overlap(b0, b0, b1, a0, a1, a2, 1e-5f));
+}
+
 /* Point-triangle and segment-segment against the SAT distance of degenerate triangles. */
 static void test_point_and_segment_match_sat(void) {
     rng r = {harness_seed() ^ 0x9e3779b9u};
@@ -275,6 +290,7 @@ int main(void) {
     RUN(test_grid_overlap_and_distance_match_sat);
     RUN(test_eps_overlap_matches_distance);
     RUN(test_point_and_segment_match_sat);
+    RUN(test_a_tiny_triangle_far_from_a_segment);
     RUN(test_ray_tri);
     return harness_finish();
 }

@@ -12,11 +12,6 @@
 
 #include "base/vec_d.h"
 
-/* Sign of the volume of (a, b, c, d): positive when d is on the side of abc's normal. */
-static inline double orient3d(dvec a, dvec b, dvec c, dvec d) {
-    return ddot(dcross(dsub(b, a), dsub(c, a)), dsub(d, a));
-}
-
 /* Closest points of segments p0p1, q0q1 (Ericson 5.1.9), degenerate segments included. */
 static double seg_seg(dvec p0, dvec p1, dvec q0, dvec q1, double* s_out, double* t_out, dvec* cp, dvec* cq) {
     dvec d1 = dsub(p1, p0), d2 = dsub(q1, q0), r = dsub(p0, q0);
@@ -107,15 +102,23 @@ static double point_tri(dvec p, dvec a, dvec b, dvec c, dvec* out) {
     return ddot(w, w);
 }
 
+/* Six times the signed volume of (p, q, a, b), positive when b lies on the side of (q - p) x (a - p), taken on the
+ * edge ab itself: ((q - p) x (a - p)) . (b - a). Taken as ((q - p) x (a - p)) . (b - p), the same in exact
+ * arithmetic, a triangle 1e-38 across two units from pq had a - p, b - p and c - p rounded to one vector, and its
+ * three volumes came out with one sign, noise that said pq pierced it (fuzz_mesh). */
+static inline double edge_side(dvec p, dvec q, dvec a, dvec b) {
+    return ddot(dcross(dsub(q, p), dsub(a, p)), dsub(b, a));
+}
+
 /* Does edge pq, whose ends have the strictly opposite plane values sp, sq for triangle abc, cross abc inside? */
 static bool edge_pierces(dvec p, dvec q, double sp, double sq, dvec a, dvec b, dvec c, dvec* hit) {
-    double e0 = orient3d(p, q, a, b), e1 = orient3d(p, q, b, c), e2 = orient3d(p, q, c, a);
+    double e0 = edge_side(p, q, a, b), e1 = edge_side(p, q, b, c), e2 = edge_side(p, q, c, a);
     if (!((e0 > 0.0 && e1 > 0.0 && e2 > 0.0) || (e0 < 0.0 && e1 < 0.0 && e2 < 0.0))) return false;
     if (hit) *hit = dadd(p, dscale(dsub(q, p), sp / (sp - sq)));
     return true;
 }
 
-/* Plane values of B's vertices for triangle A (orient3d(A, B[i])); n2 = |normal|^2. */
+/* Plane values of B's vertices for triangle A ((A1 - A0) x (A2 - A0) . (B[i] - A0)); n2 = |normal|^2. */
 static void plane_values(const dvec A[3], const dvec B[3], double s[3], double* n2) {
     dvec n = dcross(dsub(A[1], A[0]), dsub(A[2], A[0]));
     *n2 = ddot(n, n);

@@ -207,7 +207,8 @@ bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
 
 /* How far the supported body of a bound pair is lifted off its binding plane when the pair is tested for overlap
  * (seats, the check): far enough that the coincident faces part beyond both meshes' touching tolerance and float
- * rounding, near enough (a hundredth of a skin of the smaller body) that nothing else is excused. */
+ * rounding, near enough (a hundredth of a skin of the smaller body, or that rounding: at most half the smallest skin)
+ * that nothing else is excused. */
 static inline double snug_contact_lift(const snug_place_scene* ps, const snug_body_data* a, const snug_mesh_data* ma,
                                        const snug_body_data* b, const snug_mesh_data* mb) {
     double ra = snug_body_radius(a), rb = snug_body_radius(b);
@@ -218,7 +219,7 @@ static inline double snug_contact_lift(const snug_place_scene* ps, const snug_bo
      * must outlast: a few steps of the largest coordinate of either body where they stand (the test runs in the
      * supporter's frame, snug_overlap_in_frame, so that the lifted pose stays in range), and the rounding a carried
      * body's pose relative to its supporter kept from where it was placed, up to two steps at the farthest the pair
-     * can have been (SNUG_PLACE_RANGE of the smaller body's radius; a lamp bound 387 m out and carried home stood
+     * can have been (SNUG_PLACE_RANGE of the smaller body's radius; a block bound 352 m out and carried home stood
      * 1.5e-5 inside its table, beyond eight steps at 15 m). That is half the smallest skin the settings allow, no
      * more than the mover's own lift. */
     double mag = 0.0;

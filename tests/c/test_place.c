@@ -68,6 +68,16 @@ static snug_move_result move_to(test_room* r, snug_body b, float dx, float dy, f
     return res;
 }
 
+/* A pointer move's def: the pointer straight down onto the room from 3 m above (x, z). */
+static snug_move_def pointer_from_above(float x, float z) {
+    snug_move_def d = snug_default_move_def();
+    d.input = SNUG_MOVE_POINTER;
+    d.ray.origin[0] = x, d.ray.origin[1] = 3.0f, d.ray.origin[2] = z;
+    d.ray.dir[1] = -1.0f;
+    d.ray.tmax = INFINITY;
+    return d;
+}
+
 static void test_labels_and_their_order(void) {
     test_room r;
     test_room_open(&r);
@@ -631,12 +641,8 @@ static void test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it
                       snug_ctx_last_error(ctx));
     }
     CHECK(scene_violations(ctx, scene) == 0);
-    snug_move_def d = snug_default_move_def();
+    snug_move_def d = pointer_from_above(1.58f, 1.58f);
     d.mode = SNUG_PLACE_FREE;
-    d.input = SNUG_MOVE_POINTER;
-    d.ray.origin[0] = d.ray.origin[2] = 1.58f, d.ray.origin[1] = 3.0f;
-    d.ray.dir[1] = -1.0f;
-    d.ray.tmax = INFINITY;
     d.turn = 2.25f, d.angle_step = 1.125f;
     snug_move_result res;
     CHECK_MSG(snug_body_move(ctx, scene, t[1], &d, &res) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
@@ -691,12 +697,8 @@ static void test_a_boxed_in_table_turned_off_a_top_in_free_mode_does_not_end_on_
         CHECK_MSG(snug_body_set_bindings(ctx, scene, b[i], &bd, 1) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
     }
     CHECK(scene_violations(ctx, scene) == 0);
-    snug_move_def d = snug_default_move_def();
+    snug_move_def d = pointer_from_above(0x1.3ab0bcp+0f, 0x1.6f97bp+0f);
     d.mode = SNUG_PLACE_FREE;
-    d.input = SNUG_MOVE_POINTER;
-    d.ray.origin[0] = 0x1.3ab0bcp+0f, d.ray.origin[1] = 3.0f, d.ray.origin[2] = 0x1.6f97bp+0f;
-    d.ray.dir[1] = -1.0f;
-    d.ray.tmax = INFINITY;
     d.turn = 2.25f, d.angle_step = 1.125f;
     snug_move_result res;
     CHECK_MSG(snug_body_move(ctx, scene, b[14], &d, &res) == SNUG_OK, "%s", snug_ctx_last_error(ctx));
@@ -711,12 +713,8 @@ static void test_reseat_lamp_from_desk_to_table_under_the_pointer(void) {
     snug_body table = add_on(&r, TEST_TABLE, 1.0f, 0, 0, 0, r.floor, TEST_FLOOR);
     snug_body lamp = add_on(&r, TEST_LAMP, -1.5f, 0.9f, 0.15f, 0, desk, TEST_DESK);
     /* grab the lamp's shade centre, point from above at the table */
-    snug_move_def d = snug_default_move_def();
-    d.input = SNUG_MOVE_POINTER;
+    snug_move_def d = pointer_from_above(1.2f, 0.1f);
     d.grab[1] = 0.44f;
-    d.ray.origin[0] = 1.2f, d.ray.origin[1] = 3.0f, d.ray.origin[2] = 0.1f;
-    d.ray.dir[1] = -1.0f;
-    d.ray.tmax = INFINITY;
     snug_move_result res;
     CHECK_MSG(snug_body_move(r.ctx, r.scene, lamp, &d, &res) == SNUG_OK, "%s", snug_ctx_last_error(r.ctx));
     CHECK(res.reasons & SNUG_MOVE_RESEATED);
@@ -1096,11 +1094,7 @@ static void test_a_chair_and_its_book_meeting_a_chair_at_once_keep_a_skin_from_i
         CHECK(snug_body_set_bindings(r.ctx, r.scene, b[i], &bd, 1) == SNUG_OK);
     }
     CHECK(violations(&r) == 0);
-    snug_move_def d = snug_default_move_def();
-    d.input = SNUG_MOVE_POINTER;
-    d.ray.origin[0] = 0x1.1c355p-2f, d.ray.origin[1] = 3.0f, d.ray.origin[2] = 0x1.209c36p+1f;
-    d.ray.dir[1] = -1.0f;
-    d.ray.tmax = INFINITY;
+    snug_move_def d = pointer_from_above(0x1.1c355p-2f, 0x1.209c36p+1f);
     snug_move_result res;
     CHECK(snug_body_move(r.ctx, r.scene, b[1], &d, &res) == SNUG_OK);
     CHECK(res.reasons & SNUG_MOVE_BLOCKED);

@@ -147,11 +147,9 @@ snug_status snug_scene_check(snug_ctx* ctx, snug_scene scene, snug_violation* ou
         snug_mesh_data* ma = snug_mesh_lookup(ctx, a->mesh);
         snug_mesh_data* mb = snug_mesh_lookup(ctx, b->mesh);
         if (!ma || !mb) return SNUG_ERR_STALE_HANDLE;
-        dpose pa = dpose_f(&a->world);
-        dvec lift = snug_rest_lift(ctx, ps, a, ma, pa, b, snug_contact_lift(ps, a, ma, b, mb));
-        pa.p = dadd(pa.p, lift);
+        dvec lift = snug_rest_lift(ctx, ps, a, ma, dpose_f(&a->world), b, snug_contact_lift(ps, a, ma, b, mb));
         bool hit = false;
-        if ((st = snug_overlap_in_frame(ctx, a, pa, b, &hit, NULL))) return st;
+        if ((st = snug_overlap_related(ctx, s, a, lift, b, &hit))) return st;
         if (hit) report(&v, SNUG_VIOLATION_OVERLAP, a->handle, b->handle, SNUG_NO_HIT, 0);
     }
     *total = v.total;

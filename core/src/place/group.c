@@ -205,21 +205,24 @@ uint32_t snug_rest_relations(snug_ctx* ctx, const snug_place_scene* ps, const sn
     return list.count;
 }
 
-/* a at pa in b's frame: the meshes and B -> A */
-static snug_status in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b,
+/* a at rel (its pose in b's frame): the meshes and B -> A */
+static snug_status in_frame(snug_ctx* ctx, const snug_body_data* a, dpose rel, const snug_body_data* b,
                             snug_mesh_data** ma, snug_mesh_data** mb, snug_xform* x) {
-    dpose pb = dpose_f(&b->world);
-    dquat inv = dq_conj(pb.q);
-    snug_pose rel = dpose_store((dpose){dq_mul(inv, pa.q), dq_rotate(inv, dsub(pa.p, pb.p))});
+    snug_pose r = dpose_store(rel);
     snug_pose id = snug_pose_identity();
-    return snug_query_begin_pair(ctx, a->mesh, &rel, b->mesh, &id, ma, mb, x);
+    return snug_query_begin_pair(ctx, a->mesh, &r, b->mesh, &id, ma, mb, x);
 }
 
-snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit,
-                                  snug_overlap_hint* hint) {
+static dpose relative_to(dpose pa, dpose pb) {
+    dquat inv = dq_conj(pb.q);
+    return (dpose){dq_mul(inv, pa.q), dq_rotate(inv, dsub(pa.p, pb.p))};
+}
+
+static snug_status overlap_at(snug_ctx* ctx, const snug_body_data* a, dpose rel, const snug_body_data* b, bool* hit,
+                              snug_overlap_hint* hint) {
     snug_mesh_data *ma, *mb;
     snug_xform x;
-    snug_status st = in_frame(ctx, a, pa, b, &ma, &mb, &x);
+    snug_status st = in_frame(ctx, a, rel, b, &ma, &mb, &x);
     if (st) return st;
     bool hinted = hint && hint->a == a->handle && hint->b == b->handle;
     if (hinted && snug_overlap_pair(ma, mb, &x, hint->slot_a, hint->slot_b)) {
@@ -230,6 +233,44 @@ snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose 
     if ((st = snug_overlap_witness(ctx, ma, mb, &x, hit, &sa, &sb))) return st;
     if (*hit && hint) *hint = (snug_overlap_hint){a->handle, b->handle, sa, sb};
     return snug_succeed(ctx);
+}
+
+snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit,
+                                  snug_overlap_hint* hint) {
+    return overlap_at(ctx, a, relative_to(pa, dpose_f(&b->world)), b, hit, hint);
+}
+
+static const snug_body_data* parent_of(const snug_scene_data* s, const snug_body_data* x) {
+    return x->parent == SNUG_NONE ? NULL : snug_body_at(s, x->parent);
+}
+
+static uint32_t depth_of(const snug_scene_data* s, const snug_body_data* x) {
+    uint32_t d = 0;
+    while ((x = parent_of(s, x))) d++;
+    return d;
+}
+
+/* x's pose in the frame of its ancestor c: the product of the local poses on the way down. */
+static dpose pose_below(const snug_scene_data* s, const snug_body_data* x, const snug_body_data* c) {
+    dpose p = {dq_identity(), {0, 0, 0}};
+    for (; x != c; x = parent_of(s, x)) {
+        dpose l = dpose_f(&x->local);
+        p = (dpose){dq_mul(l.q, p.q), dpose_point(l, p.p)};
+    }
+    return p;
+}
+
+snug_status snug_overlap_related(snug_ctx* ctx, const snug_scene_data* s, const snug_body_data* a, dvec lift,
+                                 const snug_body_data* b, bool* hit) {
+    const snug_body_data *x = a, *y = b;
+    uint32_t dx = depth_of(s, x), dy = depth_of(s, y);
+    for (; dx > dy; dx--) x = parent_of(s, x);
+    for (; dy > dx; dy--) y = parent_of(s, y);
+    while (x != y) x = parent_of(s, x), y = parent_of(s, y);
+    dpose pb = dpose_f(&b->world);
+    dpose rel = x ? relative_to(pose_below(s, a, x), pose_below(s, b, x)) : relative_to(dpose_f(&a->world), pb);
+    rel.p = dadd(rel.p, dq_rotate(dq_conj(pb.q), lift));
+    return overlap_at(ctx, a, rel, b, hit, NULL);
 }
 
 double snug_group_range(const snug_group* g) {

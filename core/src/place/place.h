@@ -183,6 +183,12 @@ typedef struct snug_overlap_hint {
  * (optional): its pair is tested first when it is of these bodies, and a hit's pair replaces it. */
 snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose pa, const snug_body_data* b, bool* hit,
                                   snug_overlap_hint* hint);
+/* Does a, shifted by lift (a world vector), overlap b as they stand? Where they share an ancestor, a's pose relative to
+ * b is the product of the local poses below it, which carrying that ancestor leaves as they were: their world poses
+ * round by a float step where they stand (a block a hair above a table it did not rest on, carried 352 m out and
+ * turned with the table, rounded into it), and the check must not see a carry change a pair it carries. */
+snug_status snug_overlap_related(snug_ctx* ctx, const snug_scene_data* s, const snug_body_data* a, dvec lift,
+                                 const snug_body_data* b, bool* hit);
 
 /* A body's size for the skin, the contact lift and the placement range: half its mesh box's diagonal. */
 static inline double snug_body_radius(const snug_body_data* b) {

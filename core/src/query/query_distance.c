@@ -83,8 +83,10 @@ static bool set_frame(dist_job* j, const float d[3]) {
     return true;
 }
 
-/* The extent [lo, hi] of node i's volume along unit dir: of its box, cut by its OBB or sphere (which hug the
- * triangles closer, most of all flat patches in an OBB). */
+/* The extent [lo, hi] of node i's volume along unit dir: of its box, cut by its sphere. Not by its OBB: projecting
+ * it costs more than the tighter extent saves here (a teapot and a torus knot 3 apart: 2.77M instructions a query
+ * with OBB extents, 1.82M with the boxes alone; the dragons 150 % apart about the same or faster), while overlap
+ * tests keep the OBBs. */
 static void node_extent(const snug_bvh* t, uint32_t i, const float dir[3], float* lo, float* hi) {
     const snug_node* n = &t->nodes[i];
     float c = 0.0f, r = 0.0f;
@@ -93,23 +95,14 @@ static void node_extent(const snug_bvh* t, uint32_t i, const float dir[3], float
         r += fabsf(dir[k]) * 0.5f * (n->max[k] - n->min[k]);
     }
     *lo = c - r, *hi = c + r;
-    snug_bv_type type = (snug_bv_type)SNUG_NODE_BV_TYPE(n->info);
-    if (type == SNUG_BV_OBB) {
-        const snug_obb* o = &t->obbs[i];
-        c = along(dir, o->c), r = 0.0f;
-        for (int k = 0; k < 3; k++) r += o->e[k] * fabsf(along(dir, o->axes[k]));
-    } else if (type == SNUG_BV_SPHERE) {
-        c = along(dir, t->spheres[i].c), r = t->spheres[i].r;
-    } else {
-        return;
-    }
+    if ((snug_bv_type)SNUG_NODE_BV_TYPE(n->info) != SNUG_BV_SPHERE) return;
+    c = along(dir, t->spheres[i].c), r = t->spheres[i].r;
     *lo = glm_max(*lo, c - r), *hi = glm_min(*hi, c + r);
 }
 
 static float node_reach(const snug_bvh* t, uint32_t i, const float dir[3]) {
     const snug_node* n = &t->nodes[i];
-    snug_bv_type type = (snug_bv_type)SNUG_NODE_BV_TYPE(n->info);
-    if (type != SNUG_BV_OBB && type != SNUG_BV_SPHERE) /* the box's farthest corner */
+    if ((snug_bv_type)SNUG_NODE_BV_TYPE(n->info) != SNUG_BV_SPHERE) /* the box's farthest corner */
         return dir[0] * (dir[0] > 0.0f ? n->max[0] : n->min[0]) + dir[1] * (dir[1] > 0.0f ? n->max[1] : n->min[1]) +
                dir[2] * (dir[2] > 0.0f ? n->max[2] : n->min[2]);
     float lo, hi;

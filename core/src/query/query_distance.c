@@ -22,6 +22,7 @@
 typedef struct dist_entry {
     uint32_t a, b;
     float lb;
+    int aim;                /* the aim whose frame bounds lb (-1: none) */
 } dist_entry;
 
 typedef struct dist_job {
@@ -507,12 +508,12 @@ static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* wi
     j->sup_clear = false;
     size_t top = 0;
     dist_entry cand[36];
-    stack[top++] = (dist_entry){0, 0, pair_lower_bound(j, 0, 0)};
+    stack[top++] = (dist_entry){0, 0, pair_lower_bound(j, 0, 0), -1};
     j->bv_tests++;
     *within = false;
     while (top) {
         dist_entry e = stack[--top];
-        if (j->aimed) e.lb = glm_max(e.lb, frame_gap(j, e.a, e.b)); /* pushed before the last aim */
+        if (j->aimed && e.aim != j->aims) e.lb = glm_max(e.lb, frame_gap(j, e.a, e.b)); /* pushed before the last aim */
         /* prune: nothing in this pair can beat what is known (strict for the Hausdorff bound, which is not
          * realised by a found pair) */
         if (e.lb > j->bound || (j->found && e.lb >= j->best)) continue;
@@ -540,7 +541,8 @@ static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* wi
                 j->aims++;
                 aim(j, (reach_entry*)(j->written + 2 * nodes));
                 if (j->aimed) { /* bound what is waiting anew, nearest on top */
-                    for (size_t k = 0; k < top; k++) stack[k].lb = glm_max(stack[k].lb, frame_gap(j, stack[k].a, stack[k].b));
+                    for (size_t k = 0; k < top; k++)
+                        stack[k].lb = glm_max(stack[k].lb, frame_gap(j, stack[k].a, stack[k].b)), stack[k].aim = j->aims;
                     qsort(stack, top, sizeof *stack, farther_first);
                 }
             }
@@ -562,7 +564,7 @@ static snug_status search(snug_ctx* ctx, dist_job* j, bool stop_within, bool* wi
                     cand[k] = cand[k - 1];
                     k--;
                 }
-                cand[k] = (dist_entry){ia, ib, lb};
+                cand[k] = (dist_entry){ia, ib, lb, j->aimed ? j->aims : -1};
             }
         for (int k = 0; k < n; k++) stack[top++] = cand[k];
     }

@@ -240,21 +240,12 @@ snug_status snug_overlap_in_frame(snug_ctx* ctx, const snug_body_data* a, dpose 
     return overlap_at(ctx, a, relative_to(pa, dpose_f(&b->world)), b, hit, hint);
 }
 
-static const snug_body_data* parent_of(const snug_scene_data* s, const snug_body_data* x) {
-    return x->parent == SNUG_NONE ? NULL : snug_body_at(s, x->parent);
-}
-
-static uint32_t depth_of(const snug_scene_data* s, const snug_body_data* x) {
-    uint32_t d = 0;
-    while ((x = parent_of(s, x))) d++;
-    return d;
-}
-
-/* x's pose in the frame of its ancestor c: the product of the local poses on the way down. */
-static dpose pose_below(const snug_scene_data* s, const snug_body_data* x, const snug_body_data* c) {
+/* The pose of the body in slot x in the frame of its ancestor in slot c: the product of the local poses on the way
+ * down. */
+static dpose pose_below(const snug_scene_data* s, uint32_t x, uint32_t c) {
     dpose p = {dq_identity(), {0, 0, 0}};
-    for (; x != c; x = parent_of(s, x)) {
-        dpose l = dpose_f(&x->local);
+    for (; x != c; x = snug_body_at(s, x)->parent) {
+        dpose l = dpose_f(&snug_body_at(s, x)->local);
         p = (dpose){dq_mul(l.q, p.q), dpose_point(l, p.p)};
     }
     return p;
@@ -262,13 +253,10 @@ static dpose pose_below(const snug_scene_data* s, const snug_body_data* x, const
 
 snug_status snug_overlap_related(snug_ctx* ctx, const snug_scene_data* s, const snug_body_data* a, dvec lift,
                                  const snug_body_data* b, bool* hit) {
-    const snug_body_data *x = a, *y = b;
-    uint32_t dx = depth_of(s, x), dy = depth_of(s, y);
-    for (; dx > dy; dx--) x = parent_of(s, x);
-    for (; dy > dx; dy--) y = parent_of(s, y);
-    while (x != y) x = parent_of(s, x), y = parent_of(s, y);
+    uint32_t c = snug_hierarchy_common_ancestor(s, a->slot, b->slot);
     dpose pb = dpose_f(&b->world);
-    dpose rel = x ? relative_to(pose_below(s, a, x), pose_below(s, b, x)) : relative_to(dpose_f(&a->world), pb);
+    dpose rel = c != SNUG_NONE ? relative_to(pose_below(s, a->slot, c), pose_below(s, b->slot, c))
+                               : relative_to(dpose_f(&a->world), pb);
     rel.p = dadd(rel.p, dq_rotate(dq_conj(pb.q), lift));
     return overlap_at(ctx, a, rel, b, hit, NULL);
 }

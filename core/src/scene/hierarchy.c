@@ -151,10 +151,18 @@ static snug_status journal_note(snug_ctx* ctx, snug_scene_data* s, const snug_bo
     return SNUG_OK;
 }
 
-static uint32_t depth_of(const snug_scene_data* s, uint32_t slot) {
+uint32_t snug_hierarchy_depth(const snug_scene_data* s, uint32_t slot) {
     uint32_t d = 0;
     for (uint32_t a = snug_body_at(s, slot)->parent; a != SNUG_NONE; a = snug_body_at(s, a)->parent) d++;
     return d;
+}
+
+uint32_t snug_hierarchy_common_ancestor(const snug_scene_data* s, uint32_t a, uint32_t b) {
+    uint32_t da = snug_hierarchy_depth(s, a), db = snug_hierarchy_depth(s, b);
+    for (; da > db; da--) a = snug_body_at(s, a)->parent;
+    for (; db > da; db--) b = snug_body_at(s, b)->parent;
+    while (a != b && a != SNUG_NONE) a = snug_body_at(s, a)->parent, b = snug_body_at(s, b)->parent;
+    return a;
 }
 
 void snug_hierarchy_rollback(snug_scene_data* s) {
@@ -170,12 +178,12 @@ void snug_hierarchy_rollback(snug_scene_data* s) {
     }
     /* world poses top down: a body's after its parent's (a subtree's update covers what hangs below it now) */
     for (uint32_t i = 0; i < s->journal_count; i++) {
-        uint32_t d = depth_of(s, r[i].slot);
+        uint32_t d = snug_hierarchy_depth(s, r[i].slot);
         deepest = d > deepest ? d : deepest;
     }
     for (uint32_t d = 0; d <= deepest; d++)
         for (uint32_t i = 0; i < s->journal_count; i++)
-            if (depth_of(s, r[i].slot) == d) snug_hierarchy_update(s, snug_body_at(s, r[i].slot));
+            if (snug_hierarchy_depth(s, r[i].slot) == d) snug_hierarchy_update(s, snug_body_at(s, r[i].slot));
     s->journal_count = 0;
 }
 

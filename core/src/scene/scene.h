@@ -128,6 +128,11 @@ void snug_hierarchy_unlink(snug_scene_data* scene, snug_body_data* body);
 void snug_hierarchy_link(snug_scene_data* scene, snug_body_data* body, snug_body_data* parent);
 /* Next body of a pre-order walk of root's subtree after b, SNUG_NONE at the end. */
 uint32_t snug_hierarchy_next(const snug_scene_data* scene, uint32_t root, uint32_t b);
+/* How many ancestors the body in slot has. */
+uint32_t snug_hierarchy_depth(const snug_scene_data* scene, uint32_t slot);
+/* The nearest body that is slot a or one of its ancestors and slot b or one of b's; SNUG_NONE when they are in
+ * different trees. */
+uint32_t snug_hierarchy_common_ancestor(const snug_scene_data* scene, uint32_t a, uint32_t b);
 
 /* The journal of a compound call (a placement move) that must leave the hierarchy as it found it when a later step
  * fails: while journaling, every change of a body's local pose or parent first records the body's local pose,

@@ -86,12 +86,6 @@ snug_status snug_step_move(snug_ctx* ctx, snug_scene scene, snug_body body, cons
 
 /* ---------------------------------------------------------------- moved bodies */
 
-static uint32_t depth_of(const snug_scene_data* s, uint32_t slot) {
-    uint32_t d = 0;
-    for (uint32_t a = snug_body_at(s, slot)->parent; a != SNUG_NONE; a = snug_body_at(s, a)->parent) d++;
-    return d;
-}
-
 /* Start and target world poses of every moved body. Motions apply from the top of the hierarchy down: a body is
  * carried by its nearest moving ancestor, then its own motion applies. */
 static int key_compare(const void* a, const void* b) {
@@ -106,7 +100,7 @@ static snug_status resolve_targets(snug_ctx* ctx, snug_scene_data* s) {
     snug_status r = snug_buffer_reserve(ctx, &st->work, (size_t)n * sizeof(uint64_t) + 1, 0);
     if (r) return r;
     uint64_t* order = (uint64_t*)st->work.data;
-    for (uint32_t i = 0; i < n; i++) order[i] = ((uint64_t)depth_of(s, st->motions[i].slot) << 32) | i;
+    for (uint32_t i = 0; i < n; i++) order[i] = ((uint64_t)snug_hierarchy_depth(s, st->motions[i].slot) << 32) | i;
     qsort(order, n, sizeof *order, key_compare);
     for (uint32_t k = 0; k < n; k++) {
         uint32_t g = (uint32_t)order[k];

@@ -132,6 +132,13 @@ static void rest_planes(snug_ctx* ctx, snug_place_scene* ps, const snug_member* 
     }
 }
 
+/* Is member m, moved by offset, within dist of body c? (d optional: the witness pair.) */
+static snug_status within_at(snug_ctx* ctx, const snug_member* m, dvec offset, const snug_body_data* c, double dist,
+                             bool* within, snug_distance_result* d) {
+    snug_pose pm = pose_at(m, offset);
+    return snug_within_witness(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)dist, within, d);
+}
+
 /* Adds the planes of the bodies within two skins of the group at offset. A pair whose witness touches is excluded;
  * at the start of the call (first) the others are left unchecked, for the first cast's sweeps to settle (or
  * check_start when there is no cast); and the resting pairs' planes are added (rest_planes). */
@@ -150,14 +157,12 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 2.0 * skin) continue;
             dvec lift = start_rest(ctx, ps, m, c, st, skin);
-            snug_pose pm = pose_at(m, dadd(offset, lift));
             /* the first pair the search finds within two skins, not the closest: its plane is a linearisation of
              * a curved contact either way, the casts keep the skin, and the exact distance between two fine
              * meshes in near contact costs a hundred times more */
             bool within = false;
             snug_distance_result d;
-            snug_status r = snug_within_witness(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)(2.0 * skin),
-                                                &within, &d);
+            snug_status r = within_at(ctx, m, dadd(offset, lift), c, 2.0 * skin, &within, &d);
             if (r) return r;
             if (!within) continue;
             st->held = true;
@@ -296,13 +301,6 @@ static snug_status last_free(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
     return SNUG_OK;
 }
 
-/* Is member m, moved by offset, within dist of body c? */
-static snug_status within_at(snug_ctx* ctx, const snug_member* m, dvec offset, const snug_body_data* c, double dist,
-                             bool* within, snug_distance_result* d) {
-    snug_pose pm = pose_at(m, offset);
-    return snug_within_witness(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)dist, within, d);
-}
-
 /* How much of a cast x from offset, which ends at *u, keeps every pair a skin apart that was so where it started:
  * the sweeps look for contact, not for a skin, so a cast can end a hair from a body it never met (a table dragged
  * 4.4 cm carried its lamp's shade over the top of a desk's shelf side at the shade's own height, 2e-6 above it: the
@@ -329,7 +327,7 @@ static snug_status end_clear(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
             if (box_gap(lo, hi, clo, chi) > 0.5 * skin) continue;
             if (dlen(start_rest(ctx, ps, m, c, pst, skin)) > 0.0) continue;
             bool within = false;
-            snug_distance_result d, probe;
+            snug_distance_result d;
             snug_status st = within_at(ctx, m, dmadd(offset, x, *u), c, 0.5 * skin, &within, &d);
             if (st) return st;
             if (!within) continue;
@@ -337,12 +335,12 @@ static snug_status end_clear(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
             double dist = dlen(gap);
             if (!(dist > 0.0)) continue; /* touching: the casts' guard tests it */
             dvec n = dscale(gap, 1.0 / dist);
-            if ((st = within_at(ctx, m, offset, c, skin, &within, &probe))) return st;
+            if ((st = within_at(ctx, m, offset, c, skin, &within, NULL))) return st;
             if (within) continue;
             double free = 0.0, close = *u;
             for (int it = 0; it < 12; it++) {
                 double mid = 0.5 * (free + close);
-                if ((st = within_at(ctx, m, dmadd(offset, x, mid), c, skin, &within, &probe))) return st;
+                if ((st = within_at(ctx, m, dmadd(offset, x, mid), c, skin, &within, NULL))) return st;
                 if (within) close = mid;
                 else free = mid;
             }

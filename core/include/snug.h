@@ -740,7 +740,7 @@ snug_status snug_mesh_find_surfaces(snug_ctx* ctx, snug_mesh mesh, const snug_su
 /* Label table of a scene: `count` names (each < SNUG_LABEL_NAME_MAX bytes, distinct, non-empty) and the order
  * given as pairs (lesser, greater) of indices, closed transitively. A pair that would make two labels each <= the
  * other (a cycle) is SNUG_ERR_CYCLE; the table is then unchanged. Bindings whose labels no longer fit are not
- * broken: the consistency check reports them. */
+ * broken: the consistency check reports them, and their bodies still rest in their binding planes. */
 snug_status snug_scene_set_labels(snug_ctx* ctx, snug_scene scene, const char* const* names, uint32_t count,
                                   const uint32_t* order_pairs, uint32_t pair_count);
 snug_status snug_scene_get_label_count(snug_ctx* ctx, snug_scene scene, uint32_t* count);

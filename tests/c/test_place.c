@@ -1013,6 +1013,40 @@ static void test_blocks_a_hair_apart_carried_far_out_stay_apart(void) {
     test_room_close(&r);
 }
 
+/* A label edit that leaves a bound body's label unfit for its offer is a label violation, and only that: the body
+ * still rests in its binding plane. Were its contact an overlap as well, whether the check saw it would depend on how
+ * the poses round: a block bound so (fuzz_place) was let go by the mover as touching, read apart by the check, and
+ * found touching after a turn. Here the lamp's base lies exactly on the top, slid and turned, then carried far out. */
+static void test_a_body_whose_label_no_longer_fits_still_rests_on_its_offer(void) {
+    test_room r;
+    test_room_open(&r);
+    snug_body table = add(&r, TEST_TABLE, 2, 0, 1, 0.2f); /* unbound: free to be set far out */
+    snug_body lamp = add_on(&r, TEST_LAMP, 2.1f, 0.78f, 1.1f, 0.4f, table, TEST_TABLE);
+    CHECK(violations(&r) == 0);
+    const char* names[SNUG_LABEL_DEFAULT_COUNT];
+    char storage[SNUG_LABEL_DEFAULT_COUNT][SNUG_LABEL_NAME_MAX];
+    for (uint32_t i = 0; i < SNUG_LABEL_DEFAULT_COUNT; i++) {
+        CHECK(snug_scene_get_label_name(r.ctx, r.scene, i, storage[i]) == SNUG_OK);
+        names[i] = storage[i];
+    }
+    const snug_label store_on_seat[2] = {SNUG_LABEL_ON_STORE, SNUG_LABEL_ON_SEAT}; /* a lamp no longer on a table */
+    CHECK(snug_scene_set_labels(r.ctx, r.scene, names, SNUG_LABEL_DEFAULT_COUNT, store_on_seat, 1) == SNUG_OK);
+    snug_violation v[4];
+    uint32_t total = 0;
+    for (int step = 0; step < 3; step++) {
+        if (step == 1) move_to(&r, lamp, 0.05f, 0, -0.03f, 0.6f);
+        if (step == 2) {
+            snug_pose p = pose_of(&r, table);
+            p.p[0] = 301.7f, p.p[2] = -288.3f;
+            CHECK(snug_body_set_pose(r.ctx, r.scene, table, &p) == SNUG_OK);
+        }
+        CHECK(snug_scene_check(r.ctx, r.scene, v, 4, &total) == SNUG_OK);
+        CHECK_MSG(total == 1 && v[0].kind == SNUG_VIOLATION_LABEL && v[0].body == lamp,
+                  "step %d: %u violations, the first of kind %d", step, total, total ? (int)v[0].kind : -1);
+    }
+    test_room_close(&r);
+}
+
 /* With no overhang a binding polygon the size of its offer still fits: the float allowance placement keeps comes
  * out of the overhang only (taken from the offer as well, it left such a block no seat on another). */
 static void test_a_polygon_the_size_of_its_offer_fits_with_no_overhang(void) {
@@ -1216,6 +1250,7 @@ int main(void) {
     RUN(test_a_chair_and_its_book_meeting_a_chair_at_once_keep_a_skin_from_it);
     RUN(test_a_polygon_the_size_of_its_offer_fits_with_no_overhang);
     RUN(test_blocks_a_hair_apart_carried_far_out_stay_apart);
+    RUN(test_a_body_whose_label_no_longer_fits_still_rests_on_its_offer);
     RUN(test_a_drag_ending_a_hair_from_a_body_stops_a_skin_from_it);
     return harness_finish();
 }

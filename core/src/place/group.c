@@ -115,22 +115,26 @@ static bool bound_to(const snug_place_scene* ps, const snug_body_data* x, uint32
 }
 
 /* Does binding surface `binding` of body x (at pose px) lie on one of body y's offers (at pose py): in its plane,
- * facing it, with a label it may rest on, and either bound to it or over it? Bound, it rests in the binding plane
- * wherever its polygon stands (snug.h: bound pairs may touch in their binding plane; a surface edit can leave a
- * bound polygon off its offer). Unbound, it must be over it: a body beside a table, its base at the top's height,
- * does not rest on it (the lift would let the table rise into it). *n: that offer's normal, the plane x rests on. */
+ * facing it, and either bound to it or over it with a label it may rest on? Bound, it rests in the binding plane
+ * wherever its polygon stands and whatever the labels now say (snug.h: bound pairs may touch in their binding plane;
+ * a surface or label edit can leave a bound polygon off its offer or its label unfit, which the check reports as
+ * such: were the contact an overlap too, whether it showed would depend on how the poses round, and a block bound
+ * with an unfit label was let go as touching by the mover's world reading, apart by the check's, and touching after
+ * a turn). Unbound, it must be over it: a body beside a table, its base at the top's height, does not rest on it
+ * (the lift would let the table rise into it). *n: that offer's normal, the plane x rests on. */
 static bool rests_on(const snug_place_scene* ps, const snug_body_data* x, uint32_t binding, const snug_place_surface* B,
                      dpose px, const snug_body_data* y, const snug_place_surfaces* others, dpose py, dvec* n) {
     dvec nb = dnorm(dpose_dir(px, dv(B->s.normal)));
     dvec c = dpose_point(px, B->centroid);
     for (uint32_t o = 0; others && o < others->count; o++) {
         const snug_place_surface* O = &others->items[o];
-        if (O->s.kind != SNUG_SURFACE_OFFER || !snug_label_fits(ps, B->s.label, O->s.label)) continue;
+        if (O->s.kind != SNUG_SURFACE_OFFER) continue;
         *n = dnorm(dpose_dir(py, dv(O->s.normal)));
         dvec oc = dpose_point(py, O->centroid);
         double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
         if (ddot(nb, *n) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), *n)) <= tol &&
-            (bound_to(ps, x, binding, y, o) || polygons_meet(B, px, O, py, tol)))
+            (bound_to(ps, x, binding, y, o) ||
+             (snug_label_fits(ps, B->s.label, O->s.label) && polygons_meet(B, px, O, py, tol))))
             return true;
     }
     return false;

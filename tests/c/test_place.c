@@ -1194,6 +1194,27 @@ static void test_a_drag_ending_a_hair_from_a_body_stops_a_skin_from_it(void) {
     test_room_close(&r);
 }
 
+/* A turn that meets nothing still ends a skin from what it closed in on, as a cast does: a block turned 0.3 rad
+ * about up reaches 0.2 (cos 0.3 + sin 0.3) along x, and a second block stands 1e-4 beyond that, under half a skin
+ * (the turn's sweeps, looking for contact, let it end there). Both stand a hair above the floor, on nothing. */
+static void test_a_turn_ending_a_hair_from_a_body_stops_a_skin_from_it(void) {
+    test_room r;
+    test_room_open(&r);
+    const double reach = 0.2 * (cos(0.3) + sin(0.3)), skin = 2e-3 * 0.5 * sqrt(3 * 0.4 * 0.4);
+    snug_body turned = add(&r, TEST_BLOCK, 0, 0.01f, 0, 0);
+    snug_body still = add(&r, TEST_BLOCK, (float)(reach + 0.2 + 1e-4), 0.01f, 0, 0);
+    CHECK(violations(&r) == 0);
+    snug_move_result res = move_to(&r, turned, 0, 0, 0, 0.3f);
+    snug_pose a = pose_of(&r, turned), b = pose_of(&r, still);
+    snug_distance_result d;
+    CHECK(snug_mesh_distance(r.ctx, r.mesh[TEST_BLOCK], &a, r.mesh[TEST_BLOCK], &b, &d) == SNUG_OK);
+    CHECK_MSG(d.distance > 0.5 * skin, "%g apart, skin %g", d.distance, skin);
+    CHECK(res.reasons & SNUG_MOVE_TURN_BLOCKED);
+    CHECK(res.blocker_count == 1 && res.blockers[0].body == still);
+    CHECK(violations(&r) == 0);
+    test_room_close(&r);
+}
+
 /* A turn of more than a whole turn is refused, changing nothing (found by fuzz_place: the mover sweeps a turn in
  * parts of 3 radians, and a move asking for 1e19 never ended). */
 static void test_turn_beyond_a_whole_turn_is_refused(void) {
@@ -1252,5 +1273,6 @@ int main(void) {
     RUN(test_blocks_a_hair_apart_carried_far_out_stay_apart);
     RUN(test_a_body_whose_label_no_longer_fits_still_rests_on_its_offer);
     RUN(test_a_drag_ending_a_hair_from_a_body_stops_a_skin_from_it);
+    RUN(test_a_turn_ending_a_hair_from_a_body_stops_a_skin_from_it);
     return harness_finish();
 }

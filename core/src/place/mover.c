@@ -301,46 +301,59 @@ static snug_status last_free(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
     return SNUG_OK;
 }
 
-/* How much of a cast x from offset, which ends at *u, keeps every pair a skin apart that was so where it started:
- * the sweeps look for contact, not for a skin, so a cast can end a hair from a body it never met (a table dragged
- * 4.4 cm carried its lamp's shade over the top of a desk's shelf side at the shade's own height, 2e-6 above it: the
- * random room, seed 373; a desk stopped by another body passed under a lamp's shade so, seed 397). A pair that ends
- * within half a skin backs the group along the cast, whose path was swept free, to where it comes within a skin
- * (bisected); *u, and in *hit the pair that set it (hit->hit false when none). Pairs a round
- * found within two skins are the planes' to hold, and resting pairs slide on their rest (testing them as well cost
- * 60-80 % more instructions on the bench's drag paths). */
+/* Member m at fraction f of a motion: turned by angle * f about axis through pivot, then shifted by offset + x * f. */
+static snug_member member_along(const snug_member* m, dvec axis, double angle, dvec pivot, dvec offset, dvec x,
+                                double f) {
+    dquat q = angle == 0.0 ? dq_identity() : dq_axis_angle(axis, angle * f);
+    return moved_member(m, q, pivot, dmadd(offset, x, f));
+}
+
+/* How much of a motion (a cast, or a turn; as last_free's), which ends at fraction *u, keeps every pair a skin apart
+ * that was so where it started: the sweeps look for contact, not for a skin, so a motion can end a hair from a body
+ * it never met (a table dragged 4.4 cm carried its lamp's shade over the top of a desk's shelf side at the shade's
+ * own height, 2e-6 above it: the random room, seed 373; a desk stopped by another body passed under a lamp's shade
+ * so, seed 397). A pair that ends within half a skin backs the group along the motion, whose path was swept free, to
+ * where it comes within a skin (bisected); *u, and in *hit the pair that set it (hit->hit false when none). Pairs a
+ * round found within two skins are the planes' to hold, and resting pairs slide on their rest (testing them as well
+ * cost 60-80 % more instructions on the bench's drag paths). pairs may be NULL (a turn: none excluded or held). */
 static snug_status end_clear(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps, const snug_group* g,
-                             snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec offset, dvec x,
-                             double skin, double* u, snug_toi_result* hit, const snug_body_data** who,
-                             const snug_body_data** by) {
+                             snug_body_data** near, uint32_t near_count, pair_state* pairs, dvec axis, double angle,
+                             dvec pivot, dvec offset, dvec x, double skin, double* u, snug_toi_result* hit,
+                             const snug_body_data** who, const snug_body_data** by) {
     hit->hit = false;
+    const dvec zero = dxyz(0, 0, 0);
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
-        dvec lo, hi;
-        member_box(m, dmadd(offset, x, *u), &lo, &hi);
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
-            pair_state* pst = &pairs[(size_t)i * near_count + k];
-            if (pst->excluded || pst->held || !pair_tested(s, m, c)) continue;
+            pair_state* pst = pairs ? &pairs[(size_t)i * near_count + k] : NULL;
+            if ((pst && (pst->excluded || pst->held)) || !pair_tested(s, m, c)) continue;
+            snug_member end = member_along(m, axis, angle, pivot, offset, x, *u);
+            dvec lo, hi;
+            member_box(&end, zero, &lo, &hi);
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 0.5 * skin) continue;
-            if (dlen(start_rest(ctx, ps, m, c, pst, skin)) > 0.0) continue;
+            dvec rest = pst ? start_rest(ctx, ps, m, c, pst, skin)
+                            : snug_rest_lift(ctx, ps, m->body, m->mesh, m->pose, c, SNUG_MOVER_LIFT * skin);
+            if (dlen(rest) > 0.0) continue;
             bool within = false;
             snug_distance_result d;
-            snug_status st = within_at(ctx, m, dmadd(offset, x, *u), c, 0.5 * skin, &within, &d);
+            snug_status st = within_at(ctx, &end, zero, c, 0.5 * skin, &within, &d);
             if (st) return st;
             if (!within) continue;
             dvec gap = dsub(dv(d.point_a), dv(d.point_b));
             double dist = dlen(gap);
-            if (!(dist > 0.0)) continue; /* touching: the casts' guard tests it */
+            if (!(dist > 0.0)) continue; /* touching: the guard behind the casts tests it */
             dvec n = dscale(gap, 1.0 / dist);
-            if ((st = within_at(ctx, m, offset, c, skin, &within, NULL))) return st;
+            snug_member at = member_along(m, axis, angle, pivot, offset, x, 0.0);
+            if ((st = within_at(ctx, &at, zero, c, skin, &within, NULL))) return st;
             if (within) continue;
             double free = 0.0, close = *u;
             for (int it = 0; it < 12; it++) {
                 double mid = 0.5 * (free + close);
-                if ((st = within_at(ctx, m, dmadd(offset, x, mid), c, skin, &within, NULL))) return st;
+                at = member_along(m, axis, angle, pivot, offset, x, mid);
+                if ((st = within_at(ctx, &at, zero, c, skin, &within, NULL))) return st;
                 if (within) close = mid;
                 else free = mid;
             }
@@ -591,7 +604,8 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
         if (u > 0.0) {
             snug_toi_result end;
             const snug_body_data *end_body = NULL, *end_by = NULL;
-            if ((st = end_clear(ctx, s, ps, g, near, near_count, pairs, offset, x, skin, &u, &end, &end_body, &end_by)))
+            if ((st = end_clear(ctx, s, ps, g, near, near_count, pairs, x, 0.0, g->centre, offset, x, skin, &u, &end,
+                                &end_body, &end_by)))
                 break;
             if (end.hit) hit = end, hit_body = end_body, hit_by = end_by;
         }
@@ -754,6 +768,18 @@ snug_status snug_mover_turn(snug_ctx* ctx, snug_scene_data* s, snug_place_scene*
         float at[3];
         dstore_f(pivot, at);
         add_blocker(out, o_body, o_by, at, dxyz(0, 0, 0));
+    }
+    if (t > 0.0) { /* a skin from what the turn passed near, as a cast's end */
+        snug_toi_result end;
+        const snug_body_data *end_body = NULL, *end_by = NULL;
+        dvec still = dxyz(0, 0, 0);
+        if ((st = end_clear(ctx, s, ps, g, near, near_count, NULL, axis, angle, pivot, still, still, skin, &t, &end,
+                            &end_body, &end_by)))
+            return st;
+        if (end.hit) {
+            out->turn_blocked = true;
+            add_blocker(out, end_body, end_by, end.point, dv(end.normal));
+        }
     }
     *turned = angle * t;
     return SNUG_OK;

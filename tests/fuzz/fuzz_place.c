@@ -309,8 +309,10 @@ static bool binding_kind(snug_violation_kind k) {
 }
 
 /* Is every violation of `after` one of `before` (same kind and bodies; an overlap's bodies in either order)? An
- * unbind leaves a body it cannot lift where it stands (boxed in, seat.c): a binding already violated (a surface edit
- * left it off its offer) becomes the overlap of the same pair, the same inconsistency. And an overlap seen before
+ * unbind leaves a body it cannot lift where it stands (boxed in, seat.c), and set_bindings drops bindings without
+ * lifting anything (snug.h): a binding already violated (a surface edit left it off its offer, a label edit made its
+ * label unfit), in whose plane the pair rested, becomes the overlap of the same pair, the same inconsistency. And an
+ * overlap seen before
  * at the same relative pose is the same one: touching is decided on float poses, and a pair carried rigidly (a lamp
  * whose binding a surface edit dropped, still its block's child, 5.7e-7 from it at 16 m out where the block's
  * tolerance is 5.2e-7) rounds apart and back into touching as it goes. */
@@ -324,7 +326,7 @@ static void check_no_new_violation(world* w, const violations* before, const vio
             bool reversed = a->body == b->other && a->other == b->body;
             bool overlap = a->kind == SNUG_VIOLATION_OVERLAP;
             known = (b->kind == a->kind && (in_order || (overlap && reversed))) ||
-                    (op == 5 && overlap && binding_kind(b->kind) && (in_order || reversed));
+                    ((op == 5 || op == 6) && overlap && binding_kind(b->kind) && (in_order || reversed));
         }
         seen_overlap o;
         if (!known && a->kind == SNUG_VIOLATION_OVERLAP && overlap_pose(w, a, &o))

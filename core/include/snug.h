@@ -875,7 +875,11 @@ typedef struct snug_move_result {
 
 /* One call per pointer event (or controller frame): move the body, with the bodies in its subtree, towards the
  * target as far as bindings, offers' edges and other bodies allow, sliding along what blocks it, then (constrained
- * mode) snap or re-seat. Never leaves the group overlapping a body it did not start overlapping. */
+ * mode) snap or re-seat. Never leaves the group overlapping a body it did not start overlapping. A body the group
+ * overlaps where the call starts (touching within the meshes' tolerance counts: two blocks flush, a pose set a hair
+ * from another) is let go for the whole call, so that the group is never trapped, and the group may then move into
+ * it (SNUG_MOVE_STARTED_OVERLAPPING says so): snug_body_push_out parts them first. Placement does not leave such
+ * pairs itself: moves keep a skin, and a seat (bind, snap, insert) must not touch. */
 snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
                            snug_move_result* result);
 

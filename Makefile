@@ -46,8 +46,13 @@ WASM_FEAT  ?= -mnontrapping-fptoint -mbulk-memory -msign-ext
 # sweeps +1 %; most of the difference is binaryen's flexible inlining (-O3 only), and capping it at 12 (3.8 KB) still
 # costs pointer moves +2.9 %, distance and sweeps +0.7 %. Speed first: -O3.
 WASM_OPT   ?= -O3
-CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) $(WARN) $(INCLUDES) -I$(BUILD)/include
-WASM_LINK  := $(WASM_OPT) $(WASM_SIMD) $(WASM_FEAT) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
+# Link-time optimization (objects as LLVM bitcode, optimized as one program at the link; files compiled for size
+# keep that): against the same module without it, 1,325 bytes smaller gzipped and, by instructions per task, overlap
+# tests 0.78x, pointer moves 0.96x, sweeps 0.99x, distance and builds 1.00x, single rays 1.009x, the collision step
+# 1.041x. Each wasm test program's link takes ~15 s for it.
+WASM_LTO   ?= -flto
+CFLAGS_W   := -std=c11 $(WASM_OPT) $(WASM_LTO) $(WASM_SIMD) $(WASM_FEAT) $(WARN) $(INCLUDES) -I$(BUILD)/include
+WASM_LINK  := $(WASM_OPT) $(WASM_LTO) $(WASM_SIMD) $(WASM_FEAT) -sALLOW_MEMORY_GROWTH=1 -sMAXIMUM_MEMORY=4GB -sTOTAL_STACK=1MB
 
 .PHONY: all native wasm examples test test-c test-layers test-size test-native test-asan test-tsan test-wasm meshes deps clean
 .SECONDARY:

@@ -847,7 +847,8 @@ enum {
     SNUG_MOVE_SNAPPED = 1u << 5,       /* the body was set onto an offer (a new binding) */
     SNUG_MOVE_RESEATED = 1u << 6,      /* the body moved from its offer onto another one under the pointer */
     SNUG_MOVE_SNAP_BLOCKED = 1u << 7,  /* a snap candidate exists but its pose would overlap (candidate is set) */
-    SNUG_MOVE_STARTED_OVERLAPPING = 1u << 8 /* the group overlapped something before the move (see push_out) */
+    SNUG_MOVE_STARTED_OVERLAPPING = 1u << 8 /* the group overlapped something before the move, which was let go
+                                             * (see push_out); a body it only touched does not count */
 };
 
 #define SNUG_MOVE_BLOCKERS_MAX 8
@@ -876,10 +877,8 @@ typedef struct snug_move_result {
 /* One call per pointer event (or controller frame): move the body, with the bodies in its subtree, towards the
  * target as far as bindings, offers' edges and other bodies allow, sliding along what blocks it, then (constrained
  * mode) snap or re-seat. Never leaves the group overlapping a body it did not start overlapping. A body the group
- * overlaps where the call starts (touching within the meshes' tolerance counts: two blocks flush, a pose set a hair
- * from another) is let go for the whole call, so that the group is never trapped, and the group may then move into
- * it (SNUG_MOVE_STARTED_OVERLAPPING says so): snug_body_push_out parts them first. Placement does not leave such
- * pairs itself: moves keep a skin, and a seat (bind, snap, insert) must not touch. */
+ * only touches where the call starts (flush, or within the meshes' tolerance) it may slide along or leave but not
+ * move into; one it overlaps is let go, so that the group is never trapped (SNUG_MOVE_STARTED_OVERLAPPING). */
 snug_status snug_body_move(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_move_def* def,
                            snug_move_result* result);
 

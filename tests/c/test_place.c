@@ -1215,6 +1215,32 @@ static void test_a_turn_ending_a_hair_from_a_body_stops_a_skin_from_it(void) {
     test_room_close(&r);
 }
 
+/* A pair touching where a move starts (flush faces, or a hair apart within the meshes' tolerance: a pose set, a
+ * scene loaded) keeps a plane along which it parts: the block slides along its neighbour and leaves it, but does
+ * not close in. Let go whole, as a pair that overlaps is, it was dragged 0.1 into the other. One that overlaps is
+ * still let go, never trapped. */
+static void test_a_block_flush_against_another_slides_along_it_but_not_into_it(void) {
+    const float gaps[3] = {0.0f, 1e-7f, -0.1f}; /* flush, a hair apart, overlapping */
+    const float moves[3][3] = {{0.1f, 0, 0}, {0.05f, 0, 0.1f}, {-0.1f, 0, 0}};
+    for (int g = 0; g < 3; g++)
+        for (int k = 0; k < 3; k++) {
+            test_room r;
+            test_room_open(&r);
+            snug_body moved = add(&r, TEST_BLOCK, 0, 0.01f, 0, 0);
+            add(&r, TEST_BLOCK, 0.4f + gaps[g], 0.01f, 0, 0);
+            snug_move_result res = move_to(&r, moved, moves[k][0], moves[k][1], moves[k][2], 0);
+            snug_pose p = pose_of(&r, moved);
+            bool overlapping = gaps[g] < 0.0f;
+            /* into it: held where it is, or (overlapping) let go; along it: slid; away: gone */
+            float x = k == 2 || overlapping ? moves[k][0] : 0.0f;
+            CHECK_MSG(fabsf(p.p[0] - x) < 1e-6f && fabsf(p.p[2] - moves[k][2]) < 1e-6f,
+                      "gap %g, move %d: at x %g z %g", (double)gaps[g], k, (double)p.p[0], (double)p.p[2]);
+            CHECK(!(res.reasons & SNUG_MOVE_STARTED_OVERLAPPING) == !overlapping);
+            CHECK(!(res.reasons & SNUG_MOVE_BLOCKED) == (k == 2 || overlapping));
+            test_room_close(&r);
+        }
+}
+
 /* A turn of more than a whole turn is refused, changing nothing (found by fuzz_place: the mover sweeps a turn in
  * parts of 3 radians, and a move asking for 1e19 never ended). */
 static void test_turn_beyond_a_whole_turn_is_refused(void) {
@@ -1274,5 +1300,6 @@ int main(void) {
     RUN(test_a_body_whose_label_no_longer_fits_still_rests_on_its_offer);
     RUN(test_a_drag_ending_a_hair_from_a_body_stops_a_skin_from_it);
     RUN(test_a_turn_ending_a_hair_from_a_body_stops_a_skin_from_it);
+    RUN(test_a_block_flush_against_another_slides_along_it_but_not_into_it);
     return harness_finish();
 }

@@ -7,12 +7,14 @@
  * skin meets the plane in the solver instead of creeping. Bodies the group rests on (or that rest on it) are tested
  * with the group lifted a skin off their binding plane, and it never closes along that plane: resting is not a
  * collision, anything else is (a bottle on a desk still meets the desk's shelf). Pairs that overlap before the call
- * are left out, so a body that starts overlapping is never trapped. */
+ * are left out, so a body that starts overlapping is never trapped; pairs that only touch keep a plane along which
+ * they part (let_go). */
 #include <string.h>
 
 #include "ccd/ccd.h"
 #include "place/mover.h"
 #include "query/traverse.h"
+#include "geom/tri.h"
 #include "base/trig.h"
 
 #define MAX_PLANES 32
@@ -34,7 +36,8 @@ typedef struct pair_state {
     bool known;                        /* clear at the start: the last call ended there (recall) */
     bool held;                         /* found within two skins by a round of this call: its plane holds it */
     bool rest_known;                   /* rest holds the pair's rest lift where the call started */
-    dvec rest;
+    bool parting;                      /* touching where the call started, parted along `part` (touch_parting) */
+    dvec rest, part;
 } pair_state;
 
 /* The offset that parts member m, where the call started, from c where they rest on each other (snug_rest_lift): the
@@ -139,6 +142,71 @@ static snug_status within_at(snug_ctx* ctx, const snug_member* m, dvec offset, c
     return snug_within_witness(ctx, m->body->mesh, &pm, c->mesh, &c->world, (float)dist, within, d);
 }
 
+/* The unit normal, in the world, of the triangle with creation id `id` of mesh m standing at pose (zero when it is
+ * degenerate). Found by a scan of the slots: asked only for a pair touching where a move starts. */
+static dvec face_normal(const snug_mesh_data* m, uint32_t id, const snug_pose* pose) {
+    float n[3] = {0, 0, 0};
+    for (uint32_t slot = 0; slot < m->tri_count; slot++)
+        if (m->tri_ids[slot] == id) {
+            const float* v0 = snug_mesh_vertex(m, slot, 0);
+            snug_tri_unit_normal(v0, v0, snug_mesh_vertex(m, slot, 1), snug_mesh_vertex(m, slot, 2), n);
+        }
+    return dpose_dir(dpose_f(pose), dv(n));
+}
+
+/* Member m at offset touches body c (witness d): does it part from c, as the overlap test judges (the start tests'
+ * judgement), when lifted off by the lift that parts a resting pair in the check (snug_contact_lift) along the line
+ * between the witness points, or else along the normal of one of the witness triangles (turned to face m's centre)? Then
+ * the pair only touches, and *part is the direction along which it may slide or part but not close in; otherwise it
+ * overlaps. */
+static snug_status touch_parting(snug_ctx* ctx, const snug_place_scene* ps, const snug_member* m, dvec offset,
+                                 const snug_body_data* c, const snug_distance_result* d, dvec* part, bool* parts) {
+    *parts = false;
+    snug_mesh_data* cm = snug_mesh_lookup(ctx, c->mesh);
+    if (!cm) return SNUG_ERR_STALE_HANDLE;
+    dvec lo, hi;
+    member_box(m, offset, &lo, &hi);
+    dvec towards = dsub(dscale(dadd(lo, hi), 0.5), dv(d->point_b));
+    double lift = snug_contact_lift(ps, m->body, m->mesh, c, cm);
+    snug_pose at = pose_at(m, offset);
+    for (int k = 0; k < 3 && !*parts; k++) {
+        dvec n = k == 0 ? dsub(dv(d->point_a), dv(d->point_b))
+                        : k == 1 ? face_normal(cm, d->tri_b, &c->world) : face_normal(m->mesh, d->tri_a, &at);
+        if (!(dlen(n) > 0.0)) continue;
+        *part = dscale(dnorm(n), ddot(n, towards) < 0.0 ? -1.0 : 1.0);
+        snug_pose lifted = pose_at(m, dmadd(offset, *part, lift));
+        bool hit = true;
+        snug_tri_pair pair;
+        snug_status st = snug_mesh_overlap(ctx, m->body->mesh, &lifted, c->mesh, &c->world, &hit, &pair);
+        if (st) return st;
+        *parts = !hit;
+    }
+    return SNUG_OK;
+}
+
+/* Lets go of a pair found touching or overlapping where the call starts (member m at offset, body c, witness d
+ * when the caller has one): out of the casts, whose sweeps would meet it at once and trap it. A pair that only
+ * touches keeps a plane along which it parts (touch_parting; collide adds it), so that it slides or parts but does
+ * not close in: let go whole, a block flush against another was dragged 0.1 into it. A pair that overlaps is let go
+ * whole, never trapped, and reported. */
+static snug_status let_go(snug_ctx* ctx, const snug_place_scene* ps, const snug_member* m, dvec offset,
+                          const snug_body_data* c, const snug_distance_result* d, pair_state* st,
+                          snug_mover_out* out) {
+    st->excluded = true;
+    snug_distance_result w;
+    if (!d) { /* the overlap tests and the sweeps' start allow the meshes' tolerance: a witness within a lift */
+        snug_mesh_data* cm = snug_mesh_lookup(ctx, c->mesh);
+        if (!cm) return SNUG_ERR_STALE_HANDLE;
+        bool within = false;
+        snug_status r = within_at(ctx, m, offset, c, snug_contact_lift(ps, m->body, m->mesh, c, cm), &within, &w);
+        if (r) return r;
+        d = within ? &w : NULL;
+    }
+    snug_status r = d ? touch_parting(ctx, ps, m, offset, c, d, &st->part, &st->parting) : SNUG_OK;
+    if (!st->parting) out->started_overlapping = true;
+    return r;
+}
+
 /* Adds the planes of the bodies within two skins of the group at offset. A pair whose witness touches is excluded;
  * at the start of the call (first) the others are left unchecked, for the first cast's sweeps to settle (or
  * check_start when there is no cast); and the resting pairs' planes are added (rest_planes). */
@@ -171,12 +239,11 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             if (first && st->known) {
                 /* as the last call left it */
             } else if (!(dist > 0.0) && first) {
-                /* touching before any motion of ours: let it go, never trap it. A witness apart, however near (two
-                 * tables left 2e-6 apart, within the meshes' touching tolerance), leaves a plane that holds the pair
-                 * apart, and a pair overlapping elsewhere all the same is let go by the casts' test of their start:
-                 * let go here, the table was dragged into the other (the random room, seed 158) */
-                st->excluded = true;
-                out->started_overlapping = true;
+                /* touching before any motion of ours: let it go (let_go). A witness apart, however near (two tables left 2e-6 apart, within the meshes' touching
+                 * tolerance), leaves a plane that holds the pair apart, and a pair overlapping elsewhere all the same
+                 * is let go by the casts' test of their start: let go here, the table was dragged into the other (the
+                 * random room, seed 158) */
+                if ((r = let_go(ctx, ps, m, dadd(offset, lift), c, &d, st, out))) return r;
                 continue;
             } else if (!(dist > 0.0)) {
                 /* touching where a cast of ours left it, with no plane to give: the sweeps go on testing it. A book
@@ -201,11 +268,16 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
                                                    {d.point_b[0], d.point_b[1], d.point_b[2]}, NOT_MET};
         }
     }
-    if (first) /* of the pairs left in */
+    if (first) /* of the pairs left in, and the touching ones' parting planes */
         for (uint32_t i = 0; i < g->count; i++)
-            for (uint32_t k = 0; k < near_count; k++)
-                if (!pairs[(size_t)i * near_count + k].excluded && pair_tested(s, &g->members[i], near[k]))
+            for (uint32_t k = 0; k < near_count; k++) {
+                const pair_state* st = &pairs[(size_t)i * near_count + k];
+                if (st->parting && *plane_count < MAX_PLANES)
+                    planes[(*plane_count)++] = (plane){st->part, ddot(st->part, offset), near[k], g->members[i].body,
+                                                       {0, 0, 0}, NOT_MET};
+                if (!st->excluded && pair_tested(s, &g->members[i], near[k]))
                     rest_planes(ctx, ps, &g->members[i], near[k], planes, plane_count);
+            }
     return SNUG_OK;
 }
 
@@ -222,12 +294,13 @@ static snug_status check_start(snug_ctx* ctx, snug_place_scene* ps, const snug_g
             st->unchecked = false;
             const snug_member* m = &g->members[i];
             snug_body_data* c = near[k];
-            snug_pose pm = pose_at(m, start_rest(ctx, ps, m, c, st, skin));
+            dvec rest = start_rest(ctx, ps, m, c, st, skin);
+            snug_pose pm = pose_at(m, rest);
             bool hit = false;
             snug_tri_pair pair;
             snug_status r = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
+            if (!r && hit) *any = true, r = let_go(ctx, ps, m, rest, c, NULL, st, out);
             if (r) return r;
-            if (hit) st->excluded = out->started_overlapping = *any = true;
         }
     return SNUG_OK;
 }
@@ -556,7 +629,10 @@ snug_status snug_mover_translate(snug_ctx* ctx, snug_scene_data* s, snug_place_s
                     break;
                 if (pst->unchecked && start.known) {
                     pst->unchecked = false;
-                    if (start.overlap) pst->excluded = out->started_overlapping = again = true;
+                    if (start.overlap && (st = let_go(ctx, ps, m, dadd(offset, start_rest(ctx, ps, m, c, pst, skin)),
+                                                      c, NULL, pst, out)))
+                        break;
+                    again |= start.overlap;
                 }
                 if (r.hit && r.t < best_t) best_t = r.t, hit = r, hit_body = c, hit_by = m->body;
             }

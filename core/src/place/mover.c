@@ -146,28 +146,26 @@ static snug_status within_at(snug_ctx* ctx, const snug_member* m, dvec offset, c
  * degenerate). Found by a scan of the slots: asked only for a pair touching where a move starts. */
 static dvec face_normal(const snug_mesh_data* m, uint32_t id, const snug_pose* pose) {
     float n[3] = {0, 0, 0};
-    for (uint32_t slot = 0; slot < m->tri_count; slot++)
-        if (m->tri_ids[slot] == id) {
-            const float* v0 = snug_mesh_vertex(m, slot, 0);
-            snug_tri_unit_normal(v0, v0, snug_mesh_vertex(m, slot, 1), snug_mesh_vertex(m, slot, 2), n);
-        }
+    uint32_t slot = 0;
+    while (slot < m->tri_count && m->tri_ids[slot] != id) slot++;
+    if (slot < m->tri_count) {
+        const float* v0 = snug_mesh_vertex(m, slot, 0);
+        snug_tri_unit_normal(v0, v0, snug_mesh_vertex(m, slot, 1), snug_mesh_vertex(m, slot, 2), n);
+    }
     return dpose_dir(dpose_f(pose), dv(n));
 }
 
-/* Member m at offset touches body c (witness d): does it part from c, as the overlap test judges (the start tests'
- * judgement), when lifted off by the lift that parts a resting pair in the check (snug_contact_lift) along the line
- * between the witness points, or else along the normal of one of the witness triangles (turned to face m's centre)? Then
- * the pair only touches, and *part is the direction along which it may slide or part but not close in; otherwise it
- * overlaps. */
-static snug_status touch_parting(snug_ctx* ctx, const snug_place_scene* ps, const snug_member* m, dvec offset,
-                                 const snug_body_data* c, const snug_distance_result* d, dvec* part, bool* parts) {
+/* Member m at offset touches body c (mesh cm, witness d): does it part from c, as the overlap test judges (the start
+ * tests' judgement), when lifted off by `lift` along the line between the witness points, or else along the normal
+ * of one of the witness triangles (turned to face m's centre)? Then the pair only touches, and *part is the
+ * direction along which it may slide or part but not close in; otherwise it overlaps. */
+static snug_status touch_parting(snug_ctx* ctx, const snug_member* m, dvec offset, const snug_body_data* c,
+                                 const snug_mesh_data* cm, const snug_distance_result* d, double lift, dvec* part,
+                                 bool* parts) {
     *parts = false;
-    snug_mesh_data* cm = snug_mesh_lookup(ctx, c->mesh);
-    if (!cm) return SNUG_ERR_STALE_HANDLE;
     dvec lo, hi;
     member_box(m, offset, &lo, &hi);
     dvec towards = dsub(dscale(dadd(lo, hi), 0.5), dv(d->point_b));
-    double lift = snug_contact_lift(ps, m->body, m->mesh, c, cm);
     snug_pose at = pose_at(m, offset);
     for (int k = 0; k < 3 && !*parts; k++) {
         dvec n = k == 0 ? dsub(dv(d->point_a), dv(d->point_b))
@@ -193,16 +191,18 @@ static snug_status let_go(snug_ctx* ctx, const snug_place_scene* ps, const snug_
                           const snug_body_data* c, const snug_distance_result* d, pair_state* st,
                           snug_mover_out* out) {
     st->excluded = true;
+    snug_mesh_data* cm = snug_mesh_lookup(ctx, c->mesh);
+    if (!cm) return SNUG_ERR_STALE_HANDLE;
+    /* the lift that parts a resting pair in the check */
+    double lift = snug_contact_lift(ps, m->body, m->mesh, c, cm);
+    snug_status r = SNUG_OK;
     snug_distance_result w;
     if (!d) { /* the overlap tests and the sweeps' start allow the meshes' tolerance: a witness within a lift */
-        snug_mesh_data* cm = snug_mesh_lookup(ctx, c->mesh);
-        if (!cm) return SNUG_ERR_STALE_HANDLE;
         bool within = false;
-        snug_status r = within_at(ctx, m, offset, c, snug_contact_lift(ps, m->body, m->mesh, c, cm), &within, &w);
-        if (r) return r;
+        if ((r = within_at(ctx, m, offset, c, lift, &within, &w))) return r;
         d = within ? &w : NULL;
     }
-    snug_status r = d ? touch_parting(ctx, ps, m, offset, c, d, &st->part, &st->parting) : SNUG_OK;
+    if (d) r = touch_parting(ctx, m, offset, c, cm, d, lift, &st->part, &st->parting);
     if (!st->parting) out->started_overlapping = true;
     return r;
 }
@@ -239,10 +239,10 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
             if (first && st->known) {
                 /* as the last call left it */
             } else if (!(dist > 0.0) && first) {
-                /* touching before any motion of ours: let it go (let_go). A witness apart, however near (two tables left 2e-6 apart, within the meshes' touching
-                 * tolerance), leaves a plane that holds the pair apart, and a pair overlapping elsewhere all the same
-                 * is let go by the casts' test of their start: let go here, the table was dragged into the other (the
-                 * random room, seed 158) */
+                /* touching before any motion of ours: let it go (let_go). A witness apart, however near (two tables
+                 * left 2e-6 apart, within the meshes' touching tolerance), leaves a plane that holds the pair apart,
+                 * and a pair overlapping elsewhere all the same is let go by the casts' test of their start: let go
+                 * here, the table was dragged into the other (the random room, seed 158) */
                 if ((r = let_go(ctx, ps, m, dadd(offset, lift), c, &d, st, out))) return r;
                 continue;
             } else if (!(dist > 0.0)) {
@@ -299,8 +299,11 @@ static snug_status check_start(snug_ctx* ctx, snug_place_scene* ps, const snug_g
             bool hit = false;
             snug_tri_pair pair;
             snug_status r = snug_mesh_overlap(ctx, m->body->mesh, &pm, c->mesh, &c->world, &hit, &pair);
-            if (!r && hit) *any = true, r = let_go(ctx, ps, m, rest, c, NULL, st, out);
             if (r) return r;
+            if (hit) {
+                *any = true;
+                if ((r = let_go(ctx, ps, m, rest, c, NULL, st, out))) return r;
+            }
         }
     return SNUG_OK;
 }
@@ -397,13 +400,13 @@ static snug_status end_clear(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
     const dvec zero = dxyz(0, 0, 0);
     for (uint32_t i = 0; i < g->count; i++) {
         const snug_member* m = &g->members[i];
+        snug_member end = member_along(m, axis, angle, pivot, offset, x, *u); /* again when *u moves */
+        dvec lo, hi;
+        member_box(&end, zero, &lo, &hi);
         for (uint32_t k = 0; k < near_count; k++) {
             snug_body_data* c = near[k];
             pair_state* pst = pairs ? &pairs[(size_t)i * near_count + k] : NULL;
             if ((pst && (pst->excluded || pst->held)) || !pair_tested(s, m, c)) continue;
-            snug_member end = member_along(m, axis, angle, pivot, offset, x, *u);
-            dvec lo, hi;
-            member_box(&end, zero, &lo, &hi);
             float clo[3], chi[3];
             snug_body_world_box(c, &c->world, clo, chi);
             if (box_gap(lo, hi, clo, chi) > 0.5 * skin) continue;
@@ -436,6 +439,8 @@ static snug_status end_clear(snug_ctx* ctx, snug_scene_data* s, snug_place_scene
             memcpy(hit->point, d.point_b, sizeof hit->point);
             *who = c;
             *by = m->body;
+            end = member_along(m, axis, angle, pivot, offset, x, *u);
+            member_box(&end, zero, &lo, &hi);
         }
     }
     return SNUG_OK;

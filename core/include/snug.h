@@ -251,7 +251,9 @@ typedef struct snug_query_stats {
     uint64_t nodes_visited;
 } snug_query_stats;
 
-/* Sets the pair-traversal strategy used by this context's mesh-mesh queries. */
+/* Sets the pair-traversal strategy used by this context's mesh-mesh queries: overlap, the tolerance query and the
+ * overlap a distance query tries first. The distance search itself expands both nodes of a pair of about the same
+ * size and the larger of two unlike ones (docs/manual.md, choosing the hierarchy). */
 snug_status snug_ctx_set_traversal(snug_ctx* ctx, snug_traversal traversal);
 /* Counters of the last query on this context. */
 const snug_query_stats* snug_ctx_last_stats(const snug_ctx* ctx);

@@ -56,6 +56,11 @@ export const PAIR_CASES = [
 // The far-apart distance cases (issue 15; snug_bench.c and fcl_bench.cpp task far, bench_far_pose in timing.h): a
 // teapot at the identity and a torus knot moved so that their bounding spheres are `gap` apart along (1, 1, 1).
 export const FAR_CASES = [3, 30, 1000].map((gap) => ({ mesh: 'teapot', gap, name: `teapot x torusknot10k, ${gap} apart on the diagonal` }));
+// The pose of B for a far case: B's box's bounding sphere `gap` apart from A's along (1, 1, 1) (bench_far_pose).
+export function farPose(positionsA, positionsB, gap) {
+  const a = bounds(positionsA), b = bounds(positionsB), step = (a.diag / 2 + b.diag / 2 + gap) / Math.sqrt(3);
+  return [0, 0, 0, 1, ...[0, 1, 2].map((i) => a.c[i] - b.c[i] + step)];
+}
 export const BUILD_MESHES = ['bunny', 'dragon11k', 'dragon48k', 'dragon203k', 'dragon871k', 'torusknot10k'];
 // Continuous: the 48k dragon from 150 % to 5 % of the diagonal while turning 0 -> 0.6 rad about Y, static copy.
 export const TOI_CASE = { mesh: 'dragon48k', angle0: 0, shift0: 1.5, angle1: 0.6, shift1: 0.05, name: 'dragon48k 150%->5%, 0.6 rad' };

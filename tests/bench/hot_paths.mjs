@@ -14,7 +14,7 @@ import { tmpdir, getPriority } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { performance } from 'node:perf_hooks';
-import { loadBin, bounds } from './common.mjs';
+import { loadBin, bounds, FAR_CASES, farPose } from './common.mjs';
 import { mulberry32 } from '../tools/prng.mjs';
 
 const V8_FLAGS = ['--single-threaded', '--expose-gc', '--no-liftoff', '--no-wasm-tier-up', '--no-wasm-lazy-compilation'];
@@ -82,6 +82,15 @@ function tasks(snug) {
       const mesh = snug.createMesh({ ...bunny, bvh: { bvType: 'obb', splitter: 'gottschalk' } });
       const poses = apart(60);
       return () => { for (const p of poses) snug.distance(mesh, null, mesh, p); };
+    }],
+    ['120 distances, teapot x torus knot 3 / 30 / 1000 apart (the far rows), AABB and OBB', () => {
+      const teapot = loadBin('teapot'), knot = loadBin('torusknot10k');
+      const trees = [{ hausdorff: false }, { bvType: 'obb', splitter: 'gottschalk', hausdorff: false }];
+      const pairs = trees.map((bvh) => [snug.createMesh({ ...teapot, bvh }), snug.createMesh({ ...knot, bvh })]);
+      const poses = FAR_CASES.map((c) => farPose(teapot.positions, knot.positions, c.gap));
+      return () => {
+        for (const [a, b] of pairs) for (const p of poses) for (let i = 0; i < 20; i++) snug.distance(a, null, b, p);
+      };
     }],
     ['1000 sweeps, bunny pairs', () => {
       const mesh = snug.createMesh(bunny), poses = near(1000, 2.5);

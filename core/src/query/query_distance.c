@@ -492,9 +492,14 @@ static void leaf_pair(dist_job* j, uint32_t la, uint32_t lb) {
     }
 }
 
+/* Farthest first, ties by node indices: a total order, so that every qsort sorts alike. musl's (wasm) is not stable
+ * and glibc's is, and with lower bounds tied the same query visited other nodes in wasm (the teapot and the torus
+ * knot 3 apart: 249 node pairs and 74 triangle pairs against 219 and 50 natively; 12 % more instructions). */
 static int farther_first(const void* x, const void* y) {
-    float a = ((const dist_entry*)x)->lb, b = ((const dist_entry*)y)->lb;
-    return (a < b) - (a > b);
+    const dist_entry *p = x, *q = y;
+    if (p->lb != q->lb) return p->lb < q->lb ? 1 : -1;
+    if (p->a != q->a) return p->a > q->a ? 1 : -1;
+    return (p->b > q->b) - (p->b < q->b);
 }
 
 /* Which node of a pair the distance search expands: both where their boxes are about the same size (within a

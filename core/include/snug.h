@@ -805,7 +805,9 @@ snug_status snug_body_bind(snug_ctx* ctx, snug_scene scene, snug_body body, uint
 snug_status snug_body_set_bindings(snug_ctx* ctx, snug_scene scene, snug_body body, const snug_binding* list,
                                    uint32_t count);
 /* Break every binding the body rests with (free mode, IConS Alg. 4) and lift it (with what it carries) a skin off
- * their planes, so that it floats clear of what it rested on. What rests on the body stays bound to it. */
+ * their planes, so that it floats clear of what it rested on. What rests on the body stays bound to it. Where the
+ * lift would meet another body, or close in on one standing unbound on the body (or the body on it), the body stays
+ * where it is, its bindings gone all the same. */
 snug_status snug_body_unbind(snug_ctx* ctx, snug_scene scene, snug_body body);
 
 typedef enum snug_place_mode {

@@ -19,6 +19,16 @@
 #define QS_SANITIZED 0
 #endif
 
+/* The centre and half diagonal of a mesh's vertex box (its box's bounding sphere, as tests/bench/timing.h's
+ * bench_box_sphere places the bench's meshes). */
+static inline void qs_box_sphere(const test_mesh* m, double c[3], double* r) {
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, d2 = 0.0;
+    for (uint32_t v = 0; v < m->vertex_count; v++)
+        for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], m->positions[3 * v + k]), hi[k] = fmax(hi[k], m->positions[3 * v + k]);
+    for (int k = 0; k < 3; k++) c[k] = 0.5 * (lo[k] + hi[k]), d2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    *r = 0.5 * sqrt(d2);
+}
+
 /* Make a mesh without welding (so its triangles are exactly the input's) with the given BV type. Returns 0 when
  * the type cannot be built (yet). */
 static inline snug_mesh qs_make_ex(snug_ctx* ctx, const test_mesh* m, snug_bv_type type, bool hausdorff) {

@@ -334,16 +334,9 @@ static void test_the_search_is_the_same_in_every_build(void) {
         def.hausdorff = false;
         if (t) def.bv_type = SNUG_BV_OBB, def.splitter = SNUG_SPLITTER_GOTTSCHALK;
         snug_mesh a = test_mesh_make(ctx, &tp, &def), b = test_mesh_make(ctx, &knot, &def);
-        /* as tests/bench/timing.h's bench_far_pose: each box's centre and half diagonal */
-        double c[2][3], r[2];
-        for (int m = 0; m < 2; m++) {
-            const test_mesh* x = m ? &knot : &tp;
-            double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY}, d2 = 0.0;
-            for (uint32_t v = 0; v < x->vertex_count; v++)
-                for (int k = 0; k < 3; k++) lo[k] = fmin(lo[k], x->positions[3 * v + k]), hi[k] = fmax(hi[k], x->positions[3 * v + k]);
-            for (int k = 0; k < 3; k++) c[m][k] = 0.5 * (lo[k] + hi[k]), d2 += (hi[k] - lo[k]) * (hi[k] - lo[k]);
-            r[m] = 0.5 * sqrt(d2);
-        }
+        double c[2][3], r[2]; /* placed as tests/bench/timing.h's bench_far_pose places them */
+        qs_box_sphere(&tp, c[0], &r[0]);
+        qs_box_sphere(&knot, c[1], &r[1]);
         snug_pose pa = snug_pose_identity(), pb = pa;
         for (int k = 0; k < 3; k++) pb.p[k] = (float)(c[0][k] - c[1][k] + (r[0] + r[1] + 3.0) / sqrt(3.0));
         snug_distance_result res;
@@ -360,20 +353,16 @@ static void test_the_search_is_the_same_in_every_build(void) {
 
 /* A small mesh beside a large one (the bunny beside the 11k dragon, 40 fixed random poses 0.6-1.5 of their half
  * diagonals apart): expanding both nodes of every pair paired the dragon's coarse nodes with the bunny's fine ones,
- * which their bounds cannot tell apart, and visited 1,458 node pairs a query with AABB trees, 2,373 with OBB trees;
- * expanding the larger of two nodes of unlike size, 720 and 1,489. Counters, not a clock: at most 1,000 and 1,900. */
+ * which their bounds cannot tell apart, and visited 1,458 node pairs a query with AABB trees, 2,272 with OBB trees;
+ * expanding the larger of two nodes of unlike size, 719 and 1,461. Counters, not a clock: at most 1,000 and 1,900. */
 static void test_a_small_mesh_beside_a_large_one_is_cheap(void) {
     test_mesh big, small;
     if (!test_mesh_load("dragon11k", &big) || !test_mesh_load("bunny", &small)) return;
     snug_ctx* ctx = snug_ctx_create(NULL);
-    float reach = 0.0f;
-    for (int m = 0; m < 2; m++) {
-        const test_mesh* t = m ? &small : &big;
-        float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-        for (uint32_t v = 0; v < t->vertex_count; v++)
-            for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], t->positions[3 * v + k]), hi[k] = fmaxf(hi[k], t->positions[3 * v + k]);
-        reach += 0.5f * sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) + (hi[2] - lo[2]) * (hi[2] - lo[2]));
-    }
+    double c[3], rb, rs;
+    qs_box_sphere(&big, c, &rb);
+    qs_box_sphere(&small, c, &rs);
+    const float reach = (float)(rb + rs);
     const uint64_t limit[2] = {1000, 1900};
     for (int t = 0; t < 2; t++) {
         snug_bvh_def def = snug_default_bvh_def();

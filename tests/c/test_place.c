@@ -491,6 +491,7 @@ typedef struct fuzz_room_pose {
 typedef struct fuzz_room {
     snug_ctx* ctx;
     snug_scene scene;
+    snug_mesh mesh[ROOM_KINDS];
     snug_body b[ROOM_BODIES];
 } fuzz_room;
 
@@ -498,11 +499,10 @@ static void fuzz_room_open(fuzz_room* r, const fuzz_room_pose at[ROOM_BODIES]) {
     r->ctx = snug_ctx_create(NULL);
     CHECK(snug_scene_create(r->ctx, &r->scene) == SNUG_OK);
     room_kind kinds[ROOM_KINDS];
-    snug_mesh mesh[ROOM_KINDS];
-    CHECK_MSG(room_meshes(r->ctx, kinds, mesh), "%s", snug_ctx_last_error(r->ctx));
+    CHECK_MSG(room_meshes(r->ctx, kinds, r->mesh), "%s", snug_ctx_last_error(r->ctx));
     for (uint32_t i = 0; i < ROOM_BODIES; i++) {
         snug_body_def def = snug_default_body_def();
-        def.mesh = mesh[at[i].kind];
+        def.mesh = r->mesh[at[i].kind];
         def.is_static = i == 0;
         memcpy(def.pose.q, at[i].q, sizeof def.pose.q);
         memcpy(def.pose.p, at[i].p, sizeof def.pose.p);
@@ -594,6 +594,60 @@ static void test_a_floor_does_not_rise_into_a_table_standing_past_its_corner(voi
     CHECK(snug_body_move(ctx, scene, b[0], &d, &res) == SNUG_OK);
     CHECK_MSG(res.pose.p[1] <= 0.0f, "the floor rose by %a", res.pose.p[1]);
     CHECK(scene_violations(ctx, scene) == 0);
+    snug_ctx_destroy(ctx);
+}
+
+/* fuzz_place, in its room (place_room.h): the first table, unbound, stood beside the floor's edge (turned 0.002 rad
+ * against it), one leg 1.2 mm from the slab's side and another 3.6 mm, on no offer (the fuzz input had replaced the
+ * floor's surfaces). A free move took it down along that side. The mover's plane for the pair came from the first
+ * witness its search found within two skins (2.4 mm), the farther leg, and let the pair close in by that leg's gap
+ * less a skin: the nearer leg ended touching the side, where neither the sweeps nor the guard see a contact and the
+ * check (reading the pair through the table's local pose, the floor its parent) found an overlap. A pair within two
+ * skins now closes in no further along its plane. */
+static void test_a_table_beside_the_floor_s_edge_does_not_close_in_on_it(void) {
+    static const fuzz_room_pose at[ROOM_BODIES] = {
+        {ROOM_FLOOR, {0, 0x1.c8e534p-2f, 0, 0x1.ca358ep-1f}, {0x1p-5f, 0, 0}},
+        {ROOM_TABLE, {0, 0x1.c9cea2p-2f, 0, 0x1.c9fb4ap-1f}, {-0x1.1745e6p+1f, 0, -0x1.0e1ad4p+0f}},
+        {ROOM_TABLE, {0, 0x1.e58a2cp-1f, 0, 0x1.44ee9p-2f}, {0x1.4aaa38p+0f, 0, -0x1.6ab75p-3f}},
+        {ROOM_BLOCK, {0, 0x1.265b3cp-1f, 0, 0x1.a2ecdap-1f}, {-0x1.1745e4p+1f, 0x1.800002p-1f, -0x1.0e1adp+0f}},
+        {ROOM_BLOCK, {0, 0x1.c8e538p-2f, 0, 0x1.ca358ep-1f}, {0x1.3b420ap+0f, 0x1.800002p-1f, -0x1.8e514p-4f}},
+        {ROOM_LAMP, {0, 0x1.c8e536p-2f, 0, 0x1.ca358ep-1f}, {-0x1.1745e4p+1f, 0x1.0ccccep+0f, -0x1.0e1adp+0f}},
+        {ROOM_BLOCK, {0, 0, 0, 1}, {0x1.333334p+0f, 0x1.47ae14p-7f, -0x1.333334p+0f}},
+        {ROOM_LAMP, {0, 0x1.faaeeep-3f, 0, 0x1.f0154ap-1f}, {-0x1.8p+0f, 0x1.47ae14p-7f, 0x1.8p+0f}},
+        {ROOM_LAMP, {0, 0, 0, 1}, {0, 0x1.8p+0f, 0}},
+    };
+    fuzz_room r;
+    fuzz_room_open(&r, at);
+    snug_ctx* ctx = r.ctx;
+    snug_scene scene = r.scene;
+    const snug_body* b = r.b;
+    CHECK(snug_mesh_set_surfaces(ctx, r.mesh[ROOM_FLOOR], NULL, 0) == SNUG_OK);
+    CHECK(snug_body_set_parent(ctx, scene, b[1], b[0], true) == SNUG_OK);
+    const snug_binding bound[2] = {{b[3], 1, b[1], 0}, {b[5], 0, b[3], 0}};
+    for (int i = 0; i < 2; i++)
+        CHECK_MSG(snug_body_set_bindings(ctx, scene, bound[i].body, &bound[i], 1) == SNUG_OK, "%s",
+                  snug_ctx_last_error(ctx));
+    snug_pose table, floor;
+    CHECK(snug_body_get_pose(ctx, scene, b[1], &table) == SNUG_OK && snug_body_get_pose(ctx, scene, b[0], &floor) == SNUG_OK);
+    snug_distance_result before, after;
+    CHECK(snug_mesh_distance(ctx, r.mesh[ROOM_TABLE], &table, r.mesh[ROOM_FLOOR], &floor, &before) == SNUG_OK);
+    snug_move_def d = snug_default_move_def();
+    d.mode = SNUG_PLACE_FREE;
+    d.target = table;
+    d.target.p[0] += 0.515625f, d.target.p[1] -= 0.390625f, d.target.p[2] += 0.71875f;
+    snug_move_result res;
+    CHECK(snug_body_move(ctx, scene, b[1], &d, &res) == SNUG_OK);
+    CHECK(snug_body_get_pose(ctx, scene, b[1], &table) == SNUG_OK);
+    CHECK_MSG(table.p[1] < -0.3f, "the table went down to %g", table.p[1]); /* along the slab's side */
+    CHECK(snug_mesh_distance(ctx, r.mesh[ROOM_TABLE], &table, r.mesh[ROOM_FLOOR], &floor, &after) == SNUG_OK);
+    CHECK_MSG(after.distance >= before.distance * 0.99f, "the table closed in on the floor from %g to %g",
+              before.distance, after.distance);
+    snug_violation v[16];
+    uint32_t total = 0;
+    CHECK(snug_scene_check(ctx, scene, v, 16, &total) == SNUG_OK);
+    for (uint32_t i = 0; i < total; i++)
+        CHECK_MSG(v[i].body != b[1] && v[i].other != b[1], "violation kind %d of 0x%08x and 0x%08x, amount %g",
+                  (int)v[i].kind, v[i].body, v[i].other, v[i].amount);
     snug_ctx_destroy(ctx);
 }
 
@@ -1314,6 +1368,7 @@ int main(void) {
     RUN(test_a_bind_lets_go_the_bindings_its_move_breaks);
     RUN(test_a_block_pushed_along_a_tilted_table_stays_on_it);
     RUN(test_a_floor_does_not_rise_into_a_table_standing_past_its_corner);
+    RUN(test_a_table_beside_the_floor_s_edge_does_not_close_in_on_it);
     RUN(test_a_bound_table_moved_off_its_shrunk_offer_still_rests_on_the_floor);
     RUN(test_a_boxed_in_table_slid_off_a_top_in_free_mode_does_not_end_on_it);
     RUN(test_a_boxed_in_table_turned_off_a_top_in_free_mode_does_not_end_on_it);

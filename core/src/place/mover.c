@@ -1,6 +1,6 @@
 /* The mover: carry a group along a translation or a turn as far as the other bodies allow, in the manner of Box2D
  * v3's mover. Each round first COLLIDES (the planes of bodies already within two skins, from distance queries), then
- * SOLVES for the motion nearest the wanted one that keeps a skin from every such plane and stays in the bindings'
+ * SOLVES for the motion nearest the wanted one that closes in on none of those planes and stays in the bindings'
  * degrees of freedom, then CASTS the group along it (sweeps) and stops a skin before first contact (or, where a cast
  * meets nothing but ends within half a skin of a body, backs along it to a skin from that body). Keeping a skin
  * means no sweep ever starts in resting contact, which is where sweeps are slowest, and a push shorter than the
@@ -263,8 +263,12 @@ static snug_status collide(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* 
                 dvec rest = dnorm(lift);
                 if (ddot(n, rest) > 0.999) n = rest;
             }
+            /* the pair closes in no further along it: the witness is the first found, not the closest, so its
+             * distance says nothing of the gap. A plane letting the pair close to a skin at the witness took a
+             * table, turned 0.002 rad against the floor's edge it stood beside, from 1.2 mm to touching at its
+             * other leg, where the sweeps and the guard see no contact and the check an overlap (fuzz_place) */
             if (*plane_count < MAX_PLANES)
-                planes[(*plane_count)++] = (plane){n, ddot(n, offset) - fmax(dist - skin, 0.0), c, m->body,
+                planes[(*plane_count)++] = (plane){n, ddot(n, offset), c, m->body,
                                                    {d.point_b[0], d.point_b[1], d.point_b[2]}, NOT_MET};
         }
     }

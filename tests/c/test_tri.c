@@ -185,6 +185,23 @@ static void test_a_tiny_triangle_far_from_a_segment(void) {
     CHECK(!snug_tri_tri_overlap(b0, b0, b1, a0, a1, a2, 1e-5f));
 }
 
+/* fuzz_mesh, meshes 3e7 from their origin moved into one frame (2026-11-28): a triangle 7e-7 across at the origin and
+ * a sliver reaching from 1.1e7 out to within 17 of it. The pierce test said they overlap (within the tolerance 9.4)
+ * where the distance is 16.9 and the overlap query's box tests found them apart; its volumes now lie on the tiny
+ * triangle's own edges (as for test_a_tiny_triangle_far_from_a_segment). */
+static void test_a_tiny_triangle_and_a_long_sliver_pointing_at_it(void) {
+    const float a0[3] = {0x1.e8p-144f, 0, 0}, a1[3] = {0, 0, 0}, a2[3] = {0, 0x1.6d9594p-21f, 0};
+    const float b0[3] = {0x1.5e186ep+19f, 0x1.6db6aep+21f, 0x1.0ef1d8p+23f};
+    const float b1[3] = {0x1.f87364p+4f, -0x1.cb2a7p+2f, -0x1.cae68cp+4f};
+    const float b2[3] = {0x1.e86bf8p+3f, -0x1.4746dcp+2f, -0x1.4c4056p+4f};
+    const float eps = 0x1.2cb90ap+3f;
+    float pa[3], pb[3];
+    float d = snug_tri_tri_distance(a0, a1, a2, b0, b1, b2, pa, pb);
+    CHECK_MSG(d > 16.9f && d < 17.0f, "distance %g", (double)d);
+    CHECK(!snug_tri_tri_overlap(a0, a1, a2, b0, b1, b2, eps));
+    CHECK(!snug_tri_tri_overlap(b0, b1, b2, a0, a1, a2, eps));
+}
+
 /* Point-triangle and segment-segment against the SAT distance of degenerate triangles. */
 static void test_point_and_segment_match_sat(void) {
     rng r = {harness_seed() ^ 0x9e3779b9u};
@@ -291,6 +308,7 @@ int main(void) {
     RUN(test_eps_overlap_matches_distance);
     RUN(test_point_and_segment_match_sat);
     RUN(test_a_tiny_triangle_far_from_a_segment);
+    RUN(test_a_tiny_triangle_and_a_long_sliver_pointing_at_it);
     RUN(test_ray_tri);
     return harness_finish();
 }

@@ -1,9 +1,9 @@
 /* The consistency check (IConS §3.8: bindok, nokoll, aligned) and the rule that lets a second binding go when its
  * supporter moves away. A binding holds when its normal is its offer's (within 1e-4 rad), its plane lies on the
- * offer's (within 1e-5 of the two polygons' size and distance from the origin, what float poses keep), and its
- * polygon lies in the union of coplanar offers whose label fits (support.c). Two bodies interpenetrate when they
- * overlap with the supported one of a bound pair lifted a little off its binding plane: touching in a
- * binding plane is resting, touching anywhere else is not allowed (snug_contact_lift). */
+ * offer's (within what float poses keep: snug_plane_tolerance), and its polygon lies in the union of coplanar offers
+ * whose label fits (support.c). Two bodies interpenetrate when they overlap with the supported one of a bound pair
+ * lifted a little off its binding plane: touching in a binding plane is resting, touching anywhere else is not
+ * allowed (snug_contact_lift). */
 #include <string.h>
 
 #include "place/seat.h"
@@ -39,7 +39,7 @@ bool snug_binding_holds(snug_ctx* ctx, snug_scene_data* s, snug_place_scene* ps,
     double angle = atan2(dlen(dcross(nb, na)), ddot(nb, na));
     dvec cb = dpose_point(pb, B->centroid), ca = dpose_point(pa, A->centroid);
     double dist = fabs(ddot(dsub(cb, ca), na));
-    double tol = 1e-5 * (A->radius + B->radius + dlen(ca));
+    double tol = snug_plane_tolerance(b, sup, A->radius, B->radius, dlen(ca));
     if (angle > 1e-4 || dist > tol) {
         *kind = SNUG_VIOLATION_PLANE;
         *amount = angle > 1e-4 ? angle : dist;

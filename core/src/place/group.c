@@ -131,10 +131,13 @@ static bool rests_on(const snug_place_scene* ps, const snug_body_data* x, uint32
         if (O->s.kind != SNUG_SURFACE_OFFER) continue;
         *n = dnorm(dpose_dir(py, dv(O->s.normal)));
         dvec oc = dpose_point(py, O->centroid);
-        double tol = 1e-5 * (B->radius + O->radius + dlen(oc));
+        /* a binding's plane as the check takes it; an unbound body's by the rounding where it stands only (a wider
+         * band let bodies a hair above rest and changed the mover's paths) */
+        bool bound = bound_to(ps, x, binding, y, o);
+        double tol = bound ? snug_plane_tolerance(x, y, B->radius, O->radius, dlen(oc))
+                           : snug_plane_rounding(B->radius, O->radius, dlen(oc));
         if (ddot(nb, *n) > 1.0 - 1e-6 && fabs(ddot(dsub(oc, c), *n)) <= tol &&
-            (bound_to(ps, x, binding, y, o) ||
-             (snug_label_fits(ps, B->s.label, O->s.label) && polygons_meet(B, px, O, py, tol))))
+            (bound || (snug_label_fits(ps, B->s.label, O->s.label) && polygons_meet(B, px, O, py, tol))))
             return true;
     }
     return false;

@@ -194,6 +194,24 @@ snug_status snug_overlap_related(snug_ctx* ctx, const snug_scene_data* s, const 
 static inline double snug_body_radius(const snug_body_data* b) {
     return 0.5 * dlen(dsub(dv(b->local_max), dv(b->local_min)));
 }
+/* The rounding a body's pose relative to another may keep from where it was set, when one carries the other: the
+ * child's local pose comes from world poses stored in float there, and carrying leaves it as it was. Two float steps
+ * at the farthest the pair can have been (SNUG_PLACE_RANGE of the smaller body's radius), half the smallest skin
+ * the settings allow. */
+static inline double snug_carried_rounding(const snug_body_data* a, const snug_body_data* b) {
+    double ra = snug_body_radius(a), rb = snug_body_radius(b);
+    return 2.0 * FLT_EPSILON * SNUG_PLACE_RANGE * (ra < rb ? ra : rb);
+}
+/* How far apart two planes (surface radii ra and rb, the plane's point at distance `from` from the origin) may stand
+ * and still be one, by the rounding of float poses where they stand. */
+static inline double snug_plane_rounding(double ra, double rb, double from) { return 1e-5 * (ra + rb + from); }
+/* The same for a binding of body a on body b: what its pose relative to b kept from where it was set counts as well
+ * (a block moved on its table 353 m out, both carried home, stood 3.8e-5 off the top, twice the first; fuzz_place). */
+static inline double snug_plane_tolerance(const snug_body_data* a, const snug_body_data* b, double ra, double rb,
+                                          double from) {
+    double here = snug_plane_rounding(ra, rb, from), kept = snug_carried_rounding(a, b);
+    return here > kept ? here : kept;
+}
 /* The placement range of a group (snug.h, SNUG_PLACE_RANGE): how far from the origin its bodies may stand in each
  * coordinate. */
 double snug_group_range(const snug_group* g);
@@ -224,13 +242,12 @@ static inline double snug_contact_lift(const snug_place_scene* ps, const snug_bo
     /* the poses are stored in float: a resting body may stand into its supporter by their rounding, which the lift
      * must outlast: a few steps of the largest coordinate of either body where they stand (the test runs in the
      * supporter's frame, snug_overlap_in_frame, so that the lifted pose stays in range), and the rounding a carried
-     * body's pose relative to its supporter kept from where it was placed, up to two steps at the farthest the pair
-     * can have been (SNUG_PLACE_RANGE of the smaller body's radius; a block bound 352 m out and carried home stood
-     * 1.5e-5 inside its table, beyond eight steps at 15 m). That is half the smallest skin the settings allow, no
-     * more than the mover's own lift. */
+     * body's pose relative to its supporter kept from where it was placed (snug_carried_rounding; a block bound 352 m
+     * out and carried home stood 1.5e-5 inside its table, beyond eight steps at 15 m). That is no more than the
+     * mover's own lift. */
     double mag = 0.0;
     for (int k = 0; k < 3; k++) mag = fmax(mag, fmax(fabs(a->world.p[k]), fabs(b->world.p[k])));
-    double steps = fmax(8.0 * FLT_EPSILON * mag, 2.0 * FLT_EPSILON * SNUG_PLACE_RANGE * (ra < rb ? ra : rb));
+    double steps = fmax(8.0 * FLT_EPSILON * mag, snug_carried_rounding(a, b));
     return lift > steps ? lift : steps;
 }
 

@@ -510,6 +510,13 @@ static void fuzz_room_open(fuzz_room* r, const fuzz_room_pose at[ROOM_BODIES]) {
     }
 }
 
+/* Each binding of the list set as its body's only one. */
+static void bind_each(snug_ctx* ctx, snug_scene scene, const snug_binding* list, int count) {
+    for (int i = 0; i < count; i++)
+        CHECK_MSG(snug_body_set_bindings(ctx, scene, list[i].body, &list[i], 1) == SNUG_OK, "%s",
+                  snug_ctx_last_error(ctx));
+}
+
 /* fuzz_place, in its room (place_room.h): the floor moved and tilted by 0.0035 rad with everything on it, the blocks
  * and the lamp let go, and the block on a table pushed 0.61 m along its top (after a free move that went nowhere): it
  * rose 2.0 mm where the top rises 2.1 mm and ended in the table. The mover's plane for a resting pair was the
@@ -582,9 +589,7 @@ static void test_a_floor_does_not_rise_into_a_table_standing_past_its_corner(voi
     snug_scene scene = r.scene;
     const snug_body* b = r.b;
     const snug_binding bound[3] = {{b[1], 1, b[0], 0}, {b[3], 1, b[1], 0}, {b[5], 0, b[3], 0}};
-    for (int i = 0; i < 3; i++)
-        CHECK_MSG(snug_body_set_bindings(ctx, scene, bound[i].body, &bound[i], 1) == SNUG_OK, "%s",
-                  snug_ctx_last_error(ctx));
+    bind_each(ctx, scene, bound, 3);
     CHECK(scene_violations(ctx, scene) == 0);
     snug_move_def d = snug_default_move_def();
     const float q[4] = {0, 0x1.cfc16cp-2f, 0, 0x1.c87ba4p-1f}, p[3] = {0, 0x1.78p-1f, 0x1.78p-1f};
@@ -624,9 +629,7 @@ static void test_a_table_beside_the_floor_s_edge_does_not_close_in_on_it(void) {
     CHECK(snug_mesh_set_surfaces(ctx, r.mesh[ROOM_FLOOR], NULL, 0) == SNUG_OK);
     CHECK(snug_body_set_parent(ctx, scene, b[1], b[0], true) == SNUG_OK);
     const snug_binding bound[2] = {{b[3], 1, b[1], 0}, {b[5], 0, b[3], 0}};
-    for (int i = 0; i < 2; i++)
-        CHECK_MSG(snug_body_set_bindings(ctx, scene, bound[i].body, &bound[i], 1) == SNUG_OK, "%s",
-                  snug_ctx_last_error(ctx));
+    bind_each(ctx, scene, bound, 2);
     snug_pose table, floor;
     CHECK(snug_body_get_pose(ctx, scene, b[1], &table) == SNUG_OK && snug_body_get_pose(ctx, scene, b[0], &floor) == SNUG_OK);
     snug_distance_result before, after;

@@ -29,7 +29,7 @@ snug_status snug_support_gather(snug_ctx* ctx, snug_scene_data* s, snug_place_sc
     sp->label = sp->binding->s.label;
     sp->margin = ps->def.overhang * sp->binding->radius;
     snug_world_surface_at(&ss->items[bd->offer], dpose_f(&sup->world), &sp->plane);
-    double tol = 1e-5 * (sp->plane.radius + sp->binding->radius);
+    double tol = snug_plane_rounding(sp->plane.radius, sp->binding->radius, 0.0); /* the supporter's own offers */
     sp->eps = snug_surface_allowance(&sp->plane, sp->binding->radius);
     sp->placed = snug_placement_margin(sp->margin, &sp->plane, sp->binding->radius);
     (void)ctx;
